@@ -1,0 +1,136 @@
+// gpy [options] [script.gpy | -c CODE | -] [args...]
+#include <pthread.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+#include <string>
+
+#include "gpy/gpy.h"
+#include "repl/repl.h"
+#include "runtime/backend.h"
+
+namespace {
+
+struct Options {
+    std::string code;
+    std::string script;
+    std::vector<std::string> args;
+    bool interactive = false;
+    bool verbose = false;
+    bool profile = false;
+    std::string backend = "auto";
+    int device = 0;
+    std::string cache_dir, dump_kernels;
+    std::string color = "auto";
+};
+
+struct Job {
+    Options* opts;
+    int exit_code = 0;
+};
+
+int run(Options& o) {
+    gpy::Config cfg;
+    cfg.backend = o.backend;
+    cfg.device = o.device;
+    cfg.cache_dir = o.cache_dir;
+    cfg.dump_kernels_dir = o.dump_kernels;
+    cfg.verbose = o.verbose;
+    cfg.color = o.color == "always" || (o.color == "auto" && isatty(2) && std::getenv("NO_COLOR") == nullptr);
+    gpy::BackendChoice backend = gpy::choose_backend(o.backend, o.device);
+    if (!backend.error.empty()) {
+        std::fprintf(stderr, "gpy: error: %s\n", backend.error.c_str());
+        return 2;
+    }
+    if (o.verbose) std::fprintf(stderr, "gpy: backend: %s\n", backend.description.c_str());
+
+    if (!o.code.empty()) {
+        cfg.argv = {"-c"};
+    } else if (!o.script.empty()) {
+        cfg.argv = {o.script};
+    }
+    cfg.argv.insert(cfg.argv.end(), o.args.begin(), o.args.end());
+    gpy::Interpreter interp(cfg);
+    gpy::ReplOptions ropts;
+    ropts.banner_extra = "backend: " + backend.name;
+    if (!backend.note.empty()) ropts.banner_extra += "; " + backend.note;
+
+    gpy::Result r;
+    if (!o.code.empty()) {
+        r = interp.run_string(o.code, "<string>");
+    } else if (o.script == "-" || (o.script.empty() && !isatty(0) && !o.interactive)) {
+        // A program on standard input (a pipe or a file), run as one script.
+        std::string src((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+        r = interp.run_string(src, "<stdin>");
+    } else if (!o.script.empty()) {
+        r = interp.run_file(o.script);
+    } else {
+        return gpy::run_repl(interp, ropts);
+    }
+    if (o.interactive && r.status != gpy::Status::Exit && r.status != gpy::Status::SyntaxError) {
+        ropts.show_banner = false;
+        return gpy::run_repl(interp, ropts);
+    }
+    return r.exit_code;
+}
+
+// The interpreter runs on a thread with a large stack so that deep (but
+// legal) recursion and deeply nested data never hit the 8 MiB main stack.
+void* thread_main(void* p) {
+    auto* job = static_cast<Job*>(p);
+    job->exit_code = run(*job->opts);
+    return nullptr;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"gpy: a NumPy-flavoured array language for GPUs"};
+    app.set_version_flag("--version,-V", std::string("gpy ") + gpy::version());
+    Options o;
+    app.add_option("-c", o.code, "Program passed in as a string");
+    app.add_flag("-i", o.interactive, "Start the REPL after running the script");
+    app.add_option("--backend", o.backend, "Where arrays run: auto (GPU if usable), cpu or cuda")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    app.add_option("--device", o.device, "CUDA device ordinal to start on")->check(CLI::NonNegativeNumber);
+    app.add_option("--cache-dir", o.cache_dir, "Kernel cache directory (default: $GPY_CACHE_DIR or ~/.cache/gpy)");
+    app.add_option("--dump-kernels", o.dump_kernels, "Write every generated kernel's source to this directory");
+    app.add_flag("--verbose,-v", o.verbose, "Say which backend runs and why");
+    app.add_flag("--profile", o.profile, "Print a per-kernel table at exit (arrives with the CUDA backend)");
+    app.add_option("--color", o.color, "Colour diagnostics: auto, always, never")->check(CLI::IsMember({"auto", "always", "never"}));
+    app.add_option("script", o.script, "Script to run ('-' reads the program from standard input)");
+    app.add_option("args", o.args, "Arguments for the script (sys.argv[1:])");
+    app.prefix_command(false);
+    app.allow_extras(false);
+    // Everything after the script name belongs to the script, even if it looks like an option.
+    int split = argc;
+    for (int k = 1; k < argc; ++k) {
+        std::string a = argv[k];
+        if (a == "-c" || a == "--backend" || a == "--device" || a == "--cache-dir" || a == "--dump-kernels" || a == "--color") {
+            if (a == "-c") { split = std::min(argc, k + 2); break; }
+            ++k;
+            continue;
+        }
+        if (a == "-" || a.empty() || a[0] != '-') { split = k + 1; break; }
+    }
+    try {
+        app.parse(split, argv);
+    } catch (const CLI::ParseError& e) {
+        int rc = app.exit(e);
+        return rc == 0 ? 0 : 2;
+    }
+    for (int k = split; k < argc; ++k) o.args.push_back(argv[k]);
+
+    Job job{&o};
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, size_t(256) << 20);
+    pthread_t t;
+    if (pthread_create(&t, &attr, thread_main, &job) != 0) return run(o);
+    pthread_join(t, nullptr);
+    pthread_attr_destroy(&attr);
+    return job.exit_code;
+}

@@ -1,0 +1,89 @@
+// gpy embedding API (C++). One Interpreter holds all of a session's state;
+// two interpreters in one process share nothing mutable.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpy {
+
+// Where printed text and diagnostics go. Defaults write to stdout / stderr.
+using TextSink = std::function<void(std::string_view)>;
+
+struct Config {
+    TextSink out;                   // print(), REPL echo
+    TextSink err;                   // diagnostics, tracebacks
+    std::vector<std::string> argv;  // sys.argv
+    std::string backend = "auto";   // auto | cpu | cuda (arrays arrive in later issues)
+    int device = 0;
+    std::string cache_dir;
+    std::string dump_kernels_dir;
+    bool verbose = false;
+    bool color = false;             // ANSI colours in diagnostics
+    // Fuzzing / sandboxing: abort a run with RuntimeError after this many loop
+    // iterations + calls (0 = unlimited).
+    long long max_steps = 0;
+    int recursion_limit = 1000;     // as Python's sys.getrecursionlimit()
+};
+
+// Outcome of running a piece of source.
+enum class Status {
+    Ok,           // ran to completion
+    SyntaxError,  // did not parse (exit code 2 for scripts)
+    RuntimeError, // uncaught exception (exit code 1)
+    Exit,         // sys.exit() was called; see exit_code
+};
+
+struct Result {
+    Status status = Status::Ok;
+    int exit_code = 0;  // 0, 1, 2, or the value passed to sys.exit
+};
+
+// Whether a REPL buffer is a complete input, needs more lines, or is an error.
+enum class InputState { Complete, Incomplete, Invalid };
+
+class Interpreter {
+public:
+    explicit Interpreter(Config config = {});
+    ~Interpreter();
+    Interpreter(const Interpreter&) = delete;
+    Interpreter& operator=(const Interpreter&) = delete;
+
+    // Run a whole program. Errors are rendered to the err sink.
+    Result run_file(const std::string& path);
+    Result run_string(std::string_view source, std::string_view filename = "<string>");
+
+    // REPL: run one complete input; expression statements echo their repr and
+    // bind `_`. State persists between calls.
+    Result run_interactive(std::string_view source);
+    InputState check_input(std::string_view source);
+
+    // Tab completion: candidates that extend the identifier or dotted name that
+    // ends `line_before_cursor` (names, keywords, module members, attributes).
+    // Each candidate is the full replacement for the last dotted component.
+    std::vector<std::string> complete(std::string_view line_before_cursor);
+
+    // help(name)-style one-liner for a name, or empty.
+    std::string help_text(std::string_view name);
+
+    // Async-signal-safe: the running statement raises KeyboardInterrupt at its
+    // next loop iteration or call.
+    void interrupt();
+
+    // True when the interpreter is allowed to print colours, etc.
+    const Config& config() const;
+
+    struct Impl;
+    Impl& impl() { return *impl_; }
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+// Version string, e.g. "0.1.0".
+const char* version();
+
+}  // namespace gpy

@@ -1,0 +1,159 @@
+// The interpreter's internal state and the operations the evaluator and the
+// built-in library share (calls, attribute access, operators, conversions).
+#pragma once
+
+#include <atomic>
+#include <csignal>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gpy/gpy.h"
+#include "lang/ast.h"
+#include "lang/object.h"
+
+namespace gpy {
+
+// One activation: a module body or a function call.
+struct Frame {
+    Interp& in;
+    Value* slots;               // locals and hidden temporaries
+    ModuleObj* module;          // globals
+    FunctionObj* func;          // null for module code
+    const Node* cur = nullptr;  // node being executed, for tracebacks
+    Value retval;
+    Frame(Interp& i, Value* s, ModuleObj* m, FunctionObj* f) : in(i), slots(s), module(m), func(f) {}
+};
+
+class Interp {
+public:
+    explicit Interp(Config cfg);
+    ~Interp();
+
+    Config cfg;
+    Ref<ModuleObj> main;  // __main__
+    std::unordered_map<std::string, Value> builtins;
+    std::unordered_map<std::string, Ref<ModuleObj>> modules;  // loaded modules by name
+    std::vector<std::shared_ptr<Program>> programs;            // kept alive: functions point into them
+
+    // ---- value stack for frames (no allocation per call) ----
+    std::vector<Value> stack;
+    size_t sp = 0;
+    int depth = 0;
+    int recursion_limit = 1000;
+    char* native_stack_limit = nullptr;  // raise RecursionError below this address
+
+    // ---- interruption and step budget, checked at loop back-edges and calls ----
+    long long countdown = 4096;
+    long long steps_left = 0;  // used when cfg.max_steps > 0
+    volatile std::sig_atomic_t interrupted = 0;
+    void tick() { if (--countdown < 0) slow_tick(); }
+    void slow_tick();
+
+    // Exceptions currently being handled (innermost last), for bare `raise`.
+    std::vector<Value> handling;
+
+    // ---- output ----
+    std::string outbuf;
+    void write_out(std::string_view s) { outbuf.append(s); if (outbuf.size() > (1 << 16)) flush_out(); }
+    void flush_out();
+    void write_err(std::string_view s);
+
+    // ---- running code ----
+    // Parses, resolves and runs; returns the module-level result. Throws
+    // SyntaxError / GpyError.
+    void exec_program(const std::shared_ptr<Program>& prog);
+    Value call(const Value& callee, CallArgs& args);
+    Value call0(const Value& callee);
+    Value call1(const Value& callee, Value a);
+    Value call_function(FunctionObj* fn, CallArgs& args);
+    void check_native_stack();
+
+    ModuleObj* import_module(const std::string& name);
+};
+
+// ---- protocol helpers (ops.cpp) ----
+bool truthy(const Value& v);
+std::string repr(Interp& in, const Value& v);
+std::string to_str(Interp& in, const Value& v);
+const char* type_name(const Value& v);
+bool values_equal(Interp& in, const Value& a, const Value& b);
+uint64_t hash_value(Interp& in, const Value& v);
+Value binary_op(Interp& in, BinOp op, const Value& a, const Value& b);
+Value inplace_op(Interp& in, BinOp op, Value& a, const Value& b);  // may mutate a (list +=, str +=)
+Value unary_op(Interp& in, UnOp op, const Value& v);
+bool compare_op(Interp& in, CmpOp op, const Value& a, const Value& b);
+Value rich_compare(Interp& in, CmpOp op, const Value& a, const Value& b);
+bool contains(Interp& in, const Value& container, const Value& item);
+Value get_attr(Interp& in, const Value& obj, const std::string& name);
+bool has_attr(Interp& in, const Value& obj, const std::string& name);
+void set_attr(Interp& in, const Value& obj, const std::string& name, Value v);
+Value get_item(Interp& in, const Value& obj, const Value& index);
+void set_item(Interp& in, const Value& obj, const Value& index, Value v);
+void del_item(Interp& in, const Value& obj, const Value& index);
+int64_t length(Interp& in, const Value& v);
+Value make_slice(Value lo, Value hi, Value step);
+bool isinstance(const Value& v, const TypeObject* t);
+std::string format_value(Interp& in, const Value& v, std::string_view spec);
+std::vector<std::string> attribute_names(Interp& in, const Value& v);
+
+// ---- iteration (iter.cpp) ----
+Value get_iter(Interp& in, const Value& v);  // an IterObj
+bool iter_next(Interp& in, const Value& it, Value& out);
+// Calls fn(item) for each item; fn returns false to stop early.
+template <class F>
+void for_each(Interp& in, const Value& iterable, F&& fn);
+std::vector<Value> to_vector(Interp& in, const Value& iterable);
+
+// ---- argument helpers for builtins ----
+[[noreturn]] void raise_type_error(std::string msg);
+void expect_args(CallArgs& a, const char* fname, size_t min, size_t max);
+void no_kwargs(CallArgs& a, const char* fname);
+const Value* kwarg(CallArgs& a, const char* name);  // and removes nothing; null if absent
+int64_t to_index(const Value& v, const char* what = "indices");
+double to_double(const Value& v, const char* fname);
+const std::string& str_of(const Value& v, const char* what);
+
+Value ellipsis_value();
+// Stable sort with Python's `<` and an optional key function (sorted, list.sort).
+void sort_values(Interp& in, std::vector<Value>& items, const Value* key, bool reverse);
+// Signature text of a user function, e.g. "f(a, b=..., *args)".
+std::string function_signature(const FuncInfo& info);
+
+// Registration of the built-in library (builtins*.cpp, modules.cpp).
+void install_builtins(Interp& in);
+void install_type_methods();  // once per process: calls the three below
+void install_str_methods();        // builtins_str.cpp
+void install_container_methods();  // builtins_containers.cpp (list, tuple, dict, set, views)
+void install_number_methods();     // builtins.cpp (int, float)
+// Adds an immortal native method `type.name`; `fn` receives self as args[0].
+void def_method(TypeObject* type, const char* name, NativeFn fn, const char* signature, const char* doc);
+// Python's `%` string formatting ("%5.2f" % x); in builtins_str.cpp.
+Value percent_format(Interp& in, const std::string& fmt, const Value& args);
+// str.format(); in builtins_str.cpp.
+std::string str_format(Interp& in, const std::string& fmt, CallArgs& args, size_t first_arg);
+ModuleObj* make_native_module(Interp& in, const std::string& name);
+
+template <class F>
+void for_each(Interp& in, const Value& iterable, F&& fn) {
+    if (is_kind(iterable, OK::List)) {
+        auto* l = iterable.as<ListObj>();
+        for (size_t k = 0; k < l->items.size(); ++k) {
+            Value item = l->items[k];
+            if (!fn(item)) return;
+        }
+        return;
+    }
+    if (is_kind(iterable, OK::Tuple)) {
+        for (const Value& item : iterable.as<TupleObj>()->items)
+            if (!fn(item)) return;
+        return;
+    }
+    Value it = get_iter(in, iterable);
+    Value item;
+    while (iter_next(in, it, item))
+        if (!fn(item)) return;
+}
+
+}  // namespace gpy

@@ -1,0 +1,281 @@
+// The embedding API (include/gpy/gpy.h) on top of Interp: running programs,
+// rendering errors and tracebacks, REPL support (completeness, completion).
+#include <pthread.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "lang/diagnostics.h"
+#include "lang/interp.h"
+#include "lang/lexer.h"
+#include "lang/parser.h"
+#include "lang/resolver.h"
+
+namespace gpy {
+
+const char* version() { return "0.1.0"; }
+
+constexpr long long kTickBatch = 4096;  // loop iterations between interrupt checks
+
+Interp::Interp(Config c) : cfg(std::move(c)) {
+    types::init();
+    stack.resize(1 << 18);
+    recursion_limit = cfg.recursion_limit > 0 ? cfg.recursion_limit : 1000;
+    main = Ref<ModuleObj>(new ModuleObj("__main__"));
+    install_builtins(*this);
+    main->set("__name__", make_str("__main__"));
+    steps_left = cfg.max_steps;
+    countdown = cfg.max_steps > 0 ? std::min(kTickBatch, cfg.max_steps) : kTickBatch;
+}
+
+Interp::~Interp() {
+    flush_out();
+    // Break the common reference cycle: functions point at the module that holds them.
+    for (auto& v : main->values) v = Value();
+    for (auto& [n, m] : modules)
+        for (auto& v : m->values) v = Value();
+}
+
+void Interp::slow_tick() {
+    countdown = kTickBatch;
+    if (interrupted) {
+        interrupted = 0;
+        raise(types::KeyboardInterrupt, "");
+    }
+    if (cfg.max_steps > 0) {
+        steps_left -= kTickBatch;
+        if (steps_left <= 0) {
+            steps_left = cfg.max_steps;
+            raise(types::RuntimeError, "step limit exceeded (max_steps=" + std::to_string(cfg.max_steps) + ")");
+        }
+    }
+}
+
+void Interp::flush_out() {
+    if (outbuf.empty()) return;
+    if (cfg.out) cfg.out(outbuf);
+    else {
+        std::fwrite(outbuf.data(), 1, outbuf.size(), stdout);
+        std::fflush(stdout);
+    }
+    outbuf.clear();
+}
+
+void Interp::write_err(std::string_view s) {
+    flush_out();
+    if (cfg.err) cfg.err(s);
+    else {
+        std::fwrite(s.data(), 1, s.size(), stderr);
+        std::fflush(stderr);
+    }
+}
+
+// The C++ stack is finite; deep recursion (of gpy code, or of repr on nested
+// containers) raises RecursionError well before it would overflow.
+void Interp::check_native_stack() {
+    char probe;
+    if (native_stack_limit && &probe < native_stack_limit) raise(types::RecursionError, "maximum recursion depth exceeded");
+}
+
+static char* compute_stack_limit() {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return nullptr;
+    void* addr = nullptr;
+    size_t size = 0;
+    pthread_attr_getstack(&attr, &addr, &size);
+    pthread_attr_destroy(&attr);
+    if (!addr || size < (1 << 20)) return nullptr;
+    // Keep a quarter of the stack (at least 256 KiB) for raising and unwinding.
+    size_t margin = std::max<size_t>(size / 4, 256 << 10);
+    return static_cast<char*>(addr) + margin;
+}
+
+// ---- error rendering ----
+
+static std::string exception_text(Interp& in, const Value& exc) {
+    std::string msg = to_str(in, exc);
+    std::string name = exc.o->type->name;
+    return msg.empty() ? name : name + ": " + msg;
+}
+
+static void report_exception(Interp& in, const Value& exc) {
+    auto* e = exc.as<ExceptionObj>();
+    bool color = in.cfg.color;
+    std::string out = "Traceback (most recent call last):\n";
+    for (auto it = e->traceback.rbegin(); it != e->traceback.rend(); ++it) {
+        const Span& s = it->span;
+        if (!s.file) continue;
+        auto [line, col] = s.file->line_col(s.begin);
+        out += "  " + s.file->name + ":" + std::to_string(line) + ":" + std::to_string(col) + " in " + it->function + "\n";
+    }
+    std::string text = exception_text(in, exc);
+    if (!e->traceback.empty() && e->traceback.front().span.file) out += render_diagnostic(e->traceback.front().span, "error", text, color);
+    else out += "error: " + text + "\n";
+    in.write_err(out);
+}
+
+struct Interpreter::Impl {
+    Interp in;
+    explicit Impl(Config c) : in(std::move(c)) {}
+
+    Result handle_exception(const Value& exc) {
+        auto* e = exc.as<ExceptionObj>();
+        if (e->type->is_subtype_of(types::SystemExit)) {
+            auto& args = e->args.as<TupleObj>()->items;
+            if (args.empty() || args[0].is_none()) return {Status::Exit, 0};
+            if (args[0].is_intlike()) return {Status::Exit, int(args[0].as_int())};
+            in.write_err(to_str(in, args[0]) + "\n");
+            return {Status::Exit, 1};
+        }
+        report_exception(in, exc);
+        return {Status::RuntimeError, e->type == types::KeyboardInterrupt ? 130 : 1};
+    }
+
+    Result run(std::string source, std::string name, bool interactive) {
+        if (!in.native_stack_limit) in.native_stack_limit = compute_stack_limit();
+        std::shared_ptr<Program> prog;
+        // The file outlives the parse: a SyntaxError's span points into it.
+        auto file = std::make_shared<SourceFile>(std::move(name), std::move(source));
+        try {
+            ParseOptions opts;
+            opts.interactive = interactive;
+            prog = parse_program(file, opts);
+            resolve_program(*prog, *in.main, [this](const std::string& n) -> const Value* {
+                auto it = in.builtins.find(n);
+                return it == in.builtins.end() ? nullptr : &it->second;
+            });
+        } catch (const SyntaxError& e) {
+            in.write_err(render_syntax_error(e, in.cfg.color));
+            return {Status::SyntaxError, 2};
+        }
+        in.programs.push_back(prog);
+        Result r;
+        try {
+            in.exec_program(prog);
+        } catch (GpyError& e) {
+            r = handle_exception(e.exc);
+        } catch (const std::bad_alloc&) {
+            in.write_err("error: MemoryError: out of host memory\n");
+            r = {Status::RuntimeError, 1};
+        } catch (const std::exception& e) {
+            in.write_err(std::string("error: internal error (please report): ") + e.what() + "\n");
+            r = {Status::RuntimeError, 1};
+        }
+        in.interrupted = 0;
+        in.handling.clear();
+        in.flush_out();
+        return r;
+    }
+};
+
+Interpreter::Interpreter(Config config) : impl_(std::make_unique<Impl>(std::move(config))) {}
+Interpreter::~Interpreter() = default;
+
+const Config& Interpreter::config() const { return impl_->in.cfg; }
+
+Result Interpreter::run_file(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) {
+        impl_->in.write_err("gpy: can't open file '" + path + "': No such file or directory\n");
+        return {Status::SyntaxError, 2};
+    }
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return impl_->run(ss.str(), path, false);
+}
+
+Result Interpreter::run_string(std::string_view source, std::string_view filename) {
+    return impl_->run(std::string(source), std::string(filename), false);
+}
+
+Result Interpreter::run_interactive(std::string_view source) {
+    return impl_->run(std::string(source), "<stdin>", true);
+}
+
+InputState Interpreter::check_input(std::string_view source) {
+    std::string text(source);
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) return InputState::Complete;
+    std::shared_ptr<Program> prog;
+    try {
+        prog = parse_program(std::make_shared<SourceFile>("<stdin>", text), {});
+    } catch (const SyntaxError& e) {
+        return e.incomplete ? InputState::Incomplete : InputState::Invalid;
+    }
+    // A compound statement (if/def/for/...) continues until an empty line, as in Python's REPL.
+    bool compound = false;
+    for (auto& s : prog->body) {
+        switch (s->kind) {
+            case SK::If: case SK::While: case SK::For: case SK::FunctionDef: case SK::Try: case SK::With: compound = true; break;
+            default: break;
+        }
+    }
+    if (!compound) return InputState::Complete;
+    size_t end = text.find_last_not_of(" \t\r");
+    bool ends_blank = end != std::string::npos && text.size() >= 2 && text[end] == '\n' &&
+                      text.substr(0, end).find_last_not_of(" \t\r") != std::string::npos &&
+                      text[text.substr(0, end).find_last_not_of(" \t\r")] == '\n';
+    return ends_blank ? InputState::Complete : InputState::Incomplete;
+}
+
+std::vector<std::string> Interpreter::complete(std::string_view line) {
+    Interp& in = impl_->in;
+    size_t b = line.size();
+    while (b > 0 && (std::isalnum(uint8_t(line[b - 1])) || line[b - 1] == '_' || line[b - 1] == '.')) --b;
+    std::string chain(line.substr(b));
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (true) {
+        size_t dot = chain.find('.', start);
+        parts.push_back(chain.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+        if (dot == std::string::npos) break;
+        start = dot + 1;
+    }
+    std::string prefix = parts.back();
+    std::vector<std::string> names;
+    if (parts.size() == 1) {
+        for (size_t k = 0; k < in.main->names.size(); ++k)
+            if (!in.main->values[k].is_undef()) names.push_back(in.main->names[k]);
+        for (auto& [n, v] : in.builtins) names.push_back(n);
+        for (auto& kw : keyword_list()) names.push_back(kw);
+    } else {
+        try {
+            const Value* root = in.main->get(parts[0]);
+            if (!root) {
+                auto it = in.builtins.find(parts[0]);
+                if (it == in.builtins.end()) return {};
+                root = &it->second;
+            }
+            Value cur = *root;
+            for (size_t k = 1; k + 1 < parts.size(); ++k) cur = get_attr(in, cur, parts[k]);
+            names = attribute_names(in, cur);
+        } catch (...) {
+            return {};
+        }
+    }
+    std::vector<std::string> out;
+    for (auto& n : names)
+        if (n.compare(0, prefix.size(), prefix) == 0 && (prefix.rfind("_", 0) == 0 || n.rfind("_", 0) != 0)) out.push_back(n);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+std::string Interpreter::help_text(std::string_view name) {
+    Interp& in = impl_->in;
+    const Value* v = in.main->get(std::string(name));
+    if (!v) {
+        auto it = in.builtins.find(std::string(name));
+        if (it == in.builtins.end()) return "";
+        v = &it->second;
+    }
+    if (is_kind(*v, OK::Builtin)) return v->as<BuiltinObj>()->signature + "\n    " + v->as<BuiltinObj>()->doc;
+    if (is_kind(*v, OK::Function)) return function_signature(*v->as<FunctionObj>()->info);
+    if (is_kind(*v, OK::Type)) return "class " + v->as<TypeObject>()->name;
+    return repr(in, *v);
+}
+
+void Interpreter::interrupt() { impl_->in.interrupted = 1; }
+
+}  // namespace gpy
