@@ -21,7 +21,7 @@ constexpr long long kTickBatch = 4096;  // loop iterations between interrupt che
 
 Interp::Interp(Config c) : cfg(std::move(c)) {
     types::init();
-    stack.resize(1 << 18);
+    stack.resize(1 << 17);  // 2 MiB of frame slots: ~130 slots per frame at the default recursion limit
     recursion_limit = cfg.recursion_limit > 0 ? cfg.recursion_limit : 1000;
     main = Ref<ModuleObj>(new ModuleObj("__main__"));
     install_builtins(*this);
@@ -75,8 +75,9 @@ void Interp::write_err(std::string_view s) {
 // The C++ stack is finite; deep recursion (of gpy code, or of repr on nested
 // containers) raises RecursionError well before it would overflow.
 void Interp::check_native_stack() {
-    char probe;
-    if (native_stack_limit && &probe < native_stack_limit) raise(types::RecursionError, "maximum recursion depth exceeded");
+    // The frame address, not a local's: sanitizers may move locals to a fake stack.
+    char* here = static_cast<char*>(__builtin_frame_address(0));
+    if (native_stack_limit && here < native_stack_limit) raise(types::RecursionError, "maximum recursion depth exceeded");
 }
 
 static char* compute_stack_limit() {
@@ -95,7 +96,12 @@ static char* compute_stack_limit() {
 // ---- error rendering ----
 
 static std::string exception_text(Interp& in, const Value& exc) {
-    std::string msg = to_str(in, exc);
+    std::string msg;
+    try {
+        msg = to_str(in, exc);
+    } catch (GpyError&) {
+        msg = "<exception str() failed>";
+    }
     std::string name = exc.o->type->name;
     return msg.empty() ? name : name + ": " + msg;
 }

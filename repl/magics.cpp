@@ -1,5 +1,7 @@
 #include "repl/magics.h"
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -90,6 +92,32 @@ Result Magics::time(std::string_view stmt) {
 }
 
 Result Magics::timeit(std::string_view stmt) {
+    // IPython's -n<loops> and -r<repeats> options (also "-n 10"), before the
+    // statement. Like IPython, a statement starting with '-' is read as options.
+    long long fixed_loops = 0;
+    int repeats = 7;
+    while (!stmt.empty() && stmt[0] == '-' && stmt.size() > 1 && (stmt[1] == 'n' || stmt[1] == 'r')) {
+        char opt = stmt[1];
+        stmt = trim(stmt.substr(2));
+        std::size_t digits = 0;
+        while (digits < stmt.size() && stmt[digits] >= '0' && stmt[digits] <= '9') ++digits;
+        if (digits == 0 || digits > 12) {
+            err(std::string("UsageError: option -") + opt + " needs a positive number\n");
+            return {};
+        }
+        long long value = std::stoll(std::string(stmt.substr(0, digits)));
+        if (value <= 0) {
+            err(std::string("UsageError: option -") + opt + " needs a positive number\n");
+            return {};
+        }
+        if (opt == 'n') fixed_loops = value;
+        else repeats = static_cast<int>(std::min<long long>(value, 1000));
+        stmt = trim(stmt.substr(digits));
+    }
+    if (!stmt.empty() && stmt[0] == '-' && stmt.size() > 1 && std::isalpha(static_cast<unsigned char>(stmt[1]))) {
+        err(std::string("UsageError: option -") + stmt[1] + " not recognized ( allowed: \"n:r:\" )\n");
+        return {};
+    }
     if (stmt.empty()) stmt = "pass";
     // A statement that does not parse is reported as typed (caret positions
     // then match what the user wrote), without running anything.
@@ -108,9 +136,9 @@ Result Magics::timeit(std::string_view stmt) {
     };
 
     // IPython's autorange: 1, 10, 100, ... loops until one run takes >= 0.2 s.
-    long long loops = 1;
+    long long loops = fixed_loops > 0 ? fixed_loops : 1;
     double t = 0.0;
-    for (int index = 0; index < 10; ++index) {
+    for (int index = 0; index < 10 && fixed_loops == 0; ++index) {
         loops = 1;
         for (int i = 0; i < index; ++i) loops *= 10;
         res = measure(loops, &t);
@@ -118,7 +146,7 @@ Result Magics::timeit(std::string_view stmt) {
         if (t >= 0.2) break;
     }
     std::vector<double> runs;
-    for (int rep = 0; rep < 7 && res.status == Status::Ok; ++rep) {
+    for (int rep = 0; rep < repeats && res.status == Status::Ok; ++rep) {
         res = measure(loops, &t);
         runs.push_back(t);
     }

@@ -36,8 +36,8 @@ def best_of(cmd, repeat, timeout):
         except subprocess.TimeoutExpired:
             return None, f"timed out after {timeout} s"
         if r.returncode != 0:
-            tail = (r.stderr or r.stdout).strip().splitlines()[-5:]
-            return None, f"exit status {r.returncode}: " + " | ".join(tail)
+            tail = (r.stderr or r.stdout).strip().splitlines()[-3:]
+            return None, f"exit status {r.returncode}: " + " / ".join(l.strip() for l in tail)
         if result is not None and r.stdout != result.stdout:
             return None, "output differs between repeats"
         best = t if best is None else min(best, t)
@@ -85,18 +85,21 @@ def main():
         path = os.path.join(HERE, name)
         g_time, g_res = best_of([gpy, path], args.repeat, args.timeout)
         p_time, p_res = best_of([args.python, path], args.repeat, args.timeout)
-        note = ""
+        note, detail = "", ""
         if g_time is None:
-            note = f"gpy failed: {g_res}"
+            note, detail = "gpy failed", g_res
         elif p_time is None:
-            note = f"python failed: {p_res}"
+            note, detail = "python failed", p_res
         elif g_res.stdout != p_res.stdout:
-            note = f"OUTPUT MISMATCH: gpy {g_res.stdout.strip()[:60]!r} vs python {p_res.stdout.strip()[:60]!r}"
+            note = "OUTPUT MISMATCH"
+            detail = f"gpy {g_res.stdout.strip()[:80]!r} vs python {p_res.stdout.strip()[:80]!r}"
         if note:
             failures += 1
+            g_time = None  # a failed or wrong run has no meaningful time
         ratio = g_time / p_time if g_time and p_time else None
         rows.append((name[:-3], g_time, p_time, ratio, note))
-        print(f"  {name}: gpy {fmt(g_time)} s, python {fmt(p_time)} s {note}", file=sys.stderr, flush=True)
+        print(f"  {name}: gpy {fmt(g_time)} s, python {fmt(p_time)} s"
+              + (f"  {note}: {detail}" if note else ""), file=sys.stderr, flush=True)
 
     header = ("program", "gpy s", "python s", "gpy/python")
     print()
@@ -105,7 +108,7 @@ def main():
         print(f"{prog:<12} {fmt(g):>9} {fmt(p):>9} {fmt_ratio(ratio):>11}  {note}".rstrip())
 
     print()
-    print(f"Markdown ({datetime.date.today().isoformat()}, {cpu_name()}, {gpy_version(gpy)}, "
+    print(f"Markdown for bench/RESULTS.md ({datetime.date.today().isoformat()}, {cpu_name()}, {gpy_version(gpy)}, "
           f"Python {py_version}, best of {args.repeat}):")
     print()
     print("| program | gpy (s) | python (s) | gpy / python |")
@@ -113,6 +116,7 @@ def main():
     for prog, g, p, ratio, note in rows:
         cell = fmt_ratio(ratio) + (f" ({note})" if note else "")
         print(f"| {prog} | {fmt(g)} | {fmt(p)} | {cell} |")
+    sys.stdout.flush()
     sys.exit(1 if failures else 0)
 
 

@@ -280,6 +280,16 @@ def test_ctrl_c_while_typing(s):
     check(has_line(out, "2"), f"1+1 after Ctrl-C should print 2, got {out!r}")
 
 
+def test_ctrl_c_in_continuation(s):
+    s.start()
+    s.line("def never_defined():", prompt=CONT)
+    s.child.sendintr()
+    s.expect_exact("KeyboardInterrupt", "'KeyboardInterrupt' after Ctrl-C at the '... ' prompt")
+    s.expect_exact(PROMPT, "a '>>> ' prompt (not '... ') after Ctrl-C")
+    out = s.line("never_defined")
+    check("NameError" in out, f"the interrupted def should have been discarded, got {out!r}")
+
+
 def test_ctrl_c_during_loop(s):
     s.start()
     s.child.send("while True: pass\r")
@@ -400,6 +410,13 @@ def test_timeit_magic(s):
     check(not has_line(out, "2"), f"%timeit should not echo the expression's value, got {out!r}")
 
 
+def test_timeit_options(s):
+    s.start()
+    out = s.line("%timeit -n 5 -r 2 1+1", timeout=30)
+    check(re.search(r"per loop \(mean ± std\. dev\. of 2 runs, 5 loops each\)$", out, re.M),
+          f"%timeit -n 5 -r 2 should run 2 runs of 5 loops, got {out!r}")
+
+
 def test_timeit_error_aborts(s):
     s.start()
     out = s.line("%timeit undefined_name_xyz + 1", timeout=30)
@@ -452,7 +469,21 @@ def test_pipe_to_dash(_s):
     check(">>>" not in r.stdout + r.stderr, f"piped input should show no prompts: {r.stdout!r} {r.stderr!r}")
 
 
-PTY_FREE = {"test_pipe_to_dash"}
+def test_piped_repl(_s):
+    """Not a pty test: `gpy -i` with piped input runs the REPL without a
+    terminal: same continuation rules and echo, no prompts, no banner."""
+    src = "x = 2\nx*3\ndef f(a):\n    return a + 1\n\nf(4)\n%kernels\n1/0\nprint('after')\n"
+    r = subprocess.run([GPY, "-i"], input=src, capture_output=True, text=True, timeout=TIMEOUT)
+    check(r.returncode == 0, f"piped REPL should exit 0 at EOF, got {r.returncode}; stderr {r.stderr!r}")
+    lines = r.stdout.split()
+    check(lines[:2] == ["6", "5"], f"piped REPL should echo 6 and 5, got {r.stdout!r}")
+    check("no kernels yet" in r.stdout, f"magics should work without a terminal, got {r.stdout!r}")
+    check("ZeroDivisionError" in r.stderr, f"the error should go to stderr, got {r.stderr!r}")
+    check(r.stdout.rstrip().endswith("after"), f"input after an error should still run, got {r.stdout!r}")
+    check(">>>" not in r.stdout + r.stderr, f"no prompts without a terminal: {r.stdout!r} {r.stderr!r}")
+
+
+PTY_FREE = {"test_pipe_to_dash", "test_piped_repl"}
 
 
 def main():

@@ -1,7 +1,7 @@
 // Unit tests of the REPL's pure parts: IPython-compatible time formatting,
 // tab-completion edits and continuation-line logic. The expected strings for
 // format_time were produced by IPython's own _format_time algorithm.
-#define CATCH_CONFIG_MAIN
+// Built into gpy_unit_tests with tests/unit/*.cpp; the Catch2 main lives there.
 #include <catch2/catch.hpp>
 
 #include "repl/completion.h"
