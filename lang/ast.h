@@ -152,10 +152,16 @@ struct CallExpr : Expr {
     Value eval(Frame& f) const override;
 };
 
+struct TypeObject;
+
 struct AttributeExpr : Expr {
     ExprP value;
     std::string attr;
     Span attr_span;
+    // Inline cache for method calls on built-in types (whose method tables
+    // never change after start-up): the last receiver type and its method.
+    mutable const TypeObject* cached_type = nullptr;
+    mutable const Value* cached_method = nullptr;
     AttributeExpr() : Expr(EK::Attribute) {}
     Value eval(Frame& f) const override;
     void store(Frame& f, Value v) const;

@@ -66,7 +66,7 @@ void clinic(CallArgs& a, TypeObject* t, const char* name, size_t mn, size_t mx, 
 // set.union(*others) & co.
 void varargs(CallArgs& a, TypeObject* t, const char* name) {
     check_self(a, t, name);
-    if (a.nkw()) type_error(std::string(name) + "() takes no keyword arguments");
+    if (a.nkw()) type_error(t->name + "." + name + "() takes no keyword arguments");
 }
 
 int64_t int_arg(const Value& v) {
@@ -286,7 +286,7 @@ Value dict_get(Interp& in, CallArgs& a) {
 Value dict_pop(Interp& in, CallArgs& a) {
     clinic(a, types::dict, "pop", 1, 2);
     auto& t = dict_table(a);
-    long k = t.find(in, a.pos[1]);
+    long k = t.live == 0 ? -1 : t.find(in, a.pos[1]);  // an empty dict hashes nothing, as in CPython
     if (k < 0) {
         if (a.npos > 2) return a.pos[2];
         key_error(a.pos[1]);

@@ -11,7 +11,7 @@
 //     Cyrillic, Armenian, Latin Extended Additional and fullwidth letters;
 //     other scripts pass through unchanged (letters of the common CJK, kana,
 //     Hangul, Hebrew, Arabic, Devanagari and Thai blocks count as alphabetic);
-//     the titlecase digraphs (U+01C4..U+01CC) are not special-cased;
+//     ligatures such as U+FB01 are not expanded by upper();
 //   - Unicode decimal digits other than ASCII are not accepted as field
 //     numbers in str.format().
 #include <algorithm>
@@ -69,7 +69,7 @@ void clinic(CallArgs& a, const char* name, size_t mn, size_t mx) {
 // PyArg_ParseTuple style: "find() takes at least 1 argument (0 given)".
 void tuple_style(CallArgs& a, const char* name, size_t mn, size_t mx) {
     check_self(a, name);
-    if (a.nkw()) type_error(std::string(name) + "() takes no keyword arguments");
+    if (a.nkw()) type_error(std::string("str.") + name + "() takes no keyword arguments");
     size_t n = a.npos - 1;
     if (n < mn) type_error(std::string(name) + "() takes at least " + std::to_string(mn) + plural_args(mn) + " (" + std::to_string(n) + " given)");
     if (n > mx) type_error(std::string(name) + "() takes at most " + std::to_string(mx) + plural_args(mx) + " (" + std::to_string(n) + " given)");
@@ -204,8 +204,17 @@ bool in_ranges(char32_t c, std::initializer_list<std::pair<char32_t, char32_t>> 
     return false;
 }
 
+// The Latin digraphs DŽ Dž dž, LJ Lj lj, NJ Nj nj, DZ Dz dz: first code point of
+// their group of three (upper, title, lower), or 0.
+char32_t digraph_group(char32_t c) {
+    if (c >= 0x1C4 && c <= 0x1CC) return 0x1C4 + (c - 0x1C4) / 3 * 3;
+    if (c >= 0x1F1 && c <= 0x1F3) return 0x1F1;
+    return 0;
+}
+
 char32_t upper_of(char32_t c) {
     if (c < 0x80) return (c >= 'a' && c <= 'z') ? c - 32 : c;
+    if (char32_t g = digraph_group(c)) return g;
     if (c == 0xB5) return 0x39C;
     if (c >= 0xE0 && c <= 0xFE && c != 0xF7) return c - 32;
     if (c == 0xFF) return 0x178;
@@ -234,6 +243,7 @@ char32_t upper_of(char32_t c) {
 
 char32_t lower_of(char32_t c) {
     if (c < 0x80) return (c >= 'A' && c <= 'Z') ? c + 32 : c;
+    if (char32_t g = digraph_group(c)) return g + 2;
     if (c >= 0xC0 && c <= 0xDE && c != 0xD7) return c + 32;
     if (c == 0x178) return 0xFF;
     if (c >= 0x100 && c <= 0x17F) {
@@ -258,11 +268,11 @@ char32_t lower_of(char32_t c) {
     return c;
 }
 
-bool cp_upper(char32_t c) { return lower_of(c) != c || c == 0x130; }
+bool cp_upper(char32_t c) { return (lower_of(c) != c && upper_of(c) == c) || c == 0x130; }
 bool cp_lower(char32_t c) {
-    return upper_of(c) != c || c == 0xDF || c == 0x138 || c == 0x149 || c == 0xAA || c == 0xBA;
+    return (upper_of(c) != c && lower_of(c) == c) || c == 0xDF || c == 0x138 || c == 0x149 || c == 0xAA || c == 0xBA;
 }
-bool cp_cased(char32_t c) { return cp_upper(c) || cp_lower(c); }
+bool cp_cased(char32_t c) { return cp_upper(c) || cp_lower(c) || digraph_group(c) != 0; }
 
 void append_upper(std::string& out, char32_t c) {
     if (c == 0xDF) out += "SS";
@@ -272,6 +282,7 @@ void append_upper(std::string& out, char32_t c) {
 void append_title(std::string& out, char32_t c) {
     if (c == 0xDF) out += "Ss";
     else if (c == 0x149) out += "\xCA\xBCN";
+    else if (char32_t g = digraph_group(c)) encode(out, g + 1);
     else encode(out, upper_of(c));
 }
 void append_lower(std::string& out, char32_t c) {
@@ -461,9 +472,7 @@ std::vector<Value> split_ws(const std::string& s, int64_t maxsplit, bool reverse
                 while (i < n && sp(s[i])) ++i;
                 if (i >= n) break;
                 if (maxsplit-- == 0) {
-                    size_t e = n;
-                    while (e > i && sp(s[e - 1])) --e;
-                    out.push_back(make_str(s.substr(i, e - i)));
+                    out.push_back(make_str(s.substr(i)));
                     break;
                 }
                 size_t j = i;
@@ -477,9 +486,7 @@ std::vector<Value> split_ws(const std::string& s, int64_t maxsplit, bool reverse
                 while (i > 0 && sp(s[i - 1])) --i;
                 if (i == 0) break;
                 if (maxsplit-- == 0) {
-                    size_t b = 0;
-                    while (b < i && sp(s[b])) ++b;
-                    out.push_back(make_str(s.substr(b, i - b)));
+                    out.push_back(make_str(s.substr(0, i)));
                     break;
                 }
                 size_t j = i;
@@ -507,9 +514,7 @@ std::vector<Value> split_ws(const std::string& s, int64_t maxsplit, bool reverse
             while (i < n && space[i]) ++i;
             if (i >= n) break;
             if (maxsplit-- == 0) {
-                size_t e = n;
-                while (e > i && space[e - 1]) --e;
-                out.push_back(piece(i, e));
+                out.push_back(piece(i, n));
                 break;
             }
             size_t j = i;
@@ -523,9 +528,7 @@ std::vector<Value> split_ws(const std::string& s, int64_t maxsplit, bool reverse
             while (i > 0 && space[i - 1]) --i;
             if (i == 0) break;
             if (maxsplit-- == 0) {
-                size_t b = 0;
-                while (b < i && space[b]) ++b;
-                out.push_back(piece(b, i));
+                out.push_back(piece(0, i));
                 break;
             }
             size_t j = i;
@@ -859,7 +862,8 @@ Value str_istitle(Interp&, CallArgs& a) {
     bool cased = false, prev_cased = false;
     for (size_t i = 0; i < s.size();) {
         char32_t c = decode(s, i);
-        if (cp_upper(c)) {
+        bool titlecase = digraph_group(c) != 0 && c == digraph_group(c) + 1;
+        if (cp_upper(c) || titlecase) {
             if (prev_cased) return Value::boolean(false);
             prev_cased = cased = true;
         } else if (cp_lower(c)) {

@@ -323,7 +323,15 @@ Value CallExpr::eval(Frame& f) const {
         auto& attr = static_cast<const AttributeExpr&>(*func);
         Value self = attr.value->eval(f);
         if (self.is_obj() && self.o->type->kind != OK::Module && self.o->type->kind != OK::Type) {
-            if (const Value* m = self.o->type->lookup(attr.attr); m && is_kind(*m, OK::Builtin)) {
+            const Value* m;
+            if (attr.cached_type == self.o->type) {
+                m = attr.cached_method;
+            } else {
+                m = self.o->type->lookup(attr.attr);
+                attr.cached_type = self.o->type;
+                attr.cached_method = m;
+            }
+            if (m && is_kind(*m, OK::Builtin)) {
                 buf.push(std::move(self));
                 collect_args(f, *this, buf);
                 CallArgs args{buf.data, buf.n, buf.kw.empty() ? nullptr : &buf.kw};

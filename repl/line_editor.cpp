@@ -48,6 +48,7 @@ LineEditor::LineEditor(std::string history_path, CompleteFn complete)
     : history_path_(std::move(history_path)), tab_(std::move(complete)), in_fd_(STDIN_FILENO) {
     ensure_utf8_ctype();
     el_ = el_init("gpy", stdin, stdout, stderr);
+    if (el_ == nullptr) return;
     el_set(el_, EL_CLIENTDATA, this);
     el_set(el_, EL_EDITOR, "emacs");
     // Signals stay ours: libedit's own handlers would re-send SIGINT to the

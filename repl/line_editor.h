@@ -21,6 +21,8 @@ public:
     LineEditor(const LineEditor&) = delete;
     LineEditor& operator=(const LineEditor&) = delete;
 
+    // False when libedit could not set up the terminal; use PlainReader then.
+    bool ok() const { return el_ != nullptr; }
     ReadResult read_line(const std::string& prompt) override;
     void add_history(const std::string& entry) override;
 

@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unistd.h>
+#include <vector>
 
 #include "repl/input_buffer.h"
 #include "repl/line_editor.h"
@@ -51,10 +53,12 @@ int run_repl(Interpreter& interp, const ReplOptions& opts) {
     repl::SigintGuard sigint(interp);
     std::unique_ptr<repl::LineSource> source;
     if (tty_in && tty_out) {
-        source = std::make_unique<repl::LineEditor>(
+        auto editor = std::make_unique<repl::LineEditor>(
             repl::default_history_path(),
             [&interp](std::string_view before) { return interp.complete(before); });
-    } else {
+        if (editor->ok()) source = std::move(editor);
+    }
+    if (!source) {
         // Like Python without readline: prompts go to stderr when a person is
         // typing but stdout is redirected; piped input gets no prompts at all.
         source = std::make_unique<repl::PlainReader>(STDIN_FILENO, tty_in ? STDERR_FILENO : -1);
