@@ -441,21 +441,23 @@ Value set_discard(Interp& in, CallArgs& a) {
     return Value::none();
 }
 
+// set.pop() takes the oldest element. So that emptying a set with pop() stays
+// linear, a dead entries[0] carries the index of the first possibly-live entry
+// in its otherwise unused hash field, flagged by a value that is not Undef
+// (erase() leaves dead entries' values Undef, and a rebuild drops dead
+// entries, so the flag cannot be mistaken or go stale).
 Value set_pop(Interp& in, CallArgs& a) {
     noargs(a, types::set, "pop");
     auto& t = set_table(a);
     if (t.live == 0) raise(types::KeyError, "pop from an empty set");
     size_t k = 0;
+    const auto& head = t.entries[0];
+    if (head.key.is_undef() && !head.value.is_undef() && head.hash < t.entries.size()) k = size_t(head.hash);
     while (t.entries[k].key.is_undef()) ++k;
     Value key = t.entries[k].key;
     t.erase(in, key);
-    if (k > 16 && k > t.live) {
-        // Many dead entries in front: rebuild so that popping stays O(1) amortised.
-        HashTable fresh;
-        for (auto& e : t.entries)
-            if (!e.key.is_undef()) fresh.set(in, e.key, Value::none());
-        t = std::move(fresh);
-    }
+    t.entries[0].value = Value::boolean(true);
+    t.entries[0].hash = k + 1;
     return key;
 }
 

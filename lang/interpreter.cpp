@@ -110,12 +110,27 @@ static void report_exception(Interp& in, const Value& exc) {
     auto* e = exc.as<ExceptionObj>();
     bool color = in.cfg.color;
     std::string out = "Traceback (most recent call last):\n";
+    // Runs of the same frame line (deep recursion) collapse after three, as in Python.
+    std::string last;
+    int repeats = 0;
+    auto flush_repeats = [&] {
+        if (repeats > 3) out += "  [Previous line repeated " + std::to_string(repeats - 3) + " more times]\n";
+        repeats = 0;
+    };
     for (auto it = e->traceback.rbegin(); it != e->traceback.rend(); ++it) {
         const Span& s = it->span;
         if (!s.file) continue;
         auto [line, col] = s.file->line_col(s.begin);
-        out += "  " + s.file->name + ":" + std::to_string(line) + ":" + std::to_string(col) + " in " + it->function + "\n";
+        std::string entry = "  " + s.file->name + ":" + std::to_string(line) + ":" + std::to_string(col) + " in " + it->function + "\n";
+        if (entry == last) {
+            if (++repeats <= 3) out += entry;
+            continue;
+        }
+        flush_repeats();
+        out += entry;
+        last = entry;
     }
+    flush_repeats();
     std::string text = exception_text(in, exc);
     if (!e->traceback.empty() && e->traceback.front().span.file) out += render_diagnostic(e->traceback.front().span, "error", text, color);
     else out += "error: " + text + "\n";
@@ -141,6 +156,7 @@ struct Interpreter::Impl {
 
     Result run(std::string source, std::string name, bool interactive) {
         if (!in.native_stack_limit) in.native_stack_limit = compute_stack_limit();
+        in.interrupted = 0;  // a Ctrl-C that arrived between two inputs is not for this one
         std::shared_ptr<Program> prog;
         // The file outlives the parse: a SyntaxError's span points into it.
         auto file = std::make_shared<SourceFile>(std::move(name), std::move(source));
@@ -211,8 +227,8 @@ InputState Interpreter::check_input(std::string_view source) {
     }
     // A compound statement (if/def/for/...) continues until an empty line, as in Python's REPL.
     bool compound = false;
-    for (auto& s : prog->body) {
-        switch (s->kind) {
+    if (!prog->body.empty()) {
+        switch (prog->body.back()->kind) {
             case SK::If: case SK::While: case SK::For: case SK::FunctionDef: case SK::Try: case SK::With: compound = true; break;
             default: break;
         }
@@ -240,6 +256,15 @@ std::vector<std::string> Interpreter::complete(std::string_view line) {
     }
     std::string prefix = parts.back();
     std::vector<std::string> names;
+    std::string head(line.substr(0, b));
+    size_t first = head.find_first_not_of(" \t");
+    head = first == std::string::npos ? "" : head.substr(first);
+    if (head == "import " || head == "from " || (head.rfind("import ", 0) == 0 && head.back() == ' ' && head.find(',') != std::string::npos)) {
+        // After `import` / `from`: module names.
+        for (const char* m : {"math", "time", "sys", "numpy", "cupy", "gpy"})
+            if (chain.find('.') == std::string::npos && std::string(m).rfind(prefix, 0) == 0) names.push_back(m);
+        return names;
+    }
     if (parts.size() == 1) {
         for (size_t k = 0; k < in.main->names.size(); ++k)
             if (!in.main->values[k].is_undef()) names.push_back(in.main->names[k]);

@@ -98,6 +98,8 @@ public:
                 if (peek(1) == '\n' || (peek(1) == '\r' && peek(2) == '\n')) { pos_ += peek(1) == '\r' ? 3 : 2; 
                     if (pos_ >= src_.size()) throw SyntaxError(span(pos_ - 2, pos_), "unexpected end of input after line continuation", true);
                     continue; }
+                if (pos_ + 1 >= src_.size())
+                    throw SyntaxError(span(pos_, pos_ + 1), "unexpected end of input after line continuation", true);
                 throw SyntaxError(span(pos_, pos_ + 1), "unexpected character after line continuation character");
             }
             lex_token();

@@ -3,6 +3,28 @@
 
 namespace gpy {
 
+void destroy(Object* o) {
+    constexpr int kMaxNesting = 64;
+    static thread_local int depth = 0;
+    static thread_local std::vector<Object*> pending;
+    if (depth >= kMaxNesting) {  // too deep: let the outermost destroy() finish it
+        pending.push_back(o);
+        return;
+    }
+    ++depth;
+    delete o;
+    --depth;
+    if (depth == 0) {
+        while (!pending.empty()) {
+            Object* p = pending.back();
+            pending.pop_back();
+            ++depth;
+            delete p;
+            --depth;
+        }
+    }
+}
+
 Value make_str(std::string s) { return Value::object(new StrObj(std::move(s))); }
 Value make_list(std::vector<Value> items) { return Value::object(new ListObj(std::move(items))); }
 Value make_tuple(std::vector<Value> items) { return Value::object(new TupleObj(std::move(items))); }

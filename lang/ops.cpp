@@ -326,6 +326,7 @@ uint64_t hash_value(Interp& in, const Value& v) {
             return uint64_t(s->hash);
         }
         case OK::Tuple: {
+            in.check_native_stack();
             uint64_t h = 0x27D4EB2F165667C5ull;
             for (auto& item : v.as<TupleObj>()->items) {
                 h ^= hash_value(in, item) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);

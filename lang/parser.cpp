@@ -10,7 +10,12 @@ namespace gpy {
 
 namespace {
 
-constexpr int kMaxDepth = 200;  // nesting limit: a SyntaxError, never a C++ stack overflow
+// Nesting limit: a SyntaxError, never a C++ stack overflow. Each bracket costs
+// two levels (the bracket and the expression inside), so 200 brackets fit.
+constexpr int kMaxDepth = 450;
+// Operators in one statement: bounds the depth of left-deep chains such as
+// 1+1+...+1, which the resolver and evaluator walk recursively.
+constexpr int kMaxOperators = 10000;
 
 class Parser {
 public:
@@ -46,6 +51,7 @@ private:
     int depth_ = 0;
     int loop_depth_ = 0;
     int func_depth_ = 0;
+    int operators_ = 0;  // binary operators in the current statement
 
     // ---- token helpers ----
     const Token& cur() const { return toks_[pos_]; }
@@ -97,6 +103,7 @@ private:
     // statement: compound_stmt | simple_stmts
     void parse_statement(Block& out) {
         DepthGuard g(*this);
+        operators_ = 0;
         switch (cur().kind) {
             case T::If: out.push_back(parse_if()); return;
             case T::While: out.push_back(parse_while()); return;
@@ -695,7 +702,7 @@ private:
         auto b = node<BoolOpExpr>(e->span);
         b->is_and = false;
         b->values.push_back(std::move(e));
-        while (accept(T::Or)) b->values.push_back(parse_and());
+        while (accept(T::Or)) { b->values.push_back(parse_and()); count_operator(b->values.back()->span); }
         b->span = Span::join(b->span, b->values.back()->span);
         return b;
     }
@@ -707,7 +714,7 @@ private:
         auto b = node<BoolOpExpr>(e->span);
         b->is_and = true;
         b->values.push_back(std::move(e));
-        while (accept(T::And)) b->values.push_back(parse_not());
+        while (accept(T::And)) { b->values.push_back(parse_not()); count_operator(b->values.back()->span); }
         b->span = Span::join(b->span, b->values.back()->span);
         return b;
     }
@@ -752,11 +759,18 @@ private:
             if (!c) { c = node<CompareExpr>(e->span); c->first = std::move(e); }
             c->ops.push_back(op);
             c->rest.push_back(parse_bitor());
+            count_operator(c->rest.back()->span);
             c->span = Span::join(c->span, c->rest.back()->span);
         }
     }
 
+    void count_operator(const Span& at) {
+        if (++operators_ > kMaxOperators)
+            throw SyntaxError(at, "statement is too complex: more than " + std::to_string(kMaxOperators) + " operators");
+    }
+
     ExprP make_binop(BinOp op, ExprP l, ExprP r) {
+        count_operator(r->span);
         auto b = node<BinOpExpr>(Span::join(l->span, r->span));
         b->op = op;
         b->left = std::move(l);

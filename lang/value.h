@@ -25,9 +25,13 @@ struct Object {
     void make_immortal() { refcount = -1; }
 };
 
+// Frees an object whose count reached zero. Deeply nested containers are freed
+// iteratively (a "trashcan" as in CPython), never by unbounded recursion.
+void destroy(Object* o);
+
 inline void incref(Object* o) { if (o->refcount >= 0) ++o->refcount; }
 inline void decref(Object* o) {
-    if (o->refcount > 0 && --o->refcount == 0) delete o;
+    if (o->refcount > 0 && --o->refcount == 0) destroy(o);
 }
 
 class Value {

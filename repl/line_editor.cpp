@@ -139,7 +139,8 @@ unsigned char LineEditor::tab_cb(EditLine* el, int) {
     if (std::size_t nl = before.rfind('\n'); nl != std::string::npos) before.erase(0, nl + 1);
     TabAction action = me.tab_.on_tab(before);
     if (!action.listing.empty()) {
-        std::string text = "\n" + format_columns(action.listing, terminal_width());
+        std::string text(1, '\n');  // (not "\n" + ...: GCC 12 warns falsely on that)
+        text += format_columns(action.listing, terminal_width());
         std::fwrite(text.data(), 1, text.size(), stdout);
         std::fflush(stdout);
         return CC_REDISPLAY;  // redraw prompt and line below the listing

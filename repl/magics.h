@@ -1,5 +1,10 @@
-// IPython-style line magics typed at the REPL: %time, %timeit, %kernels.
-// They are handled here, before the interpreter sees the line.
+// IPython-style line magics typed at the REPL, handled before the interpreter
+// sees the line:
+//   %time STMT              run once; CPU (getrusage) and wall times
+//   %timeit [-nN] [-rR] STMT  IPython's autorange (1, 10, 100... loops until a
+//                           run takes >= 0.2 s), 7 runs, mean ± std. dev.
+//   %kernels                generated kernels (none until arrays arrive)
+// Output formats match IPython's byte for byte (see time_format.h).
 #pragma once
 
 #include <string_view>

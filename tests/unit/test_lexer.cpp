@@ -327,6 +327,12 @@ TEST_CASE("lexer error: backslash at end of input is incomplete") {
     CHECK(e->err.incomplete);
     CHECK(e->err.message.find("line continuation") != std::string::npos);
 
+    // Also when the backslash is the very last character (a REPL buffer
+    // without its final newline), as Python's codeop treats it.
+    e = lex_error("x = 1 + \\");
+    REQUIRE(e);
+    CHECK(e->err.incomplete);
+
     e = lex_error("x = 1 \\ 2\n");
     REQUIRE(e);
     CHECK_FALSE(e->err.incomplete);

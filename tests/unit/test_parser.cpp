@@ -563,9 +563,12 @@ TEST_CASE("parser error: incomplete input") {
     REQUIRE(e);
     CHECK(e->err.incomplete);
 
+    // As in Python's codeop: a dangling operator at the end of a line is an
+    // error, not a request for more input.
     e = parse_error("x = 1 +");
     REQUIRE(e);
-    CHECK(e->err.incomplete);
+    CHECK_FALSE(e->err.incomplete);
+    CHECK(e->has("expected an expression"));
 
     e = parse_error("try:\n    pass\n");
     REQUIRE(e);
@@ -754,10 +757,15 @@ TEST_CASE("parser error: deep nesting is a SyntaxError, not a crash") {
     REQUIRE(e);
     CHECK(e->has("too many nested parentheses"));
 
-    // Long flat chains are loops, not recursion: they parse.
+    // Long flat chains parse up to 10000 operators; past that they are an
+    // error, because evaluation walks the left-deep tree recursively.
     std::string sum = "x = 1";
-    for (int k = 0; k < 20000; ++k) sum += " + 1";
+    for (int k = 0; k < 5000; ++k) sum += " + 1";
     CHECK_FALSE(parse_error(sum + "\n"));
+    for (int k = 0; k < 15000; ++k) sum += " + 1";
+    e = parse_error(sum + "\n");
+    REQUIRE(e);
+    CHECK(e->has("statement is too complex"));
 }
 
 TEST_CASE("parser: nesting up to the lexer's bracket limit parses, as in Python") {
