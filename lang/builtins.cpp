@@ -6,6 +6,7 @@
 
 #include "lang/format.h"
 #include "lang/interp.h"
+#include "lang/utf8.h"
 
 namespace gpy {
 
@@ -442,11 +443,7 @@ Value bi_chr(Interp&, CallArgs& a) {
     int64_t c = a[0].as_int();
     if (c < 0 || c > 0x10FFFF) raise(types::ValueError, "chr() arg not in range(0x110000)");
     std::string out;
-    uint32_t cp = uint32_t(c);
-    if (cp < 0x80) out += char(cp);
-    else if (cp < 0x800) { out += char(0xC0 | (cp >> 6)); out += char(0x80 | (cp & 0x3F)); }
-    else if (cp < 0x10000) { out += char(0xE0 | (cp >> 12)); out += char(0x80 | ((cp >> 6) & 0x3F)); out += char(0x80 | (cp & 0x3F)); }
-    else { out += char(0xF0 | (cp >> 18)); out += char(0x80 | ((cp >> 12) & 0x3F)); out += char(0x80 | ((cp >> 6) & 0x3F)); out += char(0x80 | (cp & 0x3F)); }
+    append_utf8(out, char32_t(c));
     return make_str(out);
 }
 

@@ -22,6 +22,7 @@
 
 #include "lang/format.h"
 #include "lang/interp.h"
+#include "lang/utf8.h"
 
 namespace gpy {
 
@@ -113,41 +114,6 @@ const std::string& self_str(CallArgs& a) { return a.pos[0].as<StrObj>()->s; }
 
 // ---------------------------------------------------------------- UTF-8 --
 
-char32_t decode(std::string_view s, size_t& i) {
-    unsigned char c = s[i];
-    int extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
-    if (extra <= 0 || i + size_t(extra) >= s.size()) {
-        ++i;
-        return c;
-    }
-    char32_t cp = c & (0x3F >> extra);
-    for (int k = 1; k <= extra; ++k) {
-        unsigned char cc = s[i + k];
-        if ((cc & 0xC0) != 0x80) { ++i; return c; }
-        cp = (cp << 6) | (cc & 0x3F);
-    }
-    i += size_t(extra) + 1;
-    return cp;
-}
-
-void encode(std::string& out, char32_t cp) {
-    if (cp < 0x80) {
-        out += char(cp);
-    } else if (cp < 0x800) {
-        out += char(0xC0 | (cp >> 6));
-        out += char(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += char(0xE0 | (cp >> 12));
-        out += char(0x80 | ((cp >> 6) & 0x3F));
-        out += char(0x80 | (cp & 0x3F));
-    } else {
-        out += char(0xF0 | (cp >> 18));
-        out += char(0x80 | ((cp >> 12) & 0x3F));
-        out += char(0x80 | ((cp >> 6) & 0x3F));
-        out += char(0x80 | (cp & 0x3F));
-    }
-}
-
 bool is_ascii(std::string_view s) {
     for (unsigned char c : s)
         if (c >= 0x80) return false;
@@ -163,7 +129,7 @@ int64_t cp_len(std::string_view s) {
 std::u32string to_u32(std::string_view s) {
     std::u32string out;
     out.reserve(s.size());
-    for (size_t i = 0; i < s.size();) out += decode(s, i);
+    for (size_t i = 0; i < s.size();) out += decode_utf8(s, i);
     return out;
 }
 
@@ -277,17 +243,17 @@ bool cp_cased(char32_t c) { return cp_upper(c) || cp_lower(c) || digraph_group(c
 void append_upper(std::string& out, char32_t c) {
     if (c == 0xDF) out += "SS";
     else if (c == 0x149) out += "\xCA\xBCN";
-    else encode(out, upper_of(c));
+    else append_utf8(out, upper_of(c));
 }
 void append_title(std::string& out, char32_t c) {
     if (c == 0xDF) out += "Ss";
     else if (c == 0x149) out += "\xCA\xBCN";
-    else if (char32_t g = digraph_group(c)) encode(out, g + 1);
-    else encode(out, upper_of(c));
+    else if (char32_t g = digraph_group(c)) append_utf8(out, g + 1);
+    else append_utf8(out, upper_of(c));
 }
 void append_lower(std::string& out, char32_t c) {
     if (c == 0x130) out += "i\xCC\x87";
-    else encode(out, lower_of(c));
+    else append_utf8(out, lower_of(c));
 }
 
 bool cp_space(char32_t c) {
@@ -353,7 +319,7 @@ template <class P>
 bool all_cps(const std::string& s, P pred) {
     if (s.empty()) return false;
     for (size_t i = 0; i < s.size();)
-        if (!pred(decode(s, i))) return false;
+        if (!pred(decode_utf8(s, i))) return false;
     return true;
 }
 
@@ -363,7 +329,7 @@ std::string ascii_of(const std::string& r) {
     std::string out;
     char buf[16];
     for (size_t i = 0; i < r.size();) {
-        char32_t c = decode(r, i);
+        char32_t c = decode_utf8(r, i);
         if (c < 0x80) out += char(c);
         else {
             if (c < 0x100) std::snprintf(buf, sizeof buf, "\\x%02x", unsigned(c));
@@ -503,7 +469,7 @@ std::vector<Value> split_ws(const std::string& s, int64_t maxsplit, bool reverse
     std::vector<bool> space;
     for (size_t i = 0; i < s.size();) {
         offs.push_back(i);
-        space.push_back(cp_space(decode(s, i)));
+        space.push_back(cp_space(decode_utf8(s, i)));
     }
     offs.push_back(s.size());
     size_t n = space.size();
@@ -587,7 +553,7 @@ Value str_splitlines(Interp&, CallArgs& a) {
     size_t start = 0, i = 0;
     while (i < s.size()) {
         size_t at = i;
-        char32_t c = decode(s, i);
+        char32_t c = decode_utf8(s, i);
         bool br = c == '\n' || c == '\r' || c == 0x0B || c == 0x0C || (c >= 0x1C && c <= 0x1E) || c == 0x85 ||
                   c == 0x2028 || c == 0x2029;
         if (!br) continue;
@@ -680,7 +646,7 @@ Value do_strip(CallArgs& a, const char* name, bool left, bool right) {
         std::vector<char32_t> cps;
         for (size_t i = 0; i < s.size();) {
             offs.push_back(i);
-            cps.push_back(decode(s, i));
+            cps.push_back(decode_utf8(s, i));
         }
         offs.push_back(s.size());
         size_t lo = 0, hi = cps.size();
@@ -715,7 +681,7 @@ Value str_replace(Interp&, CallArgs& a) {
         while (i < s.size()) {
             if (count > 0) { out += rep; --count; }
             size_t j = i;
-            decode(s, j);
+            decode_utf8(s, j);
             out.append(s, i, j - i);
             i = j;
         }
@@ -754,7 +720,7 @@ void lower_at(std::string& out, const std::u32string& u, size_t k) {
     if (c == 0x3A3) {
         bool before = k > 0 && cp_cased(u[k - 1]);
         bool after = k + 1 < u.size() && cp_cased(u[k + 1]);
-        encode(out, before && !after ? 0x3C2 : 0x3C3);
+        append_utf8(out, before && !after ? 0x3C2 : 0x3C3);
         return;
     }
     append_lower(out, c);
@@ -790,8 +756,8 @@ Value str_casefold(Interp&, CallArgs& a) {
         char32_t c = u[k];
         if (c == 0xDF) o += "ss";
         else if (c == 0x17F) o += 's';
-        else if (c == 0xB5) encode(o, 0x3BC);
-        else if (c == 0x3C2) encode(o, 0x3C3);
+        else if (c == 0xB5) append_utf8(o, 0x3BC);
+        else if (c == 0x3C2) append_utf8(o, 0x3C3);
         else append_lower(o, c);
     });
 }
@@ -802,7 +768,7 @@ Value str_swapcase(Interp&, CallArgs& a) {
         char32_t c = u[k];
         if (cp_upper(c)) lower_at(o, u, k);
         else if (cp_lower(c)) append_upper(o, c);
-        else encode(o, c);
+        else append_utf8(o, c);
     });
 }
 
@@ -846,7 +812,7 @@ Value case_check(CallArgs& a, const char* name, bool want_upper) {
     const std::string& s = self_str(a);
     bool cased = false;
     for (size_t i = 0; i < s.size();) {
-        char32_t c = decode(s, i);
+        char32_t c = decode_utf8(s, i);
         if (want_upper ? cp_lower(c) : cp_upper(c)) return Value::boolean(false);
         if (!cased && (want_upper ? cp_upper(c) : cp_lower(c))) cased = true;
     }
@@ -861,7 +827,7 @@ Value str_istitle(Interp&, CallArgs& a) {
     const std::string& s = self_str(a);
     bool cased = false, prev_cased = false;
     for (size_t i = 0; i < s.size();) {
-        char32_t c = decode(s, i);
+        char32_t c = decode_utf8(s, i);
         bool titlecase = digraph_group(c) != 0 && c == digraph_group(c) + 1;
         if (cp_upper(c) || titlecase) {
             if (prev_cased) return Value::boolean(false);
@@ -882,7 +848,7 @@ Value str_isidentifier(Interp&, CallArgs& a) {
     if (s.empty()) return Value::boolean(false);
     bool first = true;
     for (size_t i = 0; i < s.size();) {
-        char32_t c = decode(s, i);
+        char32_t c = decode_utf8(s, i);
         bool ok = c == '_' || cp_alpha(c) || (!first && (cp_decimal(c) || (c >= 0x80 && cp_digit(c))));
         if (!ok) return Value::boolean(false);
         first = false;
@@ -953,7 +919,7 @@ Value str_expandtabs(Interp&, CallArgs& a) {
     int64_t col = 0;
     for (size_t i = 0; i < s.size();) {
         size_t at = i;
-        char32_t c = decode(s, i);
+        char32_t c = decode_utf8(s, i);
         if (c == '\t') {
             if (tab > 0) {
                 int64_t n = tab - col % tab;
@@ -999,7 +965,7 @@ std::string truncate_cps(const std::string& s, int64_t prec) {
     if (prec < 0) return s;
     if (is_ascii(s)) return size_t(prec) < s.size() ? s.substr(0, size_t(prec)) : s;
     size_t i = 0;
-    for (int64_t k = 0; k < prec && i < s.size(); ++k) decode(s, i);
+    for (int64_t k = 0; k < prec && i < s.size(); ++k) decode_utf8(s, i);
     return s.substr(0, i);
 }
 
@@ -1170,7 +1136,7 @@ Value percent_format(Interp& in, const std::string& fmt, const Value& args) {
         while (i < n && (fmt[i] == 'h' || fmt[i] == 'l' || fmt[i] == 'L')) ++i;
         if (i >= n) value_error("incomplete format");
         size_t conv_at = i;
-        char32_t conv = decode(fmt, i);
+        char32_t conv = decode_utf8(fmt, i);
         Value v = next_arg();
         if (width > (int64_t(1) << 40)) raise(types::MemoryError, "");
         switch (conv) {
@@ -1184,7 +1150,7 @@ Value percent_format(Interp& in, const std::string& fmt, const Value& args) {
                 if (v.is_intlike()) {
                     int64_t c = v.as_int();
                     if (c < 0 || c > 0x10FFFF) raise(types::OverflowError, "%c arg not in range(0x110000)");
-                    encode(text, char32_t(c));
+                    append_utf8(text, char32_t(c));
                 } else if (is_kind(v, OK::Str) && cp_len(v.as<StrObj>()->s) == 1) {
                     text = v.as<StrObj>()->s;
                 } else {
@@ -1384,7 +1350,7 @@ std::string build_string(Interp& in, std::string_view fmt, CallArgs& args, size_
             bool done = false;
             if (c == '!') {
                 if (i >= n) value_error("end of string while looking for conversion specifier");
-                conv = decode(fmt, i);
+                conv = decode_utf8(fmt, i);
                 if (i < n) {
                     char c2 = fmt[i++];
                     if (c2 == '}') done = true;

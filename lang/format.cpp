@@ -7,6 +7,8 @@
 // as [lpad][sign][prefix][spad][grouped digits][.][remainder][rpad].
 #include "lang/format.h"
 
+#include "lang/utf8.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cctype>
@@ -19,51 +21,9 @@ namespace {
 
 // ---------------------------------------------------------------- UTF-8 --
 
-void append_utf8(std::string& out, char32_t cp) {
-    if (cp < 0x80) {
-        out += char(cp);
-    } else if (cp < 0x800) {
-        out += char(0xC0 | (cp >> 6));
-        out += char(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        // Surrogates get the plain 3-byte form: Python allows them in str.
-        out += char(0xE0 | (cp >> 12));
-        out += char(0x80 | ((cp >> 6) & 0x3F));
-        out += char(0x80 | (cp & 0x3F));
-    } else {
-        out += char(0xF0 | (cp >> 18));
-        out += char(0x80 | ((cp >> 12) & 0x3F));
-        out += char(0x80 | ((cp >> 6) & 0x3F));
-        out += char(0x80 | (cp & 0x3F));
-    }
-}
-
-// Decodes one code point at s[i], advancing i. A malformed byte decodes to
-// itself as a code point (U+0080..U+00FF) so nothing is ever lost silently;
-// callers that care (str_repr) check `ok`.
-char32_t next_utf8(std::string_view s, size_t& i, bool* ok = nullptr) {
-    unsigned char c = s[i];
-    int extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
-    bool good = extra >= 0 && i + extra < s.size();
-    char32_t cp = extra > 0 ? (c & (0x3F >> extra)) : c;
-    for (int k = 1; good && k <= extra; ++k) {
-        unsigned char cc = s[i + k];
-        if ((cc & 0xC0) != 0x80) good = false;
-        cp = (cp << 6) | (cc & 0x3F);
-    }
-    if (!good) {
-        ++i;
-        if (ok) *ok = false;
-        return c;
-    }
-    i += extra + 1;
-    if (ok) *ok = true;
-    return cp;
-}
-
 int64_t count_code_points(std::string_view s) {
     int64_t n = 0;
-    for (size_t i = 0; i < s.size(); ++n) next_utf8(s, i);
+    for (size_t i = 0; i < s.size(); ++n) decode_utf8(s, i);
     return n;
 }
 
@@ -444,7 +404,7 @@ bool parse_format_spec(std::string_view spec, FormatSpec& out, std::string& erro
                        char32_t default_type, std::string_view type_name) {
     // Work on code points: the fill and the type may be any character.
     std::u32string u;
-    for (size_t i = 0; i < spec.size();) u += next_utf8(spec, i);
+    for (size_t i = 0; i < spec.size();) u += decode_utf8(spec, i);
     size_t pos = 0, end = u.size();
 
     FormatSpec f;
@@ -536,7 +496,7 @@ std::string str_repr(std::string_view s) {
     for (size_t i = 0; i < s.size();) {
         size_t start = i;
         bool ok;
-        char32_t cp = next_utf8(s, i, &ok);
+        char32_t cp = decode_utf8(s, i, &ok);
         if (!ok) {
             // Not UTF-8 at all (Python strs never are): show the raw byte.
             out += "\\x";
@@ -596,7 +556,7 @@ std::string format_str(std::string_view s, std::string_view spec) {
     if (f.precision >= 0 && len > f.precision) {
         // Cut after `precision` code points.
         size_t i = 0;
-        for (int64_t k = 0; k < f.precision; ++k) next_utf8(s, i);
+        for (int64_t k = 0; k < f.precision; ++k) decode_utf8(s, i);
         s = s.substr(0, i);
         len = f.precision;
     }

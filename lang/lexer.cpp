@@ -1,5 +1,7 @@
 #include "lang/lexer.h"
 
+#include "lang/utf8.h"
+
 #include <cmath>
 #include <cstring>
 #include <unordered_map>
@@ -57,13 +59,6 @@ const PunctEntry kPuncts[] = {
     {"*", T::Star}, {"/", T::Slash}, {"%", T::Percent}, {"@", T::At}, {"&", T::Amp}, {"|", T::Pipe},
     {"^", T::Caret}, {"~", T::Tilde}, {"<", T::Lt}, {">", T::Gt}, {"=", T::Assign},
 };
-
-void append_utf8(std::string& out, uint32_t cp) {
-    if (cp < 0x80) out += char(cp);
-    else if (cp < 0x800) { out += char(0xC0 | (cp >> 6)); out += char(0x80 | (cp & 0x3F)); }
-    else if (cp < 0x10000) { out += char(0xE0 | (cp >> 12)); out += char(0x80 | ((cp >> 6) & 0x3F)); out += char(0x80 | (cp & 0x3F)); }
-    else { out += char(0xF0 | (cp >> 18)); out += char(0x80 | ((cp >> 12) & 0x3F)); out += char(0x80 | ((cp >> 6) & 0x3F)); out += char(0x80 | (cp & 0x3F)); }
-}
 
 class Lexer {
 public:
