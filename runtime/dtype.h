@@ -1,0 +1,41 @@
+// Array element types, named and laid out as NumPy's.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpy {
+
+enum class DType : uint8_t {
+    Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float16, Float32, Float64, Complex64, Complex128
+};
+constexpr int kNumDTypes = 14;
+
+enum class DKind : uint8_t { Bool, Int, UInt, Float, Complex };
+
+struct DTypeInfo {
+    DType dtype;
+    const char* name;      // NumPy's name: "float32"
+    const char* char_code; // NumPy's dtype.char: "f"
+    const char* npy_descr; // .npy descr (little endian): "<f4", "|b1"
+    const char* ctype;     // type name in generated kernels: "float", "gpy_half", "gpy_complex64"
+    DKind kind;
+    size_t itemsize;
+};
+
+const DTypeInfo& info(DType t);
+inline const char* name(DType t) { return info(t).name; }
+inline size_t itemsize(DType t) { return info(t).itemsize; }
+inline DKind kind(DType t) { return info(t).kind; }
+inline bool is_integer(DType t) { return kind(t) == DKind::Int || kind(t) == DKind::UInt; }
+inline bool is_float(DType t) { return kind(t) == DKind::Float; }
+inline bool is_complex(DType t) { return kind(t) == DKind::Complex; }
+inline bool is_inexact(DType t) { return is_float(t) || is_complex(t); }
+
+// Parses "float32", "f4", "<f4", "f", "int", "float", "complex", "bool", "i8", ...
+std::optional<DType> parse_dtype(std::string_view text);
+
+}  // namespace gpy
