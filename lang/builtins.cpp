@@ -171,9 +171,15 @@ Value bi_repr(Interp& in, CallArgs& a) {
     return make_str(repr(in, a[0]));
 }
 
-Value bi_abs(Interp&, CallArgs& a) {
+Value bi_abs(Interp& in, CallArgs& a) {
     expect_args(a, "abs", 1, 1);
     const Value& v = a[0];
+    if (v.is_obj()) {
+        if (const Value* m = v.o->type->lookup("__abs__")) {
+            CallArgs self{a.pos, 1, nullptr};
+            return in.call(*m, self);
+        }
+    }
     if (v.is_intlike()) {
         if (v.as_int() == INT64_MIN) raise(types::OverflowError, "integer overflow");
         return Value::integer(std::llabs(v.as_int()));
@@ -621,6 +627,11 @@ Value t_int(Interp& in, CallArgs& a) {
     const Value* basev = a.npos > 1 ? &a.pos[1] : kwarg(a, "base");
     const Value& v = a[0];
     if (basev && !is_kind(v, OK::Str)) raise(types::TypeError, "int() can't convert non-string with explicit base");
+    if (v.is_obj() && v.o->type->scalar) {
+        Value sv = v.o->type->scalar(in, v);
+        CallArgs one{&sv, 1, nullptr};
+        return t_int(in, one);
+    }
     if (v.is_intlike()) return Value::integer(v.as_int());
     if (v.is_float()) {
         if (std::isnan(v.f)) raise(types::ValueError, "cannot convert float NaN to integer");
@@ -648,6 +659,7 @@ Value t_float(Interp& in, CallArgs& a) {
     if (a.npos == 0) return Value::real(0.0);
     const Value& v = a[0];
     if (v.is_number()) return Value::real(v.as_float());
+    if (v.is_obj() && v.o->type->scalar) return Value::real(v.o->type->scalar(in, v).as_float());
     if (is_kind(v, OK::Str)) {
         std::string s = v.as<StrObj>()->s;
         size_t b = s.find_first_not_of(" \t\n\r\f\v"), e = s.find_last_not_of(" \t\n\r\f\v");

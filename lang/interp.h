@@ -54,6 +54,10 @@ public:
     // Exceptions currently being handled (innermost last), for bare `raise`.
     std::vector<Value> handling;
 
+    // State of the array library (print options, ...), owned per interpreter
+    // so that two interpreters never share it; see stdlib/array_state.h.
+    std::shared_ptr<void> array_state;
+
     // ---- output ----
     std::string outbuf;
     void write_out(std::string_view s) { outbuf.append(s); if (outbuf.size() > (1 << 16)) flush_out(); }

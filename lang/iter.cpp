@@ -76,7 +76,7 @@ struct TableIter : IterObj {
 Value make_list_iterator(Value list) { return Value::object(new SeqIter(std::move(list), "list_iterator")); }
 
 Value get_iter(Interp& in, const Value& v) {
-    (void)in;
+    if (v.is_obj() && v.o->type->iter) return v.o->type->iter(in, v);
     if (v.is_obj()) {
         switch (v.o->type->kind) {
             case OK::List: return Value::object(new SeqIter(v, "list_iterator"));

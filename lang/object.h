@@ -19,9 +19,13 @@ using NativeFn = Value (*)(Interp&, CallArgs&);
 
 // Which C++ class an instance of a type is; lets hot paths switch instead of
 // dynamic_cast.
+enum class BinOp : uint8_t;
+enum class UnOp : uint8_t;
+enum class CmpOp : uint8_t;
+
 enum class OK : uint8_t {
     Type, Str, List, Tuple, Dict, Set, Function, Builtin, BoundMethod, Module, Exception, Cell, Range, Iter,
-    DictView, Other
+    DictView, Array, DType, Other
 };
 
 struct TypeObject : Object {
@@ -32,6 +36,26 @@ struct TypeObject : Object {
     std::unordered_map<std::string, Value> dict;
     NativeFn construct = nullptr;  // what calling the type does
     std::string doc;
+    // Protocol slots for types defined outside lang/ (arrays, dtypes, and
+    // later user classes). Each may be null; a binary/compare slot returns an
+    // Undef Value when it does not handle the operands.
+    Value (*binary)(Interp&, BinOp, const Value& a, const Value& b) = nullptr;
+    Value (*unary)(Interp&, UnOp, const Value&) = nullptr;
+    Value (*compare)(Interp&, CmpOp, const Value& a, const Value& b) = nullptr;
+    bool (*truth)(const Value&) = nullptr;
+    Value (*inplace)(Interp&, BinOp, const Value& a, const Value& b) = nullptr;  // a op= b, in place
+    std::string (*repr)(Interp&, const Value&) = nullptr;
+    std::string (*str)(Interp&, const Value&) = nullptr;
+    Value (*getattr)(Interp&, const Value&, const std::string&) = nullptr;  // data attributes (before methods)
+    void (*setattr)(Interp&, const Value&, const std::string&, Value) = nullptr;
+    Value (*getitem)(Interp&, const Value&, const Value&) = nullptr;
+    void (*setitem)(Interp&, const Value&, const Value&, Value) = nullptr;
+    int64_t (*len)(Interp&, const Value&) = nullptr;
+    Value (*iter)(Interp&, const Value&) = nullptr;
+    bool (*equal)(Interp&, const Value& a, const Value& b) = nullptr;  // Python-level ==, for hashing types
+    uint64_t (*hash)(Interp&, const Value&) = nullptr;
+    // A Python int/float/bool for int(), float(), format(), indexing (0-d arrays, scalars).
+    Value (*scalar)(Interp&, const Value&) = nullptr;
     TypeObject(std::string n, TypeObject* b, OK k);
     bool is_subtype_of(const TypeObject* other) const {
         for (const TypeObject* t = this; t; t = t->base)

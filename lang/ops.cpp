@@ -25,7 +25,7 @@ bool truthy(const Value& v) {
         case OK::Set: return v.as<SetObj>()->table.live != 0;
         case OK::Range: return v.as<RangeObj>()->length() != 0;
         case OK::DictView: return v.as<DictViewObj>()->dict->table.live != 0;
-        default: return true;
+        default: return v.o->type->truth ? v.o->type->truth(v) : true;
     }
 }
 
@@ -75,6 +75,7 @@ std::string repr(Interp& in, const Value& v) {
     }
     in.check_native_stack();
     Object* o = v.o;
+    if (o->type->repr) return o->type->repr(in, v);
     switch (o->type->kind) {
         case OK::Str: return fmt::str_repr(v.as<StrObj>()->s);
         case OK::List: {
@@ -170,6 +171,7 @@ std::string repr(Interp& in, const Value& v) {
 
 std::string to_str(Interp& in, const Value& v) {
     if (is_kind(v, OK::Str)) return v.as<StrObj>()->s;
+    if (v.is_obj() && v.o->type->str) return v.o->type->str(in, v);
     if (is_kind(v, OK::Exception)) {
         auto* e = v.as<ExceptionObj>();
         auto& args = e->args.as<TupleObj>()->items;
@@ -191,6 +193,7 @@ std::string format_value(Interp& in, const Value& v, std::string_view spec) {
             case VK::Float: return fmt::format_float(v.f, spec);
             default: break;
         }
+        if (v.is_obj() && v.o->type->scalar && !spec.empty()) return format_value(in, v.o->type->scalar(in, v), spec);
         if (is_kind(v, OK::Str)) return fmt::format_str(v.as<StrObj>()->s, spec);
     } catch (const fmt::FormatError& e) {
         raise(e.py_type == "OverflowError" ? types::OverflowError : types::ValueError, e.what());
@@ -210,6 +213,8 @@ static int compare_int_float(int64_t a, double b) {
 }
 
 bool values_equal(Interp& in, const Value& a, const Value& b) {
+    if (a.is_obj() && a.o->type->equal) return a.o->type->equal(in, a, b);
+    if (b.is_obj() && b.o->type->equal) return b.o->type->equal(in, b, a);
     if (a.is_number() && b.is_number()) {
         if (a.is_float() || b.is_float()) {
             if (a.is_float() && b.is_float()) return a.f == b.f;
@@ -335,7 +340,9 @@ uint64_t hash_value(Interp& in, const Value& v) {
         }
         case OK::List: case OK::Dict: case OK::Set: case OK::DictView:
             raise(types::TypeError, std::string("unhashable type: '") + type_name(v) + "'");
-        default: return uint64_t(uintptr_t(v.o) >> 4);
+        default:
+            if (v.o->type->hash) return v.o->type->hash(in, v);
+            return uint64_t(uintptr_t(v.o) >> 4);
     }
 }
 
@@ -507,6 +514,14 @@ Value binary_op(Interp& in, BinOp op, const Value& a, const Value& b) {
         }
     }
     if (a.is_number() && b.is_number()) return float_op(op, a.as_float(), b.as_float(), a, b);
+    if (a.is_obj() && a.o->type->binary) {
+        Value r = a.o->type->binary(in, op, a, b);
+        if (!r.is_undef()) return r;
+    }
+    if (b.is_obj() && b.o->type->binary) {
+        Value r = b.o->type->binary(in, op, a, b);
+        if (!r.is_undef()) return r;
+    }
     // Sequences and containers.
     switch (op) {
         case BinOp::Add:
@@ -552,6 +567,10 @@ Value binary_op(Interp& in, BinOp op, const Value& a, const Value& b) {
 Value inplace_op(Interp& in, BinOp op, Value& a, const Value& b) {
     // Mutable containers and uniquely-owned strings are updated in place.
     if (a.is_obj()) {
+        if (a.o->type->inplace) {
+            Value r = a.o->type->inplace(in, op, a, b);
+            if (!r.is_undef()) return r;
+        }
         OK k = a.o->type->kind;
         if (k == OK::List && op == BinOp::Add) {
             auto& items = a.as<ListObj>()->items;
@@ -600,7 +619,10 @@ Value inplace_op(Interp& in, BinOp op, Value& a, const Value& b) {
 }
 
 Value unary_op(Interp& in, UnOp op, const Value& v) {
-    (void)in;
+    if (v.is_obj() && v.o->type->unary && op != UnOp::Not) {
+        Value r = v.o->type->unary(in, op, v);
+        if (!r.is_undef()) return r;
+    }
     switch (op) {
         case UnOp::Not: return Value::boolean(!truthy(v));
         case UnOp::Neg:
@@ -712,6 +734,9 @@ bool contains(Interp& in, const Value& container, const Value& item) {
 }
 
 bool compare_op(Interp& in, CmpOp op, const Value& a, const Value& b) {
+    if (op != CmpOp::Is && op != CmpOp::IsNot && op != CmpOp::In && op != CmpOp::NotIn &&
+        ((a.is_obj() && a.o->type->compare) || (b.is_obj() && b.o->type->compare)))
+        return truthy(rich_compare(in, op, a, b));
     switch (op) {
         case CmpOp::Eq: return values_equal(in, a, b);
         case CmpOp::Ne: return !values_equal(in, a, b);
@@ -734,6 +759,14 @@ bool compare_op(Interp& in, CmpOp op, const Value& a, const Value& b) {
 }
 
 Value rich_compare(Interp& in, CmpOp op, const Value& a, const Value& b) {
+    if (a.is_obj() && a.o->type->compare) {
+        Value r = a.o->type->compare(in, op, a, b);
+        if (!r.is_undef()) return r;
+    }
+    if (b.is_obj() && b.o->type->compare) {
+        Value r = b.o->type->compare(in, op, a, b);
+        if (!r.is_undef()) return r;
+    }
     return Value::boolean(compare_op(in, op, a, b));
 }
 
@@ -741,6 +774,10 @@ Value rich_compare(Interp& in, CmpOp op, const Value& a, const Value& b) {
 
 Value get_attr(Interp& in, const Value& obj, const std::string& name) {
     TypeObject* t = type_of(obj);
+    if (obj.is_obj() && t->getattr) {
+        Value r = t->getattr(in, obj, name);
+        if (!r.is_undef()) return r;
+    }
     if (obj.is_obj()) {
         switch (t->kind) {
             case OK::Module: {
@@ -806,7 +843,7 @@ bool has_attr(Interp& in, const Value& obj, const std::string& name) {
 }
 
 void set_attr(Interp& in, const Value& obj, const std::string& name, Value v) {
-    (void)in;
+    if (obj.is_obj() && obj.o->type->setattr) { obj.o->type->setattr(in, obj, name, std::move(v)); return; }
     if (is_kind(obj, OK::Module)) { obj.as<ModuleObj>()->set(name, std::move(v)); return; }
     if (is_kind(obj, OK::Type))
         raise(types::TypeError, "cannot set '" + name + "' attribute of immutable type '" + obj.as<TypeObject>()->name + "'");
@@ -832,7 +869,7 @@ std::vector<std::string> attribute_names(Interp& in, const Value& v) {
 // ---- items ----
 
 int64_t length(Interp& in, const Value& v) {
-    (void)in;
+    if (v.is_obj() && v.o->type->len) return v.o->type->len(in, v);
     if (v.is_obj()) {
         switch (v.o->type->kind) {
             case OK::Str: {
@@ -894,6 +931,7 @@ static bool is_slice(const Value& v) { return v.is_obj() && v.o->type == types::
 
 Value get_item(Interp& in, const Value& obj, const Value& index) {
     if (!obj.is_obj()) raise(types::TypeError, std::string("'") + type_name(obj) + "' object is not subscriptable");
+    if (obj.o->type->getitem) return obj.o->type->getitem(in, obj, index);
     switch (obj.o->type->kind) {
         case OK::List: case OK::Tuple: {
             bool is_list = is_kind(obj, OK::List);
@@ -947,6 +985,7 @@ Value get_item(Interp& in, const Value& obj, const Value& index) {
 }
 
 void set_item(Interp& in, const Value& obj, const Value& index, Value v) {
+    if (obj.is_obj() && obj.o->type->setitem) { obj.o->type->setitem(in, obj, index, std::move(v)); return; }
     if (is_kind(obj, OK::List)) {
         auto& items = obj.as<ListObj>()->items;
         if (is_slice(index)) {

@@ -1,20 +1,479 @@
 // The array module, bound by `import numpy as np`, `import cupy as cp` and
-// `import gpy`. Arrays arrive in the next issue; for now it holds only the
-// constants NumPy users reach for, so import lines run unchanged.
+// `import gpy`: creation functions, ufuncs, reductions, shape functions,
+// dtypes and constants, with NumPy's names and keyword arguments.
 #include <cmath>
+#include <cstring>
 
-#include "lang/interp.h"
+#include "codegen/plan.h"
+#include "runtime/cpu_backend.h"
+#include "stdlib/array.h"
+#include "stdlib/array_state.h"
+#include "stdlib/reduce.h"
+#include "stdlib/ufuncs.h"
 
 namespace gpy {
 
+using namespace dag;
+
+TypeObject* scalar_type_object(DType t);
+
+namespace {
+
+const Value* arg(CallArgs& a, size_t pos, const char* name) {
+    if (a.npos > pos) return &a.pos[pos];
+    return kwarg(a, name);
+}
+
+std::optional<DType> dtype_arg(Interp& in, CallArgs& a, size_t pos) {
+    const Value* d = arg(a, pos, "dtype");
+    if (!d || d->is_none()) return std::nullopt;
+    return to_dtype(in, *d);
+}
+
+Shape shape_arg(Interp& in, const Value& v) {
+    Shape s;
+    if (is_kind(v, OK::Tuple) || is_kind(v, OK::List)) {
+        for (auto& d : to_vector(in, v)) s.push_back(to_index(d, "shape"));
+    } else {
+        s.push_back(to_index(v, "shape"));
+    }
+    for (int64_t d : s)
+        if (d < 0) raise(types::ValueError, "negative dimensions are not allowed");
+    return s;
+}
+
+// ---- creation ----
+
+Value np_array(Interp& in, CallArgs& a) {
+    if (a.npos < 1) raise(types::TypeError, "array() missing required argument 'object' (pos 0)");
+    auto dt = dtype_arg(in, a, 1);
+    const Value& obj = a.pos[0];
+    if (ArrayObj* x = as_array(obj)) {
+        // np.array copies; the copy is a (lazy) cast or identity.
+        Value c = array_from_node(make_cast(array_node(x), dt ? *dt : x->dtype));
+        ArrayObj* ca = c.as<ArrayObj>();
+        if (ca->node->op == Op::Input) {  // same dtype: force a real copy
+            materialize(x);
+            Value out = new_array(x->dtype, x->shape);
+            assign_array(in, out, obj);
+            return out;
+        }
+        return c;
+    }
+    return as_array_value(in, obj, dt);
+}
+
+Value np_asarray(Interp& in, CallArgs& a) {
+    if (a.npos < 1) raise(types::TypeError, "asarray() missing required argument 'a' (pos 0)");
+    return as_array_value(in, a.pos[0], dtype_arg(in, a, 1));
+}
+
+Value filled(DType t, const Shape& shape, const Value& v) {
+    Value out = new_array(t, shape);
+    ArrayObj* o = out.as<ArrayObj>();
+    if (o->size() == 0) return out;
+    Target tg{o->buffer, 0, o->shape, o->strides};
+    NodeP n = make_scalar(t, convert_scalar(v, t));
+    materialize_into(n, tg);
+    return out;
+}
+
+Value np_zeros(Interp& in, CallArgs& a) {
+    if (a.npos < 1) raise(types::TypeError, "zeros() missing required argument 'shape' (pos 0)");
+    return new_array(dtype_arg(in, a, 1).value_or(DType::Float64), shape_arg(in, a.pos[0]), true);
+}
+Value np_empty(Interp& in, CallArgs& a) {
+    if (a.npos < 1) raise(types::TypeError, "empty() missing required argument 'shape' (pos 0)");
+    return new_array(dtype_arg(in, a, 1).value_or(DType::Float64), shape_arg(in, a.pos[0]), true);
+}
+Value np_ones(Interp& in, CallArgs& a) {
+    if (a.npos < 1) raise(types::TypeError, "ones() missing required argument 'shape' (pos 0)");
+    return filled(dtype_arg(in, a, 1).value_or(DType::Float64), shape_arg(in, a.pos[0]), Value::integer(1));
+}
+
+DType python_scalar_dtype(const Value& v) {
+    if (v.is_bool()) return DType::Bool;
+    if (v.is_int()) return DType::Int64;
+    if (ArrayObj* x = as_array(v)) return x->dtype;
+    return DType::Float64;
+}
+
+Value np_full(Interp& in, CallArgs& a) {
+    const Value* shape = arg(a, 0, "shape");
+    const Value* fill = arg(a, 1, "fill_value");
+    if (!shape || !fill) raise(types::TypeError, "full() missing required argument 'fill_value' (pos 1)");
+    DType t = dtype_arg(in, a, 2).value_or(python_scalar_dtype(*fill));
+    if (as_array(*fill)) {
+        Value out = new_array(t, shape_arg(in, *shape));
+        assign_array(in, out, *fill);
+        return out;
+    }
+    return filled(t, shape_arg(in, *shape), *fill);
+}
+
+Value like(Interp& in, CallArgs& a, int kind) {
+    if (a.npos < 1) raise(types::TypeError, "missing required argument 'a'");
+    Value x = as_array_value(in, a.pos[0]);
+    ArrayObj* xa = x.as<ArrayObj>();
+    size_t dpos = kind == 3 ? 2 : 1;
+    DType t = dtype_arg(in, a, dpos).value_or(xa->dtype);
+    if (kind == 0) return new_array(t, xa->shape, true);
+    if (kind == 1) return filled(t, xa->shape, Value::integer(1));
+    if (kind == 2) return new_array(t, xa->shape, true);
+    const Value* fill = arg(a, 1, "fill_value");
+    if (!fill) raise(types::TypeError, "full_like() missing required argument 'fill_value' (pos 1)");
+    return filled(t, xa->shape, *fill);
+}
+Value np_zeros_like(Interp& in, CallArgs& a) { return like(in, a, 0); }
+Value np_ones_like(Interp& in, CallArgs& a) { return like(in, a, 1); }
+Value np_empty_like(Interp& in, CallArgs& a) { return like(in, a, 2); }
+Value np_full_like(Interp& in, CallArgs& a) { return like(in, a, 3); }
+
+Value np_arange(Interp& in, CallArgs& a) {
+    std::vector<Value> nums;
+    for (size_t k = 0; k < a.npos; ++k) nums.push_back(a.pos[k]);
+    if (const Value* s = kwarg(a, "start")) nums.insert(nums.begin(), *s);
+    if (const Value* s = kwarg(a, "stop")) nums.push_back(*s);
+    if (const Value* s = kwarg(a, "step")) { if (nums.size() == 1) nums.insert(nums.begin(), Value::integer(0)); nums.push_back(*s); }
+    if (nums.empty() || nums.size() > 3) raise(types::TypeError, "arange() requires stop to be specified.");
+    Value start = nums.size() >= 2 ? nums[0] : Value::integer(0);
+    Value stop = nums.size() >= 2 ? nums[1] : nums[0];
+    Value step = nums.size() == 3 ? nums[2] : Value::integer(1);
+    for (auto* v : {&start, &stop, &step})
+        if (!v->is_number()) raise(types::TypeError, std::string("unsupported operand type for arange(): '") + type_name(*v) + "'");
+    bool all_int = start.is_intlike() && stop.is_intlike() && step.is_intlike();
+    auto dt = dtype_arg(in, a, 99);
+    if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) dt = to_dtype(in, *d);
+    DType t = dt.value_or(all_int ? DType::Int64 : DType::Float64);
+    double st = step.as_float();
+    if (st == 0) raise(types::ZeroDivisionError, "division by zero");
+    int64_t n;
+    if (all_int) {
+        int64_t b = start.as_int(), e = stop.as_int(), s = step.as_int();
+        n = s > 0 ? (e > b ? (e - b + s - 1) / s : 0) : (b > e ? (b - e - s - 1) / (-s) : 0);
+    } else {
+        double len = std::ceil((stop.as_float() - start.as_float()) / st);
+        n = len > 0 ? int64_t(len) : 0;
+    }
+    // start + i*step, computed by a kernel over an index ramp.
+    Value out = new_array(t, {n});
+    ArrayObj* o = out.as<ArrayObj>();
+    uint8_t* p = o->buffer.bytes();
+    for (int64_t i = 0; i < n; ++i) {
+        Value v = all_int ? Value::integer(start.as_int() + i * step.as_int()) : Value::real(start.as_float() + double(i) * st);
+        ScalarValue sv = convert_scalar(v, t);
+        std::memcpy(p + i * int64_t(itemsize(t)), sv.raw, itemsize(t));
+    }
+    return out;
+}
+
+Value np_linspace(Interp& in, CallArgs& a) {
+    const Value* start = arg(a, 0, "start");
+    const Value* stop = arg(a, 1, "stop");
+    if (!start || !stop) raise(types::TypeError, "linspace() missing required argument 'stop' (pos 1)");
+    const Value* numv = arg(a, 2, "num");
+    int64_t num = numv ? to_index(*numv) : 50;
+    if (num < 0) raise(types::ValueError, "Number of samples, " + std::to_string(num) + ", must be non-negative.");
+    const Value* ep = arg(a, 3, "endpoint");
+    bool endpoint = !ep || truthy(*ep);
+    DType t = DType::Float64;
+    if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) t = to_dtype(in, *d);
+    double b = start->as_float(), e = stop->as_float();
+    int64_t div = endpoint ? num - 1 : num;
+    double step = div > 0 ? (e - b) / double(div) : 0;
+    Value out = new_array(t, {num});
+    uint8_t* p = out.as<ArrayObj>()->buffer.bytes();
+    for (int64_t i = 0; i < num; ++i) {
+        double v = div > 0 ? b + double(i) * step : b;
+        if (endpoint && num > 1 && i == num - 1) v = e;
+        ScalarValue sv = convert_scalar(Value::real(v), t);
+        std::memcpy(p + i * int64_t(itemsize(t)), sv.raw, itemsize(t));
+    }
+    return out;
+}
+
+Value np_eye(Interp& in, CallArgs& a) {
+    const Value* nv = arg(a, 0, "N");
+    if (!nv) raise(types::TypeError, "eye() missing required argument 'N' (pos 0)");
+    int64_t n = to_index(*nv);
+    const Value* mv = arg(a, 1, "M");
+    int64_t m = mv && !mv->is_none() ? to_index(*mv) : n;
+    const Value* kv = arg(a, 2, "k");
+    int64_t k = kv ? to_index(*kv) : 0;
+    DType t = DType::Float64;
+    if (const Value* d = arg(a, 3, "dtype"); d && !d->is_none()) t = to_dtype(in, *d);
+    Value out = new_array(t, {n, m}, true);
+    uint8_t* p = out.as<ArrayObj>()->buffer.bytes();
+    ScalarValue one = convert_scalar(Value::integer(1), t);
+    for (int64_t i = 0; i < n; ++i)
+        if (i + k >= 0 && i + k < m) std::memcpy(p + (i * m + i + k) * int64_t(itemsize(t)), one.raw, itemsize(t));
+    return out;
+}
+
+Value np_identity(Interp& in, CallArgs& a) { return np_eye(in, a); }
+
+// ---- ufuncs as functions ----
+
+template <const char* NAME>
+Value np_ufunc(Interp& in, CallArgs& a) {
+    UfuncOptions o;
+    if (const Value* out = kwarg(a, "out"); out && !out->is_none()) o.out = out;
+    if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) o.dtype = to_dtype(in, *d);
+    if (kwarg(a, "where")) raise(types::NotImplementedError, std::string(NAME) + "(where=...) is not supported yet");
+    std::vector<Value> vals(a.pos, a.pos + a.npos);
+    return apply_ufunc(in, NAME, vals, o);
+}
+
+Value np_where(Interp& in, CallArgs& a) {
+    if (a.npos == 1) raise(types::NotImplementedError, "where(condition) with one argument (nonzero) is not supported yet");
+    expect_args(a, "where", 3, 3);
+    Value c = as_array_value(in, a.pos[0], DType::Bool);
+    // Promote x and y as NumPy does, via a harmless ufunc resolution.
+    Value x = a.pos[1], y = a.pos[2];
+    Value probe = apply_ufunc(in, "add", {x, y});
+    DType t = probe.as<ArrayObj>()->dtype;
+    if (probe.as<ArrayObj>()->dtype == DType::Bool && python_scalar_dtype(x) == DType::Bool && python_scalar_dtype(y) == DType::Bool) t = DType::Bool;
+    Value xa = as_array_value(in, as_array(x) ? x : make_list({x}), std::nullopt);
+    Value ya = as_array_value(in, as_array(y) ? y : make_list({y}), std::nullopt);
+    NodeP xn = as_array(x) ? make_cast(array_node(as_array(x)), t) : make_scalar(t, convert_scalar(x, t));
+    NodeP yn = as_array(y) ? make_cast(array_node(as_array(y)), t) : make_scalar(t, convert_scalar(y, t));
+    ArrayObj* ca = c.as<ArrayObj>();
+    static const Shape kNone;
+    Shape shape = broadcast_shapes({&ca->shape, as_array(x) ? &as_array(x)->shape : &kNone, as_array(y) ? &as_array(y)->shape : &kNone});
+    (void)xa;
+    (void)ya;
+    return array_from_node(make_where(array_node(ca), xn, yn, shape));
+}
+
+Value np_clip(Interp& in, CallArgs& a) {
+    expect_args(a, "clip", 3, 3);
+    Value r = a.pos[0];
+    if (!a.pos[1].is_none()) r = apply_ufunc(in, "maximum", {r, a.pos[1]});
+    if (!a.pos[2].is_none()) r = apply_ufunc(in, "minimum", {r, a.pos[2]});
+    return r;
+}
+
+// ---- reductions and methods as functions: np.sum(x, ...) == x.sum(...) ----
+
+Value call_method(Interp& in, const char* name, CallArgs& a) {
+    if (a.npos < 1) raise(types::TypeError, std::string(name) + "() missing required argument 'a' (pos 0)");
+    Value x = as_array_value(in, a.pos[0]);
+    const Value* m = types::ndarray->lookup(name);
+    std::vector<Value> pos(a.pos, a.pos + a.npos);
+    pos[0] = x;
+    CallArgs ca{pos.data(), pos.size(), a.kw};
+    return m->as<BuiltinObj>()->fn(in, ca);
+}
+
+#define METHOD_FN(NAME) Value np_##NAME(Interp& in, CallArgs& a) { return call_method(in, #NAME, a); }
+METHOD_FN(sum) METHOD_FN(prod) METHOD_FN(max) METHOD_FN(min) METHOD_FN(any) METHOD_FN(all) METHOD_FN(argmax)
+METHOD_FN(argmin) METHOD_FN(mean) METHOD_FN(var) METHOD_FN(std) METHOD_FN(reshape) METHOD_FN(ravel)
+METHOD_FN(transpose) METHOD_FN(squeeze) METHOD_FN(swapaxes) METHOD_FN(copy) METHOD_FN(round)
+#undef METHOD_FN
+
+Value np_ptp(Interp& in, CallArgs& a) {
+    Value mx = call_method(in, "max", a);
+    Value mn = call_method(in, "min", a);
+    return apply_ufunc(in, "subtract", {mx, mn});
+}
+
+Value np_count_nonzero(Interp& in, CallArgs& a) {
+    if (a.npos < 1) raise(types::TypeError, "count_nonzero() missing required argument 'a' (pos 0)");
+    Value b = as_array_value(in, a.pos[0], DType::Bool);
+    ReduceOptions o;
+    o.axis = arg(a, 1, "axis");
+    o.dtype = DType::Int64;
+    Value r = reduce(in, ReduceOp::Sum, b, o);
+    return r;
+}
+
+// ---- comparisons of whole arrays ----
+
+Value np_isclose(Interp& in, CallArgs& a) {
+    const Value* x = arg(a, 0, "a");
+    const Value* y = arg(a, 1, "b");
+    if (!x || !y) raise(types::TypeError, "isclose() missing required argument 'b' (pos 1)");
+    const Value* rt = arg(a, 2, "rtol");
+    const Value* at = arg(a, 3, "atol");
+    const Value* en = arg(a, 4, "equal_nan");
+    Value rtol = rt ? *rt : Value::real(1e-5), atol = at ? *at : Value::real(1e-8);
+    // |x - y| <= atol + rtol * |y|, with equal infinities close and NaN never (unless equal_nan).
+    Value diff = apply_ufunc(in, "absolute", {apply_ufunc(in, "subtract", {*x, *y})});
+    Value tol = apply_ufunc(in, "add", {atol, apply_ufunc(in, "multiply", {rtol, apply_ufunc(in, "absolute", {*y})})});
+    Value close = apply_ufunc(in, "less_equal", {diff, tol});
+    Value same = apply_ufunc(in, "equal", {*x, *y});
+    Value r = apply_ufunc(in, "logical_or", {close, same});
+    if (en && truthy(*en))
+        r = apply_ufunc(in, "logical_or", {r, apply_ufunc(in, "logical_and", {apply_ufunc(in, "isnan", {*x}), apply_ufunc(in, "isnan", {*y})})});
+    return r;
+}
+
+Value np_allclose(Interp& in, CallArgs& a) {
+    Value c = np_isclose(in, a);
+    ReduceOptions o;
+    Value r = reduce(in, ReduceOp::All, c, o);
+    return Value::boolean(truthy(r));
+}
+
+Value np_array_equal(Interp& in, CallArgs& a) {
+    expect_args(a, "array_equal", 2, 3);
+    Value x = as_array_value(in, a.pos[0]), y = as_array_value(in, a.pos[1]);
+    if (x.as<ArrayObj>()->shape != y.as<ArrayObj>()->shape) return Value::boolean(false);
+    ReduceOptions o;
+    return Value::boolean(truthy(reduce(in, ReduceOp::All, apply_ufunc(in, "equal", {x, y}), o)));
+}
+
+// ---- misc ----
+
+Value np_set_printoptions(Interp& in, CallArgs& a) {
+    PrintOptions& p = array_state(in).print;
+    if (const Value* v = kwarg(a, "precision"); v && !v->is_none()) p.precision = int(to_index(*v));
+    if (const Value* v = kwarg(a, "threshold"); v && !v->is_none()) p.threshold = to_index(*v);
+    if (const Value* v = kwarg(a, "edgeitems"); v && !v->is_none()) p.edgeitems = int(to_index(*v));
+    if (const Value* v = kwarg(a, "linewidth"); v && !v->is_none()) p.linewidth = int(to_index(*v));
+    if (const Value* v = kwarg(a, "suppress"); v && !v->is_none()) p.suppress = truthy(*v);
+    if (const Value* v = kwarg(a, "floatmode"); v && !v->is_none()) p.floatmode = str_of(*v, "floatmode");
+    if (const Value* v = kwarg(a, "sign"); v && !v->is_none()) p.sign = str_of(*v, "sign")[0];
+    if (const Value* v = kwarg(a, "nanstr"); v && !v->is_none()) p.nanstr = str_of(*v, "nanstr");
+    if (const Value* v = kwarg(a, "infstr"); v && !v->is_none()) p.infstr = str_of(*v, "infstr");
+    return Value::none();
+}
+
+Value np_synchronize(Interp&, CallArgs&) { return Value::none(); }
+
+Value np_dtype(Interp& in, CallArgs& a) {
+    expect_args(a, "dtype", 1, 1);
+    return dtype_value(to_dtype(in, a.pos[0]));
+}
+
+Value np_shape(Interp& in, CallArgs& a) {
+    expect_args(a, "shape", 1, 1);
+    return get_attr(in, as_array_value(in, a.pos[0]), "shape");
+}
+
+Value np_ndim(Interp& in, CallArgs& a) {
+    expect_args(a, "ndim", 1, 1);
+    return get_attr(in, as_array_value(in, a.pos[0]), "ndim");
+}
+
+Value np_size(Interp& in, CallArgs& a) {
+    expect_args(a, "size", 1, 1);
+    return get_attr(in, as_array_value(in, a.pos[0]), "size");
+}
+
+Value np_matmul(Interp& in, CallArgs& a) {
+    expect_args(a, "matmul", 2, 2);
+    return matmul(in, a.pos[0], a.pos[1]);
+}
+
+#define UFUNC_NAMES(X) \
+    X(add) X(subtract) X(multiply) X(divide) X(true_divide) X(floor_divide) X(remainder) X(mod) X(fmod) X(power) \
+    X(float_power) X(negative) X(positive) X(absolute) X(fabs) X(sign) X(reciprocal) X(square) X(sqrt) X(cbrt) \
+    X(exp) X(exp2) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sin) X(cos) X(tan) X(arcsin) X(arccos) X(arctan) \
+    X(arctan2) X(sinh) X(cosh) X(tanh) X(arcsinh) X(arccosh) X(arctanh) X(hypot) X(floor) X(ceil) X(trunc) X(rint) \
+    X(maximum) X(minimum) X(fmax) X(fmin) X(isnan) X(isinf) X(isfinite) X(signbit) X(copysign) X(logical_and) \
+    X(logical_or) X(logical_not) X(logical_xor) X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(invert) \
+    X(left_shift) X(right_shift) X(deg2rad) X(rad2deg) X(degrees) X(radians) X(heaviside) X(greater) \
+    X(greater_equal) X(less) X(less_equal) X(equal) X(not_equal) X(conjugate)
+
+#define X(n) constexpr char k_##n[] = #n;
+UFUNC_NAMES(X)
+#undef X
+
+struct Fn {
+    const char* name;
+    NativeFn fn;
+    const char* sig;
+    const char* doc;
+};
+
+const Fn kFunctions[] = {
+    {"array", np_array, "array(object, dtype=None)", "Create an array from nested lists, tuples or another array."},
+    {"asarray", np_asarray, "asarray(a, dtype=None)", "Convert the input to an array (no copy if it already is one)."},
+    {"zeros", np_zeros, "zeros(shape, dtype=float)", "Return a new array of given shape and type, filled with zeros."},
+    {"ones", np_ones, "ones(shape, dtype=float)", "Return a new array of given shape and type, filled with ones."},
+    {"empty", np_empty, "empty(shape, dtype=float)", "Return a new array of given shape and type (gpy zero-fills it)."},
+    {"full", np_full, "full(shape, fill_value, dtype=None)", "Return a new array of given shape and type, filled with fill_value."},
+    {"zeros_like", np_zeros_like, "zeros_like(a, dtype=None)", "Return an array of zeros with the same shape and type as a given array."},
+    {"ones_like", np_ones_like, "ones_like(a, dtype=None)", "Return an array of ones with the same shape and type as a given array."},
+    {"empty_like", np_empty_like, "empty_like(a, dtype=None)", "Return a new array with the same shape and type as a given array."},
+    {"full_like", np_full_like, "full_like(a, fill_value, dtype=None)", "Return a full array with the same shape and type as a given array."},
+    {"arange", np_arange, "arange([start,] stop[, step], dtype=None)", "Return evenly spaced values within a given interval."},
+    {"linspace", np_linspace, "linspace(start, stop, num=50, endpoint=True, dtype=None)", "Return evenly spaced numbers over a specified interval."},
+    {"eye", np_eye, "eye(N, M=None, k=0, dtype=float)", "Return a 2-D array with ones on the diagonal and zeros elsewhere."},
+    {"identity", np_identity, "identity(n, dtype=float)", "Return the identity array."},
+    {"where", np_where, "where(condition, x, y)", "Return elements chosen from x or y depending on condition."},
+    {"clip", np_clip, "clip(a, a_min, a_max)", "Clip (limit) the values in an array."},
+    {"sum", np_sum, "sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=0)", "Sum of array elements over a given axis."},
+    {"prod", np_prod, "prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=1)", "Product of array elements over a given axis."},
+    {"max", np_max, "max(a, axis=None, out=None, keepdims=False)", "Maximum of an array or maximum along an axis."},
+    {"amax", np_max, "amax(a, axis=None, out=None, keepdims=False)", "Maximum of an array or maximum along an axis."},
+    {"min", np_min, "min(a, axis=None, out=None, keepdims=False)", "Minimum of an array or minimum along an axis."},
+    {"amin", np_min, "amin(a, axis=None, out=None, keepdims=False)", "Minimum of an array or minimum along an axis."},
+    {"any", np_any, "any(a, axis=None, out=None, keepdims=False)", "Test whether any array element along a given axis evaluates to True."},
+    {"all", np_all, "all(a, axis=None, out=None, keepdims=False)", "Test whether all array elements along a given axis evaluate to True."},
+    {"argmax", np_argmax, "argmax(a, axis=None)", "Returns the indices of the maximum values along an axis."},
+    {"argmin", np_argmin, "argmin(a, axis=None)", "Returns the indices of the minimum values along an axis."},
+    {"mean", np_mean, "mean(a, axis=None, dtype=None, out=None, keepdims=False)", "Compute the arithmetic mean along the specified axis."},
+    {"var", np_var, "var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)", "Compute the variance along the specified axis."},
+    {"std", np_std, "std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)", "Compute the standard deviation along the specified axis."},
+    {"ptp", np_ptp, "ptp(a, axis=None)", "Range of values (maximum - minimum) along an axis."},
+    {"count_nonzero", np_count_nonzero, "count_nonzero(a, axis=None)", "Counts the number of non-zero values in the array."},
+    {"reshape", np_reshape, "reshape(a, shape)", "Gives a new shape to an array without changing its data."},
+    {"ravel", np_ravel, "ravel(a)", "Return a contiguous flattened array."},
+    {"transpose", np_transpose, "transpose(a, axes=None)", "Returns an array with axes transposed."},
+    {"squeeze", np_squeeze, "squeeze(a, axis=None)", "Remove axes of length one from a."},
+    {"swapaxes", np_swapaxes, "swapaxes(a, axis1, axis2)", "Interchange two axes of an array."},
+    {"copy", np_copy, "copy(a)", "Return an array copy of the given object."},
+    {"around", np_round, "around(a, decimals=0)", "Evenly round to the given number of decimals."},
+    {"round", np_round, "round(a, decimals=0)", "Evenly round to the given number of decimals."},
+    {"isclose", np_isclose, "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)", "Element-wise: whether two arrays are equal within a tolerance."},
+    {"allclose", np_allclose, "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)", "True if two arrays are element-wise equal within a tolerance."},
+    {"array_equal", np_array_equal, "array_equal(a1, a2)", "True if two arrays have the same shape and elements."},
+    {"set_printoptions", np_set_printoptions, "set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, suppress=None, ...)", "Set printing options."},
+    {"synchronize", np_synchronize, "synchronize()", "Materialise every pending array and wait for the backend to finish."},
+    {"dtype", np_dtype, "dtype(obj)", "Create a data type object."},
+    {"shape", np_shape, "shape(a)", "Return the shape of an array."},
+    {"ndim", np_ndim, "ndim(a)", "Return the number of dimensions of an array."},
+    {"size", np_size, "size(a)", "Return the number of elements."},
+    {"matmul", np_matmul, "matmul(x1, x2)", "Matrix product of two arrays."},
+    {"dot", np_matmul, "dot(a, b)", "Dot product of two arrays."},
+#define X(n) {#n, np_ufunc<k_##n>, #n "(x, /, out=None, dtype=None)", "NumPy ufunc " #n "."},
+    UFUNC_NAMES(X)
+#undef X
+    {"abs", np_ufunc<k_absolute>, "abs(x, /, out=None)", "Calculate the absolute value element-wise."},
+    {"pow", np_ufunc<k_power>, "pow(x1, x2, /, out=None)", "First array elements raised to powers from second array, element-wise."},
+};
+
+}  // namespace
+
+void install_cpu_backend() {
+    static bool done = false;
+    if (done) return;
+    done = true;
+    set_kernel_runner(run_kernel_cpu);
+}
+
 ModuleObj* make_numpy_module(Interp&) {
+    init_array_types();
+    install_cpu_backend();
     auto* m = new ModuleObj("numpy");
-    m->doc = "gpy's NumPy-compatible array module (arrays arrive in a later release).";
+    m->doc = "gpy's NumPy-compatible array module (lazy, fused, compiled kernels).";
+    for (const Fn& f : kFunctions) m->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));
     m->set("pi", Value::real(M_PI));
     m->set("e", Value::real(M_E));
     m->set("inf", Value::real(INFINITY));
     m->set("nan", Value::real(NAN));
     m->set("newaxis", Value::none());
+    m->set("ndarray", Value::object(types::ndarray));
+    m->set("AxisError", Value::object(types::AxisError));
+    for (int k = 0; k < kNumDTypes; ++k) m->set(name(DType(k)), Value::object(scalar_type_object(DType(k))));
+    m->set("bool_", Value::object(scalar_type_object(DType::Bool)));
+    m->set("intp", Value::object(scalar_type_object(DType::Int64)));
+    m->set("float_", Value::object(scalar_type_object(DType::Float64)));
+    m->set("double", Value::object(scalar_type_object(DType::Float64)));
+    m->set("single", Value::object(scalar_type_object(DType::Float32)));
+    m->set("half", Value::object(scalar_type_object(DType::Float16)));
     m->set("__version__", make_str(std::string("gpy-") + version()));
     return m;
 }

@@ -1,0 +1,126 @@
+#include "codegen/dag.h"
+
+#include <unordered_set>
+
+namespace gpy::dag {
+
+const char* unary_name(UnaryOp op) {
+    switch (op) {
+#define X(n, s) case UnaryOp::n: return s;
+        GPY_UNARY_OPS(X)
+#undef X
+    }
+    return "?";
+}
+const char* binary_name(BinaryOp op) {
+    switch (op) {
+#define X(n, s) case BinaryOp::n: return s;
+        GPY_BINARY_OPS(X)
+#undef X
+    }
+    return "?";
+}
+const char* reduce_name(ReduceOp op) {
+    switch (op) {
+#define X(n, s) case ReduceOp::n: return s;
+        GPY_REDUCE_OPS(X)
+#undef X
+    }
+    return "?";
+}
+
+std::vector<int64_t> contiguous_strides(const Shape& shape, size_t itemsize) {
+    std::vector<int64_t> s(shape.size());
+    int64_t acc = int64_t(itemsize);
+    for (size_t k = shape.size(); k-- > 0;) {
+        s[k] = acc;
+        acc *= shape[k] > 0 ? shape[k] : 1;
+    }
+    return s;
+}
+
+NodeP make_input(BufferRef buf, DType dt, Shape shape, std::vector<int64_t> strides, int64_t offset) {
+    auto n = std::make_shared<Node>();
+    n->op = Op::Input;
+    n->dtype = dt;
+    n->shape = std::move(shape);
+    n->buffer = std::move(buf);
+    n->strides = std::move(strides);
+    n->offset = offset;
+    return n;
+}
+
+NodeP make_scalar(DType dt, const ScalarValue& v) {
+    auto n = std::make_shared<Node>();
+    n->op = Op::Scalar;
+    n->dtype = dt;
+    n->value = v;
+    return n;
+}
+
+NodeP make_cast(NodeP x, DType to) {
+    if (x->dtype == to) return x;
+    auto n = std::make_shared<Node>();
+    n->op = Op::Cast;
+    n->dtype = to;
+    n->shape = x->shape;
+    n->in = {std::move(x)};
+    return n;
+}
+
+NodeP make_unary(UnaryOp op, NodeP x, DType out) {
+    auto n = std::make_shared<Node>();
+    n->op = Op::Unary;
+    n->unary = op;
+    n->dtype = out;
+    n->shape = x->shape;
+    n->in = {std::move(x)};
+    return n;
+}
+
+NodeP make_binary(BinaryOp op, NodeP a, NodeP b, DType out, Shape shape) {
+    auto n = std::make_shared<Node>();
+    n->op = Op::Binary;
+    n->binary = op;
+    n->dtype = out;
+    n->shape = std::move(shape);
+    n->in = {std::move(a), std::move(b)};
+    return n;
+}
+
+NodeP make_where(NodeP c, NodeP a, NodeP b, Shape shape) {
+    auto n = std::make_shared<Node>();
+    n->op = Op::Where;
+    n->dtype = a->dtype;
+    n->shape = std::move(shape);
+    n->in = {std::move(c), std::move(a), std::move(b)};
+    return n;
+}
+
+NodeP make_reduce(ReduceOp op, NodeP x, std::vector<int> axes, DType out) {
+    auto n = std::make_shared<Node>();
+    n->op = Op::Reduce;
+    n->reduce = op;
+    n->dtype = out;
+    for (size_t d = 0; d < x->shape.size(); ++d) {
+        bool reduced = false;
+        for (int a : axes) reduced |= a == int(d);
+        if (!reduced) n->shape.push_back(x->shape[d]);
+    }
+    n->axes = std::move(axes);
+    n->in = {std::move(x)};
+    return n;
+}
+
+static void count_pending(const Node* n, std::unordered_set<const Node*>& seen) {
+    if (n->result || n->op == Op::Input || n->op == Op::Scalar || !seen.insert(n).second) return;
+    for (auto& c : n->in) count_pending(c.get(), seen);
+}
+
+size_t pending_size(const NodeP& n) {
+    std::unordered_set<const Node*> seen;
+    count_pending(n.get(), seen);
+    return seen.size();
+}
+
+}  // namespace gpy::dag

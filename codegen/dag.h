@@ -1,0 +1,128 @@
+// The lazy expression DAG. An array operation builds a Node; nothing runs
+// until a result is needed, when the planner (plan.cpp) turns the tree into
+// kernels. Knows nothing of the parser or of the interpreter's values.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/buffer.h"
+#include "runtime/dtype.h"
+
+namespace gpy::dag {
+
+using Shape = std::vector<int64_t>;
+
+enum class Op : uint8_t {
+    Input,   // a view of materialised data (buffer + byte offset + byte strides)
+    Scalar,  // a run-time constant: becomes a kernel argument, never baked into source
+    Cast,    // convert in[0] to `dtype`
+    Unary,   // `unary` applied to in[0]
+    Binary,  // `binary` applied to in[0], in[1] (both already of the loop dtype)
+    Where,   // in[0] ? in[1] : in[2]
+    Reduce,  // `reduce` over `axes` of in[0]
+};
+
+#define GPY_UNARY_OPS(X) \
+    X(Neg, "neg") X(Pos, "pos") X(Abs, "abs") X(Sign, "sign") X(Reciprocal, "reciprocal") X(Square, "square") \
+    X(Sqrt, "sqrt") X(Cbrt, "cbrt") X(Exp, "exp") X(Exp2, "exp2") X(Expm1, "expm1") X(Log, "log") X(Log2, "log2") \
+    X(Log10, "log10") X(Log1p, "log1p") X(Sin, "sin") X(Cos, "cos") X(Tan, "tan") X(Arcsin, "arcsin") \
+    X(Arccos, "arccos") X(Arctan, "arctan") X(Sinh, "sinh") X(Cosh, "cosh") X(Tanh, "tanh") X(Arcsinh, "arcsinh") \
+    X(Arccosh, "arccosh") X(Arctanh, "arctanh") X(Floor, "floor") X(Ceil, "ceil") X(Trunc, "trunc") X(Rint, "rint") \
+    X(IsNan, "isnan") X(IsInf, "isinf") X(IsFinite, "isfinite") X(SignBit, "signbit") X(LogicalNot, "logical_not") \
+    X(Invert, "invert") X(Deg2Rad, "deg2rad") X(Rad2Deg, "rad2deg")
+
+#define GPY_BINARY_OPS(X) \
+    X(Add, "add") X(Sub, "subtract") X(Mul, "multiply") X(TrueDiv, "true_divide") X(FloorDiv, "floor_divide") \
+    X(Mod, "remainder") X(Fmod, "fmod") X(Pow, "power") X(Max, "maximum") X(Min, "minimum") X(Fmax, "fmax") \
+    X(Fmin, "fmin") X(Arctan2, "arctan2") X(Hypot, "hypot") X(Copysign, "copysign") X(Heaviside, "heaviside") \
+    X(LogicalAnd, "logical_and") X(LogicalOr, "logical_or") X(LogicalXor, "logical_xor") X(BitAnd, "bitwise_and") \
+    X(BitOr, "bitwise_or") X(BitXor, "bitwise_xor") X(LShift, "left_shift") X(RShift, "right_shift") \
+    X(Eq, "equal") X(Ne, "not_equal") X(Lt, "less") X(Le, "less_equal") X(Gt, "greater") X(Ge, "greater_equal")
+
+#define GPY_REDUCE_OPS(X) X(Sum, "sum") X(Prod, "prod") X(Max, "max") X(Min, "min") X(Any, "any") X(All, "all") \
+    X(ArgMax, "argmax") X(ArgMin, "argmin")
+
+enum class UnaryOp : uint8_t {
+#define X(n, s) n,
+    GPY_UNARY_OPS(X)
+#undef X
+};
+enum class BinaryOp : uint8_t {
+#define X(n, s) n,
+    GPY_BINARY_OPS(X)
+#undef X
+};
+enum class ReduceOp : uint8_t {
+#define X(n, s) n,
+    GPY_REDUCE_OPS(X)
+#undef X
+};
+
+const char* unary_name(UnaryOp op);
+const char* binary_name(BinaryOp op);
+const char* reduce_name(ReduceOp op);
+
+// A scalar kernel argument: 8 bytes (16 for complex) holding a value already
+// converted to the node's dtype.
+struct ScalarValue {
+    union {
+        int64_t i;
+        uint64_t u;
+        double f;
+        float f32;
+        uint16_t f16_bits;
+        bool b;
+        uint8_t raw[8];
+    };
+    double imag = 0;  // complex only
+    ScalarValue() : i(0) {}
+};
+
+struct Node;
+using NodeP = std::shared_ptr<Node>;
+
+struct Node {
+    Op op;
+    DType dtype;
+    Shape shape;
+    std::vector<NodeP> in;
+    UnaryOp unary{};
+    BinaryOp binary{};
+    ReduceOp reduce{};
+    // Input
+    BufferRef buffer;
+    int64_t offset = 0;            // bytes
+    std::vector<int64_t> strides;  // bytes, one per dim of `shape`
+    // Scalar
+    ScalarValue value;
+    // Reduce: sorted axes of in[0] to reduce; the node's shape drops them (no keepdims).
+    std::vector<int> axes;
+    // Set once the node has been computed: later consumers read it as an Input.
+    NodeP result;
+
+    int64_t size() const {
+        int64_t n = 1;
+        for (int64_t d : shape) n *= d;
+        return n;
+    }
+};
+
+NodeP make_input(BufferRef buf, DType dt, Shape shape, std::vector<int64_t> strides, int64_t offset);
+NodeP make_scalar(DType dt, const ScalarValue& v);
+NodeP make_cast(NodeP x, DType to);  // returns x itself when already `to`
+NodeP make_unary(UnaryOp op, NodeP x, DType out);
+NodeP make_binary(BinaryOp op, NodeP a, NodeP b, DType out, Shape shape);
+NodeP make_where(NodeP c, NodeP a, NodeP b, Shape shape);
+NodeP make_reduce(ReduceOp op, NodeP x, std::vector<int> axes, DType out);
+
+// C-contiguous byte strides of a shape.
+std::vector<int64_t> contiguous_strides(const Shape& shape, size_t itemsize);
+
+// Number of nodes in the tree below `n` that are not yet computed (a size
+// limit on the pending graph uses it).
+size_t pending_size(const NodeP& n);
+
+}  // namespace gpy::dag

@@ -1,0 +1,634 @@
+// The kernel source emitter: one C++ body per kernel, shared by all backends.
+// Shapes and strides are run-time arguments; the source specialises only on
+// dtypes, rank after collapsing, which operands have unit inner stride, and
+// the operation tree, so one compiled kernel serves many array sizes.
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "codegen/kernel.h"
+
+namespace gpy {
+
+using namespace dag;
+
+namespace {
+
+// The C++ type a value is computed in: float16 is computed in float and
+// rounded back after each operation, as NumPy's float16 loops do.
+std::string compute_type(DType t) {
+    if (t == DType::Float16) return "float";
+    if (t == DType::Bool) return "bool";
+    return info(t).ctype;
+}
+std::string storage_type(DType t) { return t == DType::Bool ? "bool" : info(t).ctype; }
+
+// Right-aligns `leaf` (shape, strides) inside `context`: broadcast dims get stride 0.
+std::vector<int64_t> broadcast_strides(const Shape& leaf_shape, const std::vector<int64_t>& leaf_strides,
+                                       const Shape& context) {
+    std::vector<int64_t> out(context.size(), 0);
+    size_t off = context.size() - leaf_shape.size();
+    for (size_t d = 0; d < leaf_shape.size(); ++d)
+        out[off + d] = (leaf_shape[d] == 1 && context[off + d] != 1) ? 0 : leaf_strides[d];
+    return out;
+}
+
+uint64_t fnv1a(const std::string& s) {
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    return h;
+}
+
+struct Operand {
+    const Node* node;  // Input node (or a computed node's result)
+    DType dtype;
+    char* base;
+    std::vector<int64_t> strides;  // over the full iteration space
+    bool epilogue = false;         // read per output (reductions)
+};
+
+class Emitter {
+public:
+    Emitter(const NodeP& root, const Target* target) : root_(root), target_(target) {}
+
+    KernelPlan run() {
+        find_reduce(root_.get());
+        if (target_ && reduce_) throw std::logic_error("emit_kernel: reductions write fresh buffers");
+        KernelPlan plan;
+        plan.root = root_;
+        char* out_base;
+        if (target_) {
+            plan.output = target_->buffer;
+            out_base = reinterpret_cast<char*>(target_->buffer.bytes()) + target_->offset;
+        } else {
+            size_t out_bytes = size_t(root_->size()) * itemsize(root_->dtype);
+            plan.output = BufferRef(Buffer::allocate_host(out_bytes));
+            out_base = reinterpret_cast<char*>(plan.output.bytes());
+        }
+        if (reduce_) setup_reduce();
+        else setup_elementwise();
+        Operand out;
+        out.node = root_.get();
+        out.dtype = root_->dtype;
+        out.base = out_base;
+        out.strides = output_strides_;
+        ops_.insert(ops_.begin(), out);
+        collapse();
+        std::string body = reduce_ ? emit_reduce() : emit_elementwise();
+        char name[32];
+        std::snprintf(name, sizeof name, "gpy_k_%016llx", (unsigned long long)fnv1a(body));
+        std::string src = body;
+        for (size_t p = src.find("KNAME"); p != std::string::npos; p = src.find("KNAME", p)) src.replace(p, 5, name);
+        plan.source.name = name;
+        plan.source.body = src;
+        plan.source.kind = !reduce_ ? KernelSource::Elementwise
+                           : outer_dims_.empty() ? KernelSource::ReduceFull : KernelSource::ReduceRows;
+        plan.source.summary = summary();
+        Launch& L = plan.launch;
+        for (auto& op : ops_) L.ptrs.push_back(op.base);
+        for (int64_t d : space_) L.meta.push_back(d);
+        for (auto& op : ops_) for (int64_t s : op.strides) L.meta.push_back(s);
+        L.scalars = scalar_slots_;
+        L.outer = 1;
+        for (size_t d = 0; d < n_outer_; ++d) L.outer *= space_[d];
+        L.inner = 1;
+        for (size_t d = n_outer_; d < space_.size(); ++d) L.inner *= space_[d];
+        if (!reduce_) {
+            L.outer = 1;
+            for (int64_t d : space_) L.outer *= d;
+            L.inner = 1;
+        }
+        L.acc_dtype = acc_dtype_;
+        L.acc_size = reduce_ && (reduce_->reduce == ReduceOp::ArgMax || reduce_->reduce == ReduceOp::ArgMin) ? 16 : 8;
+        return plan;
+    }
+
+private:
+    NodeP root_;
+    const Target* target_;
+    const Node* reduce_ = nullptr;
+    std::vector<Operand> ops_;           // output + leaves
+    std::map<const Node*, size_t> leaf_index_;
+    std::map<const Node*, size_t> scalar_index_;
+    std::vector<uint64_t> scalar_slots_;
+    Shape space_;                        // iteration shape (outer dims, then inner dims)
+    size_t n_outer_ = 0;                 // dims of space_ that index outputs
+    std::vector<int64_t> output_strides_;
+    std::vector<int> outer_dims_;
+    DType acc_dtype_ = DType::Float64;
+
+    // Computed nodes act as inputs.
+    static const Node* effective(const Node* n) { return n->result ? n->result.get() : n; }
+
+    void find_reduce(const Node* n) {
+        n = effective(n);
+        if (n->op == Op::Reduce) {
+            if (reduce_ && reduce_ != n) throw std::logic_error("emit_kernel: more than one reduction in a kernel");
+            reduce_ = n;
+            return;  // its subtree is the prologue
+        }
+        for (auto& c : n->in) find_reduce(c.get());
+    }
+
+    // Registers leaves under `n`, whose values are used in `context` shape;
+    // `to_space` maps context strides onto the iteration space.
+    void collect_leaves(const Node* n, const Shape& context, const std::function<std::vector<int64_t>(const std::vector<int64_t>&)>& to_space,
+                        bool epilogue) {
+        n = effective(n);
+        if (n->op == Op::Reduce && n == reduce_ && epilogue) return;
+        if (n->op == Op::Scalar) {
+            if (!scalar_index_.count(n)) {
+                scalar_index_[n] = scalar_slots_.size();
+                uint64_t slot;
+                static_assert(sizeof(slot) == sizeof(n->value.raw), "scalar slot");
+                __builtin_memcpy(&slot, n->value.raw, sizeof slot);
+                scalar_slots_.push_back(slot);
+            }
+            return;
+        }
+        if (n->op == Op::Input) {
+            if (leaf_index_.count(n)) return;
+            Operand op;
+            op.node = n;
+            op.dtype = n->dtype;
+            op.base = reinterpret_cast<char*>(n->buffer.bytes()) + n->offset;
+            op.strides = to_space(broadcast_strides(n->shape, n->strides, context));
+            op.epilogue = epilogue;
+            leaf_index_[n] = ops_.size() + 1;  // +1: the output is operand 0
+            ops_.push_back(op);
+            return;
+        }
+        for (auto& c : n->in) collect_leaves(c.get(), context, to_space, epilogue);
+    }
+
+    void setup_elementwise() {
+        space_ = target_ ? target_->shape : root_->shape;
+        n_outer_ = space_.size();
+        output_strides_ = target_ ? target_->strides : contiguous_strides(space_, itemsize(root_->dtype));
+        collect_leaves(root_.get(), space_, [](const std::vector<int64_t>& s) { return s; }, false);
+    }
+
+    void setup_reduce() {
+        const Node* x = effective(reduce_->in[0].get());
+        const Shape& xs = x->shape;
+        std::vector<int> kept, red = reduce_->axes;
+        for (int d = 0; d < int(xs.size()); ++d)
+            if (std::find(red.begin(), red.end(), d) == red.end()) kept.push_back(d);
+        outer_dims_ = kept;
+        for (int d : kept) space_.push_back(xs[size_t(d)]);
+        n_outer_ = space_.size();
+        for (int d : red) space_.push_back(xs[size_t(d)]);
+        // Output: contiguous over the kept dims, zero over reduced ones.
+        auto out_kept = contiguous_strides(reduce_->shape, itemsize(root_->dtype));
+        output_strides_ = out_kept;
+        output_strides_.resize(space_.size(), 0);
+        // Prologue leaves: context = x's shape, permuted (kept..., reduced...).
+        auto permute = [kept, red](const std::vector<int64_t>& s) {
+            std::vector<int64_t> out;
+            for (int d : kept) out.push_back(s[size_t(d)]);
+            for (int d : red) out.push_back(s[size_t(d)]);
+            return out;
+        };
+        collect_leaves(x, xs, permute, false);
+        // Epilogue leaves: context = the reduce's output shape.
+        size_t total = space_.size();
+        auto widen = [total](const std::vector<int64_t>& s) {
+            std::vector<int64_t> out = s;
+            out.resize(total, 0);
+            return out;
+        };
+        collect_leaves(root_.get(), reduce_->shape, widen, true);
+        acc_dtype_ = accumulator_dtype();
+    }
+
+    DType accumulator_dtype() const {
+        DType in = effective(reduce_->in[0].get())->dtype;
+        switch (reduce_->reduce) {
+            case ReduceOp::Sum: case ReduceOp::Prod:
+                return is_float(reduce_->dtype) ? DType::Float64 : reduce_->dtype;
+            case ReduceOp::Any: case ReduceOp::All: return DType::Bool;
+            default: return in == DType::Float16 ? DType::Float32 : in;
+        }
+    }
+
+    // Merges adjacent dims of one group when every operand steps through them
+    // as one; drops size-1 dims. Keeps at least one dim per non-empty group.
+    void collapse() {
+        auto collapse_group = [&](size_t begin, size_t end) {
+            std::vector<size_t> dims;
+            for (size_t d = begin; d < end; ++d)
+                if (space_[d] != 1) dims.push_back(d);
+            std::vector<int64_t> shape;
+            std::vector<std::vector<int64_t>> strides(ops_.size());
+            for (size_t d : dims) {
+                bool merge = !shape.empty();
+                for (size_t k = 0; merge && k < ops_.size(); ++k)
+                    merge = strides[k].back() == ops_[k].strides[d] * space_[d];
+                if (merge) {
+                    shape.back() *= space_[d];
+                    for (size_t k = 0; k < ops_.size(); ++k) strides[k].back() = ops_[k].strides[d];
+                } else {
+                    shape.push_back(space_[d]);
+                    for (size_t k = 0; k < ops_.size(); ++k) strides[k].push_back(ops_[k].strides[d]);
+                }
+            }
+            if (shape.empty() && end > begin) {
+                shape.push_back(1);
+                for (size_t k = 0; k < ops_.size(); ++k) strides[k].push_back(0);
+            }
+            return std::make_pair(shape, strides);
+        };
+        if (space_.empty()) {  // 0-d: one element
+            space_.push_back(1);
+            n_outer_ = 1;
+            for (auto& op : ops_) op.strides.push_back(0);
+        }
+        auto [oshape, ostr] = collapse_group(0, n_outer_);
+        auto [ishape, istr] = collapse_group(n_outer_, space_.size());
+        space_ = oshape;
+        n_outer_ = oshape.size();
+        space_.insert(space_.end(), ishape.begin(), ishape.end());
+        for (size_t k = 0; k < ops_.size(); ++k) {
+            ops_[k].strides = ostr[k];
+            ops_[k].strides.insert(ops_[k].strides.end(), istr[k].begin(), istr[k].end());
+        }
+    }
+
+    // ---- expression emission ----
+
+    std::ostringstream code_;
+    std::map<const Node*, std::string> values_;
+    int next_value_ = 0;
+
+    std::string load(size_t k, const std::string& index_expr) {
+        const Operand& op = ops_[k];
+        std::string T = storage_type(op.dtype);
+        std::string raw;
+        if (unit(k)) raw = "((const " + T + "*)q" + std::to_string(k) + ")[" + index_expr + "]";
+        else raw = "*(const " + T + "*)(q" + std::to_string(k) + " + " + index_expr + " * s" + std::to_string(k) + ")";
+        if (op.dtype == DType::Float16) return "(float)" + raw;
+        return raw;
+    }
+
+    bool unit(size_t k) const {
+        if (space_.empty()) return true;
+        int64_t s = ops_[k].strides.back();
+        return s == int64_t(itemsize(ops_[k].dtype));
+    }
+
+    // Emits statements computing `n` (inside the innermost loop) and returns its variable.
+    std::string value(const Node* n, const std::string& idx, bool in_prologue) {
+        n = effective(n);
+        if (n == reduce_ && !in_prologue) {
+            // The reduced value enters the epilogue in the reduce node's dtype
+            // (argmax/argmin: the index).
+            std::string v = "v" + std::to_string(next_value_++);
+            std::string expr = is_arg() ? "(int64_t)(ridx < 0 ? 0 : ridx)" : cast_expr("racc", acc_dtype_, n->dtype);
+            code_ << "            const " << compute_type(n->dtype) << " " << v << " = " << expr << ";\n";
+            values_[n] = v;
+            return v;
+        }
+        auto it = values_.find(n);
+        if (it != values_.end()) return it->second;
+        std::string v;
+        if (n->op == Op::Scalar) {
+            v = "c" + std::to_string(scalar_index_.at(n));
+            values_[n] = v;
+            return v;
+        }
+        std::string T = compute_type(n->dtype);
+        std::string expr;
+        switch (n->op) {
+            case Op::Input: expr = load(leaf_index_.at(n), idx); break;
+            case Op::Cast: expr = cast_expr(value(n->in[0].get(), idx, in_prologue), effective(n->in[0].get())->dtype, n->dtype); break;
+            case Op::Unary: expr = unary_expr(n, value(n->in[0].get(), idx, in_prologue)); break;
+            case Op::Binary:
+                expr = binary_expr(n, value(n->in[0].get(), idx, in_prologue), value(n->in[1].get(), idx, in_prologue));
+                break;
+            case Op::Where:
+                expr = "(" + value(n->in[0].get(), idx, in_prologue) + " ? " + value(n->in[1].get(), idx, in_prologue) +
+                       " : " + value(n->in[2].get(), idx, in_prologue) + ")";
+                break;
+            default: throw std::logic_error("emit: unexpected node");
+        }
+        if (n->dtype == DType::Float16 && n->op != Op::Input && n->op != Op::Cast) expr = "gpy_round_half(" + expr + ")";
+        v = "v" + std::to_string(next_value_++);
+        code_ << "            const " << T << " " << v << " = " << expr << ";\n";
+        values_[n] = v;
+        return v;
+    }
+
+    static std::string cast_expr(const std::string& x, DType from, DType to) {
+        if (to == DType::Bool) return "(" + x + " != 0)";
+        if (to == DType::Float16) return "gpy_round_half((float)" + x + ")";
+        return "(" + compute_type(to) + ")" + x;
+    }
+
+    std::string unary_expr(const Node* n, const std::string& x) {
+        DType t = n->dtype;
+        DType in = effective(n->in[0].get())->dtype;
+        bool flt = is_float(in);
+        switch (n->unary) {
+            case UnaryOp::Neg: return flt ? "-" + x : "gpy_wrap_neg(" + x + ")";
+            case UnaryOp::Pos: return x;
+            case UnaryOp::Abs: return flt ? "gpy_fabs(" + x + ")" : in == DType::Bool ? x : "gpy_int_abs(" + x + ")";
+            case UnaryOp::Sign: return "gpy_sign(" + x + ")";
+            case UnaryOp::Reciprocal: return flt ? "(" + compute_type(t) + ")1 / " + x : "(" + x + " == 0 ? (" + compute_type(t) + ")0 : (" + compute_type(t) + ")(1 / " + x + "))";
+            case UnaryOp::Square: return flt ? x + " * " + x : "gpy_wrap_mul(" + x + ", " + x + ")";
+            case UnaryOp::IsNan: return flt ? "gpy_isnan(" + x + ")" : "false";
+            case UnaryOp::IsInf: return flt ? "gpy_isinf(" + x + ")" : "false";
+            case UnaryOp::IsFinite: return flt ? "gpy_isfinite(" + x + ")" : "true";
+            case UnaryOp::SignBit: return flt ? "gpy_signbit(" + x + ")" : "(" + x + " < 0)";
+            case UnaryOp::LogicalNot: return "!(" + x + ")";
+            case UnaryOp::Invert: return in == DType::Bool ? "!(" + x + ")" : "(" + compute_type(t) + ")~" + x;
+            case UnaryOp::Deg2Rad: return x + " * (" + compute_type(t) + ")(3.14159265358979323846 / 180.0)";
+            case UnaryOp::Rad2Deg: return x + " * (" + compute_type(t) + ")(180.0 / 3.14159265358979323846)";
+            case UnaryOp::Floor: case UnaryOp::Ceil: case UnaryOp::Trunc: case UnaryOp::Rint:
+                if (!flt) return x;
+                break;
+            default: break;
+        }
+        return std::string("gpy_") + unary_name(n->unary) + "(" + x + ")";
+    }
+
+    std::string binary_expr(const Node* n, const std::string& a, const std::string& b) {
+        DType in = effective(n->in[0].get())->dtype;
+        bool flt = is_float(in);
+        bool boolean = in == DType::Bool;
+        std::string T = compute_type(n->dtype);
+        switch (n->binary) {
+            case BinaryOp::Add: return flt ? a + " + " + b : boolean ? "(" + a + " || " + b + ")" : "gpy_wrap_add(" + a + ", " + b + ")";
+            case BinaryOp::Sub: return flt ? a + " - " + b : "gpy_wrap_sub(" + a + ", " + b + ")";
+            case BinaryOp::Mul: return flt ? a + " * " + b : boolean ? "(" + a + " && " + b + ")" : "gpy_wrap_mul(" + a + ", " + b + ")";
+            case BinaryOp::TrueDiv: return a + " / " + b;
+            case BinaryOp::FloorDiv: return flt ? "gpy_float_floordiv(" + a + ", " + b + ")" : "gpy_int_floordiv(" + a + ", " + b + ")";
+            case BinaryOp::Mod: return flt ? "gpy_float_mod(" + a + ", " + b + ")" : "gpy_int_mod(" + a + ", " + b + ")";
+            case BinaryOp::Fmod: return flt ? "gpy_fmod(" + a + ", " + b + ")" : "(" + b + " == 0 ? (" + T + ")0 : (" + T + ")(" + a + " % " + b + "))";
+            case BinaryOp::Pow: return flt ? "gpy_pow(" + a + ", " + b + ")" : "gpy_int_pow(" + a + ", " + b + ", &err)";
+            case BinaryOp::Max: return boolean ? "(" + a + " || " + b + ")" : "gpy_maximum(" + a + ", " + b + ")";
+            case BinaryOp::Min: return boolean ? "(" + a + " && " + b + ")" : "gpy_minimum(" + a + ", " + b + ")";
+            case BinaryOp::Fmax: return flt ? "gpy_fmax(" + a + ", " + b + ")" : "(" + a + " >= " + b + " ? " + a + " : " + b + ")";
+            case BinaryOp::Fmin: return flt ? "gpy_fmin(" + a + ", " + b + ")" : "(" + a + " <= " + b + " ? " + a + " : " + b + ")";
+            case BinaryOp::Arctan2: return "gpy_atan2(" + a + ", " + b + ")";
+            case BinaryOp::Hypot: return "gpy_hypot(" + a + ", " + b + ")";
+            case BinaryOp::Copysign: return "gpy_copysign(" + a + ", " + b + ")";
+            case BinaryOp::Heaviside: return "gpy_heaviside(" + a + ", " + b + ")";
+            case BinaryOp::LogicalAnd: return "((" + a + " != 0) && (" + b + " != 0))";
+            case BinaryOp::LogicalOr: return "((" + a + " != 0) || (" + b + " != 0))";
+            case BinaryOp::LogicalXor: return "((" + a + " != 0) != (" + b + " != 0))";
+            case BinaryOp::BitAnd: return boolean ? "(" + a + " && " + b + ")" : "(" + T + ")(" + a + " & " + b + ")";
+            case BinaryOp::BitOr: return boolean ? "(" + a + " || " + b + ")" : "(" + T + ")(" + a + " | " + b + ")";
+            case BinaryOp::BitXor: return boolean ? "(" + a + " != " + b + ")" : "(" + T + ")(" + a + " ^ " + b + ")";
+            case BinaryOp::LShift: return "gpy_lshift(" + a + ", " + b + ")";
+            case BinaryOp::RShift: return "gpy_rshift(" + a + ", " + b + ")";
+            case BinaryOp::Eq: return "(" + a + " == " + b + ")";
+            case BinaryOp::Ne: return "(" + a + " != " + b + ")";
+            case BinaryOp::Lt: return "(" + a + " < " + b + ")";
+            case BinaryOp::Le: return "(" + a + " <= " + b + ")";
+            case BinaryOp::Gt: return "(" + a + " > " + b + ")";
+            case BinaryOp::Ge: return "(" + a + " >= " + b + ")";
+        }
+        return "0";
+    }
+
+    std::string scalar_hoists() {
+        std::ostringstream s;
+        for (auto& [node, slot] : scalar_index_) {
+            std::string ST = storage_type(node->dtype);
+            std::string CT = compute_type(node->dtype);
+            s << "    const " << CT << " c" << slot << " = (" << CT << ")*(const " << ST << "*)(S + " << slot << ");\n";
+        }
+        return s.str();
+    }
+
+    std::string operand_decls() {
+        std::ostringstream s;
+        size_t D = space_.size();
+        s << "    const int64_t* shape = M;\n    const int64_t* st = M + " << D << ";\n";
+        s << "    (void)shape; (void)st;\n";
+        for (size_t k = 0; k < ops_.size(); ++k) s << "    char* GPY_RESTRICT p" << k << " = P[" << k << "];\n";
+        return s.str();
+    }
+
+    std::string store(const std::string& idx, const std::string& v) {
+        std::string T = storage_type(root_->dtype);
+        if (unit(0)) return "((" + T + "*)q0)[" + idx + "] = (" + T + ")" + v + ";";
+        return "*(" + T + "*)(q0 + " + idx + " * s0) = (" + T + ")" + v + ";";
+    }
+
+    // Row loop over dims [first, last) of the space, calling `body(j)` for
+    // each element of the innermost dim; q<k> point at the row, s<k> are
+    // inner strides. `offset_init` gives starting offsets.
+    std::string emit_elementwise() {
+        size_t D = space_.size();
+        std::ostringstream s;
+        std::string body;
+        {
+            std::string v = value(root_.get(), "j", false);
+            body = code_.str() + "            " + store("j", v) + "\n";
+        }
+        s << "GPY_KERNEL void KNAME(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end) {\n";
+        s << "    int err = 0; (void)err; (void)S;\n" << scalar_hoists() << operand_decls();
+        s << "    int64_t idx[" << D << "];\n    { int64_t r = begin; for (int d = " << D - 1
+          << "; d >= 0; --d) { idx[d] = r % shape[d]; r /= shape[d]; } }\n";
+        s << "    for (int64_t i = begin; i < end;) {\n";
+        s << "        int64_t n = shape[" << D - 1 << "] - idx[" << D - 1 << "];\n        if (n > end - i) n = end - i;\n";
+        for (size_t k = 0; k < ops_.size(); ++k) {
+            s << "        char* GPY_RESTRICT q" << k << " = p" << k << ";";
+            s << " for (int d = 0; d < " << D << "; ++d) q" << k << " += idx[d] * st[" << k * D << " + d];";
+            s << " const int64_t s" << k << " = st[" << k * D + D - 1 << "]; (void)s" << k << ";\n";
+        }
+        s << "        for (int64_t j = 0; j < n; ++j) {\n" << body << "        }\n";
+        s << "        i += n;\n        idx[" << D - 1 << "] = 0;\n";
+        s << "        for (int d = " << int(D) - 2 << "; d >= 0; --d) { if (++idx[d] < shape[d]) break; idx[d] = 0; }\n";
+        s << "    }\n}\n";
+        return s.str();
+    }
+
+    // ---- reductions ----
+
+    std::string acc_type() const { return acc_dtype_ == DType::Bool ? "bool" : compute_type(acc_dtype_); }
+    bool is_arg() const { return reduce_->reduce == ReduceOp::ArgMax || reduce_->reduce == ReduceOp::ArgMin; }
+
+    std::string acc_init() const {
+        DType t = acc_dtype_;
+        std::string A = acc_type();
+        switch (reduce_->reduce) {
+            case ReduceOp::Sum: return "(" + A + ")0";
+            case ReduceOp::Prod: return "(" + A + ")1";
+            case ReduceOp::Any: return "false";
+            case ReduceOp::All: return "true";
+            case ReduceOp::Max: case ReduceOp::ArgMax:
+                if (is_float(t)) return "-__builtin_inf()";
+                if (t == DType::Bool) return "false";
+                return kind(t) == DKind::UInt ? "(" + A + ")0" : "(" + A + ")((uint64_t)1 << " + std::to_string(itemsize(t) * 8 - 1) + ")";
+            case ReduceOp::Min: case ReduceOp::ArgMin:
+                if (is_float(t)) return "__builtin_inf()";
+                if (t == DType::Bool) return "true";
+                return kind(t) == DKind::UInt ? "(" + A + ")~(" + A + ")0" : "(" + A + ")(~((uint64_t)1 << " + std::to_string(itemsize(t) * 8 - 1) + "))";
+        }
+        return "0";
+    }
+
+    // Statement folding value `v` (at flat reduced index `i`) into racc / ridx.
+    std::string combine(const std::string& v, const std::string& i) const {
+        std::string A = acc_type();
+        bool flt = is_float(acc_dtype_);
+        switch (reduce_->reduce) {
+            case ReduceOp::Sum:
+                return flt || acc_dtype_ == DType::Bool ? "racc += (" + A + ")" + v + ";" : "racc = gpy_wrap_add(racc, (" + A + ")" + v + ");";
+            case ReduceOp::Prod:
+                return flt ? "racc *= (" + A + ")" + v + ";" : "racc = gpy_wrap_mul(racc, (" + A + ")" + v + ");";
+            case ReduceOp::Any: return "racc = racc || (" + v + " != 0);";
+            case ReduceOp::All: return "racc = racc && (" + v + " != 0);";
+            case ReduceOp::Max: return "racc = gpy_maximum(racc, (" + A + ")" + v + ");";
+            case ReduceOp::Min: return "racc = gpy_minimum(racc, (" + A + ")" + v + ");";
+            case ReduceOp::ArgMax:
+                return "{ " + A + " w = (" + A + ")" + v + "; if (!gpy_isnan(racc) && (w > racc || gpy_isnan(w) || ridx < 0)) { racc = w; ridx = " + i + "; } }";
+            case ReduceOp::ArgMin:
+                return "{ " + A + " w = (" + A + ")" + v + "; if (!gpy_isnan(racc) && (w < racc || gpy_isnan(w) || ridx < 0)) { racc = w; ridx = " + i + "; } }";
+        }
+        return "";
+    }
+
+    // Loop over the reduced dims [n_outer_, D) for the output whose operand
+    // offsets are in q<k>, over flat reduced indices [rbegin, rend).
+    std::string inner_loop(const std::string& rbegin, const std::string& rend) {
+        size_t D = space_.size();
+        size_t Di = D - n_outer_;
+        code_.str("");
+        values_.clear();
+        // Epilogue values are not needed inside; prologue values are.
+        std::string v = value(effective(reduce_->in[0].get()), "j", true);
+        std::string body = code_.str();
+        std::ostringstream s;
+        s << "        int64_t ridx_[" << Di << "];\n";
+        s << "        { int64_t r = " << rbegin << "; for (int d = " << Di - 1 << "; d >= 0; --d) { ridx_[d] = r % shape["
+          << n_outer_ << " + d]; r /= shape[" << n_outer_ << " + d]; } }\n";
+        s << "        for (int64_t i = " << rbegin << "; i < " << rend << ";) {\n";
+        s << "            int64_t n = shape[" << D - 1 << "] - ridx_[" << Di - 1 << "];\n            if (n > " << rend << " - i) n = " << rend << " - i;\n";
+        for (size_t k = 1; k < ops_.size(); ++k) {
+            if (ops_[k].epilogue) continue;
+            s << "            char* GPY_RESTRICT q" << k << " = o" << k << ";";
+            s << " for (int d = 0; d < " << Di << "; ++d) q" << k << " += ridx_[d] * st[" << k * D + n_outer_ << " + d];";
+            s << " const int64_t s" << k << " = st[" << k * D + D - 1 << "]; (void)s" << k << ";\n";
+        }
+        s << "            for (int64_t j = 0; j < n; ++j) {\n" << body << "                " << combine(v, "(i + j)") << "\n            }\n";
+        s << "            i += n;\n            ridx_[" << Di - 1 << "] = 0;\n";
+        s << "            for (int d = " << int(Di) - 2 << "; d >= 0; --d) { if (++ridx_[d] < shape[" << n_outer_
+          << " + d]) break; ridx_[d] = 0; }\n";
+        s << "        }\n";
+        return s.str();
+    }
+
+    // Statements computing the epilogue from racc at outer offsets o<k>, storing to o0.
+    std::string epilogue() {
+        code_.str("");
+        values_.clear();
+        std::string v = value(root_.get(), "0", false);
+        std::string s = code_.str();
+        // Epilogue loads index element 0 of a row that starts at o<k>.
+        std::string T = storage_type(root_->dtype);
+        return s + "        *(" + T + "*)o0 = (" + T + ")" + v + ";\n";
+    }
+
+    std::string outer_offsets(const std::string& o) {
+        size_t D = space_.size();
+        std::ostringstream s;
+        for (size_t k = 0; k < ops_.size(); ++k) s << "        char* GPY_RESTRICT o" << k << " = p" << k << ";\n";
+        if (n_outer_ > 0) {
+            s << "        { int64_t r = " << o << "; for (int d = " << n_outer_ - 1 << "; d >= 0; --d) { int64_t id = r % shape[d]; r /= shape[d];";
+            for (size_t k = 0; k < ops_.size(); ++k) s << " o" << k << " += id * st[" << k * D << " + d];";
+            s << " } }\n";
+        }
+        // Epilogue operands read through q<k> = o<k> with index 0.
+        for (size_t k = 1; k < ops_.size(); ++k)
+            if (ops_[k].epilogue) s << "        char* GPY_RESTRICT q" << k << " = o" << k << "; const int64_t s" << k << " = 0; (void)s" << k << ";\n";
+        return s.str();
+    }
+
+    std::string emit_reduce() {
+        std::ostringstream s;
+        std::string A = acc_type();
+        std::string header = "    int err = 0; (void)err; (void)S;\n" + scalar_hoists() + operand_decls();
+        std::string loop_all = inner_loop("0", "rn");
+        std::string epi = epilogue();
+        std::string reassoc = (reduce_->reduce == ReduceOp::Sum || reduce_->reduce == ReduceOp::Prod) ? "    GPY_REASSOC\n" : "";
+        s << "GPY_KERNEL void KNAME(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end) {\n"
+          << reassoc << header;
+        s << "    int64_t rn = 1; for (int d = " << n_outer_ << "; d < " << space_.size() << "; ++d) rn *= shape[d];\n";
+        s << "    for (int64_t o = begin; o < end; ++o) {\n" << outer_offsets("o");
+        s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx;\n";
+        s << loop_all;
+        s << epi;
+        s << "    }\n}\n";
+        if (n_outer_ == 0) {
+            // Partials over a range of the reduced elements, then a finishing pass.
+            std::string loop_part = inner_loop("begin", "end");
+            s << "GPY_KERNEL void KNAME_part(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end, int64_t part, char* partials) {\n"
+              << reassoc << header;
+            s << "    {\n" << outer_offsets("0");
+            s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx;\n" << loop_part;
+            s << "        *(" << A << "*)(partials + part * 16) = racc; *(int64_t*)(partials + part * 16 + 8) = ridx;\n";
+            s << "    }\n}\n";
+            s << "GPY_KERNEL void KNAME_finish(char** P, const int64_t* M, const uint64_t* S, int64_t nparts, char* partials) {\n"
+              << header;
+            s << "    {\n" << outer_offsets("0");
+            s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx;\n";
+            s << "        for (int64_t k = 0; k < nparts; ++k) {\n";
+            s << "            " << A << " pv = *(" << A << "*)(partials + k * 16); int64_t pi = *(int64_t*)(partials + k * 16 + 8);\n";
+            s << "            " << combine_partial() << "\n        }\n";
+            s << epi << "    }\n}\n";
+        }
+        return s.str();
+    }
+
+    std::string combine_partial() const {
+        switch (reduce_->reduce) {
+            case ReduceOp::Sum: return is_float(acc_dtype_) || acc_dtype_ == DType::Bool ? "racc += pv;" : "racc = gpy_wrap_add(racc, pv);";
+            case ReduceOp::Prod: return is_float(acc_dtype_) ? "racc *= pv;" : "racc = gpy_wrap_mul(racc, pv);";
+            case ReduceOp::Any: return "racc = racc || pv;";
+            case ReduceOp::All: return "racc = racc && pv;";
+            case ReduceOp::Max: return "racc = gpy_maximum(racc, pv);";
+            case ReduceOp::Min: return "racc = gpy_minimum(racc, pv);";
+            case ReduceOp::ArgMax: return "if (pi >= 0 && !gpy_isnan(racc) && (pv > racc || gpy_isnan(pv) || ridx < 0)) { racc = pv; ridx = pi; }";
+            case ReduceOp::ArgMin: return "if (pi >= 0 && !gpy_isnan(racc) && (pv < racc || gpy_isnan(pv) || ridx < 0)) { racc = pv; ridx = pi; }";
+        }
+        return "";
+    }
+
+    std::string summary() const {
+        std::ostringstream s;
+        std::function<void(const Node*)> walk = [&](const Node* n) {
+            n = effective(n);
+            switch (n->op) {
+                case Op::Input: s << name(n->dtype); return;
+                case Op::Scalar: s << "scalar"; return;
+                case Op::Cast: s << "cast<" << name(n->dtype) << ">("; break;
+                case Op::Unary: s << unary_name(n->unary) << "("; break;
+                case Op::Binary: s << binary_name(n->binary) << "("; break;
+                case Op::Where: s << "where("; break;
+                case Op::Reduce: s << reduce_name(n->reduce) << "("; break;
+            }
+            for (size_t k = 0; k < n->in.size(); ++k) {
+                if (k) s << ", ";
+                walk(n->in[k].get());
+            }
+            s << ")";
+        };
+        walk(root_.get());
+        s << " -> " << name(root_->dtype) << "[";
+        for (size_t d = 0; d < root_->shape.size(); ++d) s << (d ? "," : "") << root_->shape[d];
+        s << "]";
+        return s.str();
+    }
+};
+
+}  // namespace
+
+KernelPlan emit_kernel(const NodeP& root, const Target* target) { return Emitter(root, target).run(); }
+
+}  // namespace gpy

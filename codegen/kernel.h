@@ -1,0 +1,60 @@
+// A kernel ready to compile and launch: its source (without prelude), its
+// entry points, and the run-time arguments of one launch.
+//
+// Launch ABI, the same for every backend:
+//   void NAME(char** ptrs, const int64_t* meta, const uint64_t* scalars, int64_t begin, int64_t end)
+// ptrs[0] is the output, ptrs[1..] the inputs (each already offset to element
+// 0); meta holds the iteration shape then each operand's byte strides;
+// scalars holds one 8-byte slot per run-time constant. [begin, end) is the
+// range of the flattened iteration space (of outputs, for reductions) a call
+// computes, so a backend splits work across threads or blocks freely.
+// Full reductions also have NAME_part (partials over a range of the reduced
+// elements into ptrs[0][part]) and NAME_finish (combine partials + epilogue).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "codegen/dag.h"
+
+namespace gpy {
+
+struct KernelSource {
+    std::string name;     // gpy_k_<hash of body>
+    std::string body;     // C++ without prelude
+    enum Kind : uint8_t { Elementwise, ReduceRows, ReduceFull } kind = Elementwise;
+    std::string summary;  // one line for GPY_DEBUG / %kernels, e.g. "exp(mul(f32,f32)) -> f32[1048576]"
+};
+
+struct Launch {
+    std::vector<char*> ptrs;        // output first
+    std::vector<int64_t> meta;
+    std::vector<uint64_t> scalars;
+    int64_t outer = 0;              // outputs to compute
+    int64_t inner = 1;              // reduced elements per output
+    DType acc_dtype = DType::Float64;  // accumulator type of full reductions (partials buffer)
+    size_t acc_size = 8;
+};
+
+struct KernelPlan {
+    KernelSource source;
+    Launch launch;
+    dag::NodeP root;         // the node this kernel computes
+    BufferRef output;        // freshly allocated, C-contiguous
+};
+
+// Builds the kernel that computes `root`. Requirements (the planner ensures
+// them): the tree holds at most one un-computed Reduce node, and if it does,
+// every node above it is elementwise over the reduce's output shape.
+// Where a kernel writes: a fresh C-contiguous buffer (default) or an existing
+// strided view of `target.shape` into which root's value broadcasts.
+struct Target {
+    BufferRef buffer;
+    int64_t offset = 0;
+    dag::Shape shape;
+    std::vector<int64_t> strides;
+};
+KernelPlan emit_kernel(const dag::NodeP& root, const Target* target = nullptr);
+
+}  // namespace gpy

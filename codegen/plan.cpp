@@ -1,0 +1,88 @@
+#include "codegen/plan.h"
+
+#include <atomic>
+#include <unordered_set>
+#include <vector>
+
+namespace gpy {
+
+using namespace dag;
+
+static KernelRunner g_runner;
+static KernelObserver g_observer;
+static std::atomic<uint64_t> g_kernels{0};
+
+void set_kernel_runner(KernelRunner runner) { g_runner = std::move(runner); }
+void set_kernel_observer(KernelObserver observer) { g_observer = std::move(observer); }
+uint64_t kernels_launched() { return g_kernels.load(); }
+
+namespace {
+
+bool done(const Node* n) { return n->result || n->op == Op::Input || n->op == Op::Scalar; }
+
+// Un-computed Reduce nodes reachable from n without passing through another
+// Reduce (so nested reductions are found level by level).
+void top_reduces(const NodeP& n, std::vector<NodeP>& out, std::unordered_set<const Node*>& seen) {
+    if (done(n.get()) || !seen.insert(n.get()).second) return;
+    if (n->op == Op::Reduce) {
+        out.push_back(n);
+        return;
+    }
+    for (auto& c : n->in) top_reduces(c, out, seen);
+}
+
+void run(const NodeP& n) {
+    KernelPlan plan = emit_kernel(n);
+    if (!g_runner) throw std::logic_error("no kernel runner installed");
+    g_runner(plan);
+    ++g_kernels;
+    if (g_observer) g_observer(plan);
+    n->result = make_input(plan.output, n->dtype, n->shape, contiguous_strides(n->shape, itemsize(n->dtype)), 0);
+    n->in.clear();  // inputs are no longer needed: their buffers can be freed
+}
+
+}  // namespace
+
+static void prepare(const NodeP& n, bool fuse_one) {
+    std::vector<NodeP> reduces;
+    std::unordered_set<const Node*> seen;
+    top_reduces(n, reduces, seen);
+    for (auto& r : reduces) {
+        std::vector<NodeP> inner;
+        std::unordered_set<const Node*> seen_inner;
+        for (auto& c : r->in) top_reduces(c, inner, seen_inner);
+        for (auto& i : inner) materialize(i);
+    }
+    bool fuse_first = fuse_one && (n->op == Op::Reduce || (!reduces.empty() && reduces[0]->shape == n->shape));
+    for (size_t k = fuse_first ? 1 : 0; k < reduces.size(); ++k) materialize(reduces[k]);
+}
+
+void materialize_into(const NodeP& n, const Target& target) {
+    prepare(n, false);
+    KernelPlan plan = emit_kernel(n->result ? n->result : n, &target);
+    g_runner(plan);
+    ++g_kernels;
+    if (g_observer) g_observer(plan);
+}
+
+void materialize(const NodeP& n) {
+    if (done(n.get())) return;
+    // A reduction's input may itself contain reductions: compute those first.
+    std::vector<NodeP> reduces;
+    std::unordered_set<const Node*> seen;
+    top_reduces(n, reduces, seen);
+    for (auto& r : reduces) {
+        std::vector<NodeP> inner;
+        std::unordered_set<const Node*> seen_inner;
+        for (auto& c : r->in) top_reduces(c, inner, seen_inner);
+        for (auto& i : inner) materialize(i);
+    }
+    // One reduction fuses with the elementwise work around it when the result
+    // has the reduction's shape; any others run first.
+    bool fuse_first = n->op == Op::Reduce || (!reduces.empty() && reduces[0]->shape == n->shape);
+    for (size_t k = fuse_first ? 1 : 0; k < reduces.size(); ++k) materialize(reduces[k]);
+    if (done(n.get())) return;
+    run(n);
+}
+
+}  // namespace gpy

@@ -1,0 +1,31 @@
+// The planner: decides which kernels compute a pending node, runs them on the
+// backend, and leaves the node holding its result.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "codegen/kernel.h"
+
+namespace gpy {
+
+// Runs one kernel (set by the active backend; the CPU backend by default).
+using KernelRunner = std::function<void(KernelPlan&)>;
+void set_kernel_runner(KernelRunner runner);
+
+// Observes every kernel the planner runs (GPY_DEBUG, --dump-kernels, %kernels).
+using KernelObserver = std::function<void(const KernelPlan&)>;
+void set_kernel_observer(KernelObserver observer);
+
+// Computes `n` (and whatever it depends on) unless already computed. After
+// this, n->result is an Input node over a C-contiguous buffer.
+void materialize(const dag::NodeP& n);
+
+// Computes `n` into an existing strided view (assignment, out=, in-place
+// operators). The caller guarantees no input overlaps the target differently.
+void materialize_into(const dag::NodeP& n, const Target& target);
+
+// Number of kernels run since start-up (tests assert fusion through it).
+uint64_t kernels_launched();
+
+}  // namespace gpy

@@ -1,0 +1,77 @@
+// NumPy 2 dtype rules: casting, promotion, result_type with NEP 50 "weak"
+// Python scalars, and ufunc loop (type) resolution. NumPy is the oracle:
+// tests/unit/gen_promote_cases.py records its answers in promote_cases.inc.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/dtype.h"
+
+namespace gpy {
+
+// Python scalars are "weak" (NEP 50): their dtype gives way to the arrays'.
+// A Python bool is not weak in NumPy (it is just a bool); WeakKind::Bool marks
+// it as a scalar but it promotes exactly as a bool array.
+enum class WeakKind : uint8_t { None, Bool, Int, Float, Complex };
+
+struct Operand {
+    DType dtype;                // for weak scalars: the default dtype (bool, int64, float64, complex128)
+    WeakKind weak = WeakKind::None;
+    int64_t int_value = 0;      // weak ints: the value (range checks)
+    double float_value = 0;     // weak floats (informational: NumPy casts 1e300 into a
+                                // float32 loop as inf with a RuntimeWarning, no error)
+
+    static Operand array(DType t) { return Operand{t}; }
+    static Operand py_bool(bool v) { return Operand{DType::Bool, WeakKind::Bool, v ? 1 : 0}; }
+    static Operand py_int(int64_t v) { return Operand{DType::Int64, WeakKind::Int, v}; }
+    static Operand py_float(double v) { return Operand{DType::Float64, WeakKind::Float, 0, v}; }
+    static Operand py_complex() { return Operand{DType::Complex128, WeakKind::Complex}; }
+};
+
+enum class Casting { No, Equiv, Safe, SameKind, Unsafe };
+
+// np.can_cast(from, to, casting)
+bool can_cast(DType from, DType to, Casting casting = Casting::Safe);
+// np.promote_types(a, b)
+DType promote_types(DType a, DType b);
+// np.result_type(*ops) with weak Python scalars (never raises: values are not checked).
+// Precondition: ops is not empty.
+DType result_type(const std::vector<Operand>& ops);
+
+// A type-resolution failure, with NumPy's exception kind ("TypeError" or
+// "OverflowError") and exact message.
+struct PromotionError : std::runtime_error {
+    std::string kind;
+    PromotionError(std::string kind_, const std::string& message)
+        : std::runtime_error(message), kind(std::move(kind_)) {}
+};
+
+// The loop a ufunc call runs: the dtypes the inputs are cast to and the
+// dtypes it produces.
+struct UfuncLoop {
+    std::vector<DType> in, out;
+    // Set only for a comparison (equal, less, ...) of an integer array with a
+    // Python int outside that array's range: NumPy then returns this value for
+    // every element (np.uint8 array < 300 -> all True) and never casts the
+    // scalar. `in` is then {array dtype, array dtype}, but the scalar must not be
+    // cast to it.
+    std::optional<bool> constant_result;
+};
+
+// Resolves np.<name>(*ops) the way NumPy 2 does (dispatch on exact loops,
+// the logical/comparison special cases, then the ufunc's legacy resolver),
+// then checks weak Python ints against the loop's integer input dtypes.
+// Throws PromotionError (TypeError for no loop / wrong arity / unknown ufunc,
+// OverflowError for "Python integer 300 out of bounds for int8").
+UfuncLoop resolve_ufunc(std::string_view name, const std::vector<Operand>& ops);
+
+bool is_known_ufunc(std::string_view name);
+int ufunc_nin(std::string_view name);   // -1 for an unknown ufunc
+int ufunc_nout(std::string_view name);  // -1 for an unknown ufunc
+
+}  // namespace gpy

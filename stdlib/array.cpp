@@ -1,0 +1,445 @@
+// ndarray: the object, its type slots (printing, truth, len, iteration,
+// attributes), conversion from Python values, materialisation and views.
+#include "stdlib/array.h"
+
+#include <cmath>
+#include <cstring>
+#include <mutex>
+
+#include "codegen/plan.h"
+#include "stdlib/array_print.h"
+#include "stdlib/array_state.h"
+
+namespace gpy {
+
+Value make_list_iterator(Value list);  // lang/iter.cpp
+
+namespace types {
+TypeObject *ndarray, *dtype, *AxisError;
+}
+
+bool ArrayObj::c_contiguous() const {
+    int64_t expect = int64_t(itemsize(dtype));
+    for (size_t d = shape.size(); d-- > 0;) {
+        if (shape[d] != 1 && strides[d] != expect) return false;
+        expect *= shape[d];
+    }
+    return true;
+}
+
+std::string shape_text(const dag::Shape& s) {
+    std::string out = "(";
+    for (size_t k = 0; k < s.size(); ++k) out += (k ? ", " : "") + std::to_string(s[k]);
+    return out + (s.size() == 1 ? ",)" : ")");
+}
+
+int normalize_axis(int64_t axis, int ndim) {
+    if (axis < -ndim || axis >= ndim)
+        raise(types::AxisError, "axis " + std::to_string(axis) + " is out of bounds for array of dimension " + std::to_string(ndim));
+    return int(axis < 0 ? axis + ndim : axis);
+}
+
+// ---- construction and materialisation ----
+
+Value array_from_node(dag::NodeP n, bool numpy_scalar) {
+    auto* a = new ArrayObj();
+    Value v = Value::object(a);
+    a->dtype = n->dtype;
+    a->shape = n->shape;
+    a->node = std::move(n);
+    a->numpy_scalar = numpy_scalar && a->shape.empty();
+    return v;
+}
+
+Value array_from_buffer(BufferRef buf, DType dt, dag::Shape shape, std::vector<int64_t> strides, int64_t offset) {
+    auto* a = new ArrayObj();
+    Value v = Value::object(a);
+    a->dtype = dt;
+    a->shape = std::move(shape);
+    a->strides = std::move(strides);
+    a->offset = offset;
+    a->buffer = std::move(buf);
+    return v;
+}
+
+Value new_array(DType dt, const dag::Shape& shape, bool zero) {
+    int64_t n = 1;
+    for (int64_t d : shape) {
+        if (d < 0) raise(types::ValueError, "negative dimensions are not allowed");
+        if (d && n > (int64_t(1) << 48) / d) raise(types::MemoryError, "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
+        n *= d;
+    }
+    BufferRef buf(Buffer::allocate_host(size_t(n) * itemsize(dt), zero));
+    return array_from_buffer(buf, dt, shape, dag::contiguous_strides(shape, itemsize(dt)), 0);
+}
+
+dag::NodeP array_node(ArrayObj* a) {
+    if (a->node) {
+        if (a->node->result) {  // computed since: adopt the result
+            materialize(a);
+        } else {
+            return a->node;
+        }
+    }
+    return dag::make_input(a->buffer, a->dtype, a->shape, a->strides, a->offset);
+}
+
+void materialize(ArrayObj* a) {
+    if (!a->node) return;
+    gpy::materialize(a->node);
+    const dag::NodeP& r = a->node->result;
+    a->buffer = r->buffer;
+    a->strides = r->strides;
+    a->offset = r->offset;
+    a->node.reset();
+}
+
+HostArrayView host_view(ArrayObj* a) {
+    materialize(a);
+    HostArrayView v;
+    v.dtype = a->dtype;
+    v.shape = a->shape;
+    v.strides = a->strides;
+    v.data = a->buffer.bytes() + a->offset;
+    return v;
+}
+
+// ---- dtypes ----
+
+static TypeObject* g_scalar_types[kNumDTypes];
+
+Value dtype_value(DType t) {
+    static DTypeObj* objs[kNumDTypes];
+    static std::once_flag once;
+    std::call_once(once, [] {
+        for (int k = 0; k < kNumDTypes; ++k) {
+            objs[k] = new DTypeObj(DType(k));
+            objs[k]->make_immortal();
+        }
+    });
+    return Value::object(objs[int(t)]);
+}
+
+std::optional<DType> maybe_dtype(Interp& in, const Value& v) {
+    (void)in;
+    if (is_kind(v, OK::DType)) return v.as<DTypeObj>()->dtype;
+    if (is_kind(v, OK::Str)) return parse_dtype(v.as<StrObj>()->s);
+    if (is_kind(v, OK::Type)) {
+        auto* t = v.as<TypeObject>();
+        if (t == types::integer) return DType::Int64;
+        if (t == types::real) return DType::Float64;
+        if (t == types::boolean) return DType::Bool;
+        for (int k = 0; k < kNumDTypes; ++k)
+            if (g_scalar_types[k] == t) return DType(k);
+    }
+    return std::nullopt;
+}
+
+DType to_dtype(Interp& in, const Value& v) {
+    if (auto d = maybe_dtype(in, v)) return *d;
+    if (is_kind(v, OK::Str)) raise(types::TypeError, "data type '" + v.as<StrObj>()->s + "' not understood");
+    raise(types::TypeError, "Cannot interpret '" + repr(in, v) + "' as a data type");
+}
+
+// ---- Python values <-> elements ----
+
+Value element_to_python(const ArrayObj* a, const uint8_t* p) {
+    switch (a->dtype) {
+        case DType::Bool: return Value::boolean(*p != 0);
+        case DType::Int8: return Value::integer(*reinterpret_cast<const int8_t*>(p));
+        case DType::Int16: return Value::integer(*reinterpret_cast<const int16_t*>(p));
+        case DType::Int32: return Value::integer(*reinterpret_cast<const int32_t*>(p));
+        case DType::Int64: return Value::integer(*reinterpret_cast<const int64_t*>(p));
+        case DType::UInt8: return Value::integer(*p);
+        case DType::UInt16: return Value::integer(*reinterpret_cast<const uint16_t*>(p));
+        case DType::UInt32: return Value::integer(*reinterpret_cast<const uint32_t*>(p));
+        case DType::UInt64: {
+            uint64_t u = *reinterpret_cast<const uint64_t*>(p);
+            if (u > uint64_t(INT64_MAX)) return Value::real(double(u));  // no big ints in gpy
+            return Value::integer(int64_t(u));
+        }
+        case DType::Float16: return Value::real(double(*reinterpret_cast<const _Float16*>(p)));
+        case DType::Float32: return Value::real(*reinterpret_cast<const float*>(p));
+        case DType::Float64: return Value::real(*reinterpret_cast<const double*>(p));
+        case DType::Complex64: case DType::Complex128:
+            raise(types::NotImplementedError, "complex elements cannot be converted to Python values yet");
+    }
+    return Value::none();
+}
+
+// Stores a Python scalar into an element of type `t` (C conversion rules).
+static void store_element(DType t, uint8_t* p, const Value& v) {
+    double f = v.as_float();
+    int64_t i = v.is_float() ? int64_t(v.f) : v.as_int();
+    switch (t) {
+        case DType::Bool: *p = v.is_float() ? f != 0 : i != 0; break;
+        case DType::Int8: *reinterpret_cast<int8_t*>(p) = int8_t(i); break;
+        case DType::Int16: *reinterpret_cast<int16_t*>(p) = int16_t(i); break;
+        case DType::Int32: *reinterpret_cast<int32_t*>(p) = int32_t(i); break;
+        case DType::Int64: *reinterpret_cast<int64_t*>(p) = i; break;
+        case DType::UInt8: *p = uint8_t(i); break;
+        case DType::UInt16: *reinterpret_cast<uint16_t*>(p) = uint16_t(i); break;
+        case DType::UInt32: *reinterpret_cast<uint32_t*>(p) = uint32_t(i); break;
+        case DType::UInt64: *reinterpret_cast<uint64_t*>(p) = uint64_t(i); break;
+        case DType::Float16: *reinterpret_cast<_Float16*>(p) = _Float16(f); break;
+        case DType::Float32: *reinterpret_cast<float*>(p) = float(f); break;
+        case DType::Float64: *reinterpret_cast<double*>(p) = f; break;
+        case DType::Complex64: reinterpret_cast<float*>(p)[0] = float(f); reinterpret_cast<float*>(p)[1] = 0; break;
+        case DType::Complex128: reinterpret_cast<double*>(p)[0] = f; reinterpret_cast<double*>(p)[1] = 0; break;
+    }
+}
+
+namespace {
+
+// Shape and default dtype of nested Python lists/tuples.
+struct Nested {
+    dag::Shape shape;
+    bool any_float = false, any_int = false, any_bool = false, any_array = false;
+    std::optional<DType> array_dtype;
+};
+
+bool is_seq(const Value& v) { return is_kind(v, OK::List) || is_kind(v, OK::Tuple); }
+const std::vector<Value>& seq_items(const Value& v) {
+    return is_kind(v, OK::List) ? v.as<ListObj>()->items : v.as<TupleObj>()->items;
+}
+
+[[noreturn]] void inhomogeneous(size_t depth, const dag::Shape& shape) {
+    dag::Shape s(shape.begin(), shape.begin() + long(depth));
+    std::string t = "(";
+    for (size_t k = 0; k < s.size(); ++k) t += (k ? ", " : "") + std::to_string(s[k]);
+    t += s.size() == 1 ? ",)" : ")";
+    raise(types::ValueError, "setting an array element with a sequence. The requested array has an inhomogeneous shape after " +
+                                 std::to_string(depth) + " dimensions. The detected shape was " + t + " + inhomogeneous part.");
+}
+
+void scan(Interp& in, const Value& v, size_t depth, Nested& n, bool& shape_fixed) {
+    if (is_seq(v)) {
+        const auto& items = seq_items(v);
+        if (depth == n.shape.size()) {
+            if (shape_fixed) inhomogeneous(depth, n.shape);
+            n.shape.push_back(int64_t(items.size()));
+        } else if (n.shape[depth] != int64_t(items.size())) {
+            inhomogeneous(depth, n.shape);
+        }
+        if (items.empty()) shape_fixed = true;
+        for (auto& item : items) scan(in, item, depth + 1, n, shape_fixed);
+        return;
+    }
+    if (ArrayObj* a = as_array(v)) {
+        // An array nested in a list contributes its dims.
+        if (depth == n.shape.size() && !shape_fixed) n.shape.insert(n.shape.end(), a->shape.begin(), a->shape.end());
+        shape_fixed = true;
+        n.any_array = true;
+        n.array_dtype = n.array_dtype ? *n.array_dtype : a->dtype;
+        return;
+    }
+    if (depth < n.shape.size()) inhomogeneous(depth, n.shape);
+    shape_fixed = true;
+    if (v.is_bool()) n.any_bool = true;
+    else if (v.is_int()) n.any_int = true;
+    else if (v.is_float()) n.any_float = true;
+    else if (v.is_none()) raise(types::TypeError, "gpy arrays do not hold None (object arrays are not supported)");
+    else if (is_kind(v, OK::Str)) raise(types::TypeError, "gpy arrays do not hold strings: '" + v.as<StrObj>()->s + "'");
+    else raise(types::TypeError, std::string("cannot convert a value of type '") + type_name(v) + "' to an array element");
+}
+
+void fill(Interp& in, const Value& v, uint8_t*& p, DType t) {
+    if (is_seq(v)) {
+        for (auto& item : seq_items(v)) fill(in, item, p, t);
+        return;
+    }
+    if (ArrayObj* a = as_array(v)) {
+        Value conv = as_array_value(in, v, t);
+        ArrayObj* c = conv.as<ArrayObj>();
+        HostArrayView hv = host_view(c);
+        // Row-major copy of the (possibly strided) array.
+        std::vector<int64_t> idx(size_t(hv.ndim()), 0);
+        for (int64_t k = 0; k < hv.size(); ++k) {
+            const uint8_t* src = hv.data;
+            for (int d = 0; d < hv.ndim(); ++d) src += idx[size_t(d)] * hv.strides[size_t(d)];
+            std::memcpy(p, src, itemsize(t));
+            p += itemsize(t);
+            for (int d = hv.ndim() - 1; d >= 0; --d) {
+                if (++idx[size_t(d)] < hv.shape[size_t(d)]) break;
+                idx[size_t(d)] = 0;
+            }
+        }
+        (void)a;
+        return;
+    }
+    store_element(t, p, v);
+    p += itemsize(t);
+}
+
+}  // namespace
+
+Value as_array_value(Interp& in, const Value& v, std::optional<DType> dtype) {
+    if (ArrayObj* a = as_array(v)) {
+        if (!dtype || *dtype == a->dtype) return v;
+        return array_from_node(dag::make_cast(array_node(a), *dtype));
+    }
+    Nested n;
+    bool fixed = false;
+    scan(in, v, 0, n, fixed);
+    DType t;
+    if (dtype) t = *dtype;
+    else if (n.any_array && !n.any_float && !n.any_int && !n.any_bool) t = *n.array_dtype;
+    else if (n.any_float) t = DType::Float64;
+    else if (n.any_int) t = DType::Int64;
+    else if (n.any_bool) t = DType::Bool;
+    else t = DType::Float64;  // empty list
+    if (n.any_array && (n.any_float || n.any_int || n.any_bool)) t = dtype ? *dtype : DType::Float64;
+    Value out = new_array(t, n.shape);
+    uint8_t* p = out.as<ArrayObj>()->buffer.bytes();
+    fill(in, v, p, t);
+    return out;
+}
+
+// ---- slots ----
+
+namespace {
+
+ArrayState& state(Interp& in) { return array_state(in); }
+
+std::string slot_repr(Interp& in, const Value& v) {
+    ArrayObj* a = v.as<ArrayObj>();
+    HostArrayView hv = host_view(a);
+    if (a->numpy_scalar) return scalar_repr(a->dtype, hv.data, state(in).print);
+    return array_repr(hv, state(in).print);
+}
+
+std::string slot_str(Interp& in, const Value& v) {
+    ArrayObj* a = v.as<ArrayObj>();
+    HostArrayView hv = host_view(a);
+    if (a->numpy_scalar || a->shape.empty()) return scalar_str(a->dtype, hv.data, state(in).print);
+    return array_str(hv, state(in).print);
+}
+
+bool slot_truth(const Value& v) {
+    ArrayObj* a = v.as<ArrayObj>();
+    if (a->size() != 1) {
+        if (a->size() == 0) raise(types::ValueError, "The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is not empty.");
+        raise(types::ValueError, "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()");
+    }
+    HostArrayView hv = host_view(a);
+    return truthy(element_to_python(a, hv.data));
+}
+
+int64_t slot_len(Interp&, const Value& v) {
+    ArrayObj* a = v.as<ArrayObj>();
+    if (a->shape.empty()) raise(types::TypeError, "len() of unsized object");
+    return a->shape[0];
+}
+
+Value slot_scalar(Interp&, const Value& v) {
+    ArrayObj* a = v.as<ArrayObj>();
+    if (a->size() != 1) raise(types::TypeError, "only length-1 arrays can be converted to Python scalars");
+    HostArrayView hv = host_view(a);
+    return element_to_python(a, hv.data);
+}
+
+uint64_t slot_hash(Interp& in, const Value& v) {
+    ArrayObj* a = v.as<ArrayObj>();
+    if (a->numpy_scalar) return hash_value(in, slot_scalar(in, v));
+    raise(types::TypeError, "unhashable type: 'numpy.ndarray'");
+}
+
+Value tuple_of(const std::vector<int64_t>& xs) {
+    std::vector<Value> items;
+    for (int64_t x : xs) items.push_back(Value::integer(x));
+    return make_tuple(std::move(items));
+}
+
+Value slot_getattr(Interp& in, const Value& v, const std::string& name) {
+    ArrayObj* a = v.as<ArrayObj>();
+    if (name == "shape") return tuple_of(a->shape);
+    if (name == "dtype") return dtype_value(a->dtype);
+    if (name == "ndim") return Value::integer(a->ndim());
+    if (name == "size") return Value::integer(a->size());
+    if (name == "itemsize") return Value::integer(int64_t(itemsize(a->dtype)));
+    if (name == "nbytes") return Value::integer(a->size() * int64_t(itemsize(a->dtype)));
+    if (name == "strides") {
+        if (a->pending()) materialize(a);
+        return tuple_of(a->strides);
+    }
+    if (name == "T") {
+        Value m = get_attr(in, v, "transpose");
+        return in.call0(m);
+    }
+    if (name == "device") return make_str("cpu");
+    return Value();
+}
+
+Value slot_iter(Interp& in, const Value& v) {
+    ArrayObj* a = v.as<ArrayObj>();
+    if (a->shape.empty()) raise(types::TypeError, "iteration over a 0-d array");
+    std::vector<Value> rows;
+    for (int64_t k = 0; k < a->shape[0]; ++k) rows.push_back(get_item(in, v, Value::integer(k)));
+    return make_list_iterator(make_list(std::move(rows)));
+}
+
+// dtype objects: repr dtype('float32'), str float32, equality with names and scalar types.
+std::string dtype_repr(Interp&, const Value& v) { return std::string("dtype('") + name(v.as<DTypeObj>()->dtype) + "')"; }
+std::string dtype_str(Interp&, const Value& v) { return name(v.as<DTypeObj>()->dtype); }
+bool dtype_equal(Interp& in, const Value& a, const Value& b) {
+    auto other = maybe_dtype(in, b);
+    return other && *other == a.as<DTypeObj>()->dtype;
+}
+uint64_t dtype_hash(Interp&, const Value& v) { return 0x9e3779b9u + uint64_t(v.as<DTypeObj>()->dtype); }
+Value dtype_getattr(Interp&, const Value& v, const std::string& n) {
+    DType t = v.as<DTypeObj>()->dtype;
+    if (n == "name") return make_str(name(t));
+    if (n == "itemsize") return Value::integer(int64_t(itemsize(t)));
+    if (n == "char") return make_str(info(t).char_code);
+    if (n == "kind") {
+        const char* k = kind(t) == DKind::Bool ? "b" : kind(t) == DKind::Int ? "i" : kind(t) == DKind::UInt ? "u" : kind(t) == DKind::Float ? "f" : "c";
+        return make_str(k);
+    }
+    if (n == "type") return Value::object(g_scalar_types[int(t)]);
+    return Value();
+}
+
+// np.float32(x): a NumPy scalar of that type.
+Value construct_scalar(Interp& in, CallArgs& a) {
+    (void)a;
+    raise(types::RuntimeError, "unreachable");
+    (void)in;
+}
+
+}  // namespace
+
+Value make_numpy_scalar(Interp& in, DType t, const Value& v);
+
+void init_array_types() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        types::ndarray = new TypeObject("numpy.ndarray", nullptr, OK::Array);
+        types::ndarray->doc = "ndarray(shape, dtype=float): N-dimensional array (NumPy semantics)";
+        types::ndarray->repr = slot_repr;
+        types::ndarray->str = slot_str;
+        types::ndarray->truth = slot_truth;
+        types::ndarray->len = slot_len;
+        types::ndarray->scalar = slot_scalar;
+        types::ndarray->hash = slot_hash;
+        types::ndarray->getattr = slot_getattr;
+        types::ndarray->iter = slot_iter;
+        types::dtype = new TypeObject("numpy.dtype", nullptr, OK::DType);
+        types::dtype->repr = dtype_repr;
+        types::dtype->str = dtype_str;
+        types::dtype->equal = dtype_equal;
+        types::dtype->hash = dtype_hash;
+        types::dtype->getattr = dtype_getattr;
+        types::AxisError = new TypeObject("AxisError", types::ValueError, OK::Exception);
+        types::AxisError->doc = "Axis supplied was invalid.";
+        for (int k = 0; k < kNumDTypes; ++k) {
+            auto* t = new TypeObject(std::string("numpy.") + name(DType(k)), nullptr, OK::Other);
+            t->construct = construct_scalar;
+            g_scalar_types[k] = t;
+        }
+        install_array_methods();
+    });
+}
+
+TypeObject* scalar_type_object(DType t) { return g_scalar_types[int(t)]; }
+
+}  // namespace gpy

@@ -1,0 +1,76 @@
+// The ndarray value: NumPy's data model (dtype, shape, byte strides, offset
+// into a shared buffer) plus laziness: an array produced by an operation holds
+// a pending DAG node until something needs its data.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codegen/dag.h"
+#include "lang/interp.h"
+#include "runtime/host_view.h"
+
+namespace gpy {
+
+namespace types {
+extern TypeObject *ndarray, *dtype, *AxisError;
+}
+
+struct ArrayObj : Object {
+    DType dtype = DType::Float64;
+    dag::Shape shape;
+    std::vector<int64_t> strides;  // bytes
+    int64_t offset = 0;            // bytes into buffer
+    BufferRef buffer;              // set once materialised
+    dag::NodeP node;               // set while pending
+    // A 0-d result that prints like a NumPy scalar (np.float64(3.0)): what
+    // reductions and integer indexing return.
+    bool numpy_scalar = false;
+
+    ArrayObj() : Object(types::ndarray) {}
+    int ndim() const { return int(shape.size()); }
+    int64_t size() const {
+        int64_t n = 1;
+        for (int64_t d : shape) n *= d;
+        return n;
+    }
+    bool pending() const { return !buffer; }
+    bool c_contiguous() const;
+};
+
+struct DTypeObj : Object {
+    DType dtype;
+    explicit DTypeObj(DType d) : Object(types::dtype), dtype(d) {}
+};
+
+void init_array_types();  // once per process
+
+inline ArrayObj* as_array(const Value& v) { return is_kind(v, OK::Array) ? v.as<ArrayObj>() : nullptr; }
+
+// Wraps a pending node (not computed until needed).
+Value array_from_node(dag::NodeP n, bool numpy_scalar = false);
+// A fresh array over a buffer.
+Value array_from_buffer(BufferRef buf, DType dt, dag::Shape shape, std::vector<int64_t> strides, int64_t offset);
+// An uninitialised C-contiguous array.
+Value new_array(DType dt, const dag::Shape& shape, bool zero = false);
+// The node to use when `a` feeds another operation.
+dag::NodeP array_node(ArrayObj* a);
+// Computes a pending array in place (it then holds a buffer).
+void materialize(ArrayObj* a);
+HostArrayView host_view(ArrayObj* a);  // materialises first
+
+Value dtype_value(DType t);
+// np.float32, "float32", np.dtype('f4'), int, float, bool -> DType. Raises TypeError.
+DType to_dtype(Interp& in, const Value& v);
+std::optional<DType> maybe_dtype(Interp& in, const Value& v);
+
+// Converts anything array-like (array, Python scalar, nested lists/tuples) to an array.
+Value as_array_value(Interp& in, const Value& v, std::optional<DType> dtype = std::nullopt);
+// A Python scalar for element `flat` of a materialised array (row-major).
+Value element_to_python(const ArrayObj* a, const uint8_t* p);
+// Normalises an axis argument (raises AxisError with NumPy's message).
+int normalize_axis(int64_t axis, int ndim);
+std::string shape_text(const dag::Shape& s);  // "(3,)", "(2, 3)"
+
+}  // namespace gpy

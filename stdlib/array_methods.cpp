@@ -1,0 +1,310 @@
+// ndarray methods (x.sum(), x.reshape(), x.astype(), ...) and the operator
+// slots that make arrays work with Python operators.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "codegen/plan.h"
+#include "stdlib/array.h"
+#include "stdlib/array_state.h"
+#include "stdlib/indexing.h"
+#include "stdlib/reduce.h"
+#include "stdlib/ufuncs.h"
+
+namespace gpy {
+
+using namespace dag;
+
+namespace {
+
+ArrayObj* self_array(CallArgs& a) { return a.pos[0].as<ArrayObj>(); }
+
+const Value* arg(CallArgs& a, size_t pos, const char* name) {
+    if (a.npos > pos) return &a.pos[pos];
+    return kwarg(a, name);
+}
+
+ReduceOptions reduce_options(Interp& in, CallArgs& a, size_t first) {
+    ReduceOptions o;
+    o.axis = arg(a, first, "axis");
+    if (const Value* d = arg(a, first + 1, "dtype"); d && !d->is_none()) o.dtype = to_dtype(in, *d);
+    o.out = arg(a, first + 2, "out");
+    if (o.out && o.out->is_none()) o.out = nullptr;
+    if (const Value* k = kwarg(a, "keepdims")) o.keepdims = truthy(*k);
+    if (const Value* i = kwarg(a, "initial")) o.initial = i;
+    return o;
+}
+
+template <ReduceOp OP>
+Value m_reduce(Interp& in, CallArgs& a) {
+    ReduceOptions o;
+    o.axis = arg(a, 1, "axis");
+    if (OP == ReduceOp::Sum || OP == ReduceOp::Prod) o = reduce_options(in, a, 1);
+    else {
+        o.out = arg(a, 2, "out");
+        if (o.out && o.out->is_none()) o.out = nullptr;
+        if (const Value* k = kwarg(a, "keepdims")) o.keepdims = truthy(*k);
+        if (const Value* i = kwarg(a, "initial")) o.initial = i;
+    }
+    return reduce(in, OP, a.pos[0], o);
+}
+
+Value m_mean(Interp& in, CallArgs& a) { return mean(in, a.pos[0], reduce_options(in, a, 1)); }
+
+Value m_var_std(Interp& in, CallArgs& a, bool sq) {
+    ReduceOptions o = reduce_options(in, a, 1);
+    const Value* ddof = kwarg(a, "ddof");
+    return variance(in, a.pos[0], o, ddof ? to_index(*ddof) : 0, sq);
+}
+Value m_var(Interp& in, CallArgs& a) { return m_var_std(in, a, false); }
+Value m_std(Interp& in, CallArgs& a) { return m_var_std(in, a, true); }
+
+Value m_astype(Interp& in, CallArgs& a) {
+    expect_args(a, "astype", 2, 2);
+    DType t = to_dtype(in, a.pos[1]);
+    ArrayObj* x = self_array(a);
+    return array_from_node(make_cast(array_node(x), t), x->numpy_scalar);
+}
+
+// A fresh C-contiguous copy (one copy kernel).
+Value copy_array(ArrayObj* x) {
+    NodeP n = array_node(x);
+    Value out = new_array(x->dtype, x->shape);
+    ArrayObj* o = out.as<ArrayObj>();
+    if (o->size() == 0) return out;
+    Target t{o->buffer, 0, o->shape, o->strides};
+    materialize_into(n, t);
+    return out;
+}
+
+Value m_copy(Interp&, CallArgs& a) { return copy_array(self_array(a)); }
+
+Shape parse_shape(Interp& in, CallArgs& a, size_t first, int64_t size, const char* fname) {
+    std::vector<Value> dims;
+    if (a.npos == first + 1 && (is_kind(a.pos[first], OK::Tuple) || is_kind(a.pos[first], OK::List))) dims = to_vector(in, a.pos[first]);
+    else for (size_t k = first; k < a.npos; ++k) dims.push_back(a.pos[k]);
+    Shape shape;
+    int unknown = -1;
+    int64_t known = 1;
+    for (size_t k = 0; k < dims.size(); ++k) {
+        int64_t d = to_index(dims[k], "shape");
+        if (d == -1) {
+            if (unknown >= 0) raise(types::ValueError, "can only specify one unknown dimension");
+            unknown = int(k);
+        } else if (d < 0) {
+            raise(types::ValueError, "negative dimensions not allowed");
+        } else {
+            known *= d;
+        }
+        shape.push_back(d);
+    }
+    if (unknown >= 0) {
+        if (known == 0 || size % known != 0)
+            raise(types::ValueError, "cannot reshape array of size " + std::to_string(size) + " into shape " + shape_text(shape));
+        shape[size_t(unknown)] = size / known;
+    } else if (known != size) {
+        raise(types::ValueError, "cannot reshape array of size " + std::to_string(size) + " into shape " + shape_text(shape));
+    }
+    (void)fname;
+    return shape;
+}
+
+Value reshape_to(ArrayObj* x, const Shape& shape) {
+    materialize(x);
+    Value src = Value::object(x);
+    if (!x->c_contiguous()) src = copy_array(x);
+    ArrayObj* c = src.as<ArrayObj>();
+    return array_from_buffer(c->buffer, c->dtype, shape, contiguous_strides(shape, itemsize(c->dtype)), c->offset);
+}
+
+Value m_reshape(Interp& in, CallArgs& a) {
+    ArrayObj* x = self_array(a);
+    return reshape_to(x, parse_shape(in, a, 1, x->size(), "reshape"));
+}
+
+Value m_ravel(Interp&, CallArgs& a) {
+    ArrayObj* x = self_array(a);
+    return reshape_to(x, {x->size()});
+}
+
+Value m_flatten(Interp&, CallArgs& a) {
+    ArrayObj* x = self_array(a);
+    Value c = copy_array(x);
+    return reshape_to(c.as<ArrayObj>(), {x->size()});
+}
+
+Value m_transpose(Interp& in, CallArgs& a) {
+    ArrayObj* x = self_array(a);
+    materialize(x);
+    std::vector<int> perm;
+    std::vector<Value> axes;
+    if (a.npos == 2 && (is_kind(a.pos[1], OK::Tuple) || is_kind(a.pos[1], OK::List))) axes = to_vector(in, a.pos[1]);
+    else for (size_t k = 1; k < a.npos; ++k) axes.push_back(a.pos[k]);
+    if (axes.empty()) for (int d = x->ndim() - 1; d >= 0; --d) perm.push_back(d);
+    else {
+        if (int(axes.size()) != x->ndim()) raise(types::ValueError, "axes don't match array");
+        std::vector<bool> seen(size_t(x->ndim()), false);
+        for (auto& v : axes) {
+            int d = normalize_axis(to_index(v), x->ndim());
+            if (seen[size_t(d)]) raise(types::ValueError, "repeated axis in transpose");
+            seen[size_t(d)] = true;
+            perm.push_back(d);
+        }
+    }
+    Shape shape;
+    std::vector<int64_t> strides;
+    for (int d : perm) {
+        shape.push_back(x->shape[size_t(d)]);
+        strides.push_back(x->strides[size_t(d)]);
+    }
+    return array_from_buffer(x->buffer, x->dtype, shape, strides, x->offset);
+}
+
+Value m_swapaxes(Interp&, CallArgs& a) {
+    expect_args(a, "swapaxes", 3, 3);
+    ArrayObj* x = self_array(a);
+    materialize(x);
+    int i = normalize_axis(to_index(a.pos[1]), x->ndim()), j = normalize_axis(to_index(a.pos[2]), x->ndim());
+    Shape shape = x->shape;
+    auto strides = x->strides;
+    std::swap(shape[size_t(i)], shape[size_t(j)]);
+    std::swap(strides[size_t(i)], strides[size_t(j)]);
+    return array_from_buffer(x->buffer, x->dtype, shape, strides, x->offset);
+}
+
+Value m_squeeze(Interp& in, CallArgs& a) {
+    ArrayObj* x = self_array(a);
+    materialize(x);
+    const Value* axis = arg(a, 1, "axis");
+    std::vector<int> axes;
+    if (axis && !axis->is_none()) {
+        axes = parse_axes(in, axis, x->ndim());
+        for (int d : axes)
+            if (x->shape[size_t(d)] != 1) raise(types::ValueError, "cannot select an axis to squeeze out which has size not equal to one");
+    }
+    Shape shape;
+    std::vector<int64_t> strides;
+    for (int d = 0; d < x->ndim(); ++d) {
+        bool drop = axes.empty() ? x->shape[size_t(d)] == 1 : std::find(axes.begin(), axes.end(), d) != axes.end();
+        if (drop) continue;
+        shape.push_back(x->shape[size_t(d)]);
+        strides.push_back(x->strides[size_t(d)]);
+    }
+    return array_from_buffer(x->buffer, x->dtype, shape, strides, x->offset);
+}
+
+Value tolist_rec(const ArrayObj* x, const uint8_t* p, int dim) {
+    if (dim == x->ndim()) return element_to_python(x, p);
+    std::vector<Value> items;
+    for (int64_t k = 0; k < x->shape[size_t(dim)]; ++k) items.push_back(tolist_rec(x, p + k * x->strides[size_t(dim)], dim + 1));
+    return make_list(std::move(items));
+}
+
+Value m_tolist(Interp&, CallArgs& a) {
+    ArrayObj* x = self_array(a);
+    HostArrayView hv = host_view(x);
+    return tolist_rec(x, hv.data, 0);
+}
+
+Value m_item(Interp& in, CallArgs& a) {
+    ArrayObj* x = self_array(a);
+    HostArrayView hv = host_view(x);
+    if (a.npos == 1) {
+        if (x->size() != 1) raise(types::ValueError, "can only convert an array of size 1 to a Python scalar");
+        return element_to_python(x, hv.data);
+    }
+    Value v = a.npos == 2 ? a.pos[1] : make_tuple(std::vector<Value>(a.pos + 1, a.pos + a.npos));
+    if (v.is_intlike()) {
+        int64_t i = v.as_int(), n = x->size();
+        if (i < 0) i += n;
+        if (i < 0 || i >= n) raise(types::IndexError, "index " + std::to_string(v.as_int()) + " is out of bounds for size " + std::to_string(n));
+        // Row-major position i.
+        int64_t off = 0;
+        for (int d = x->ndim() - 1; d >= 0; --d) {
+            off += (i % x->shape[size_t(d)]) * x->strides[size_t(d)];
+            i /= x->shape[size_t(d)];
+        }
+        return element_to_python(x, hv.data + off);
+    }
+    Value one[1] = {get_item(in, Value::object(x), v)};
+    CallArgs c{one, 1, nullptr};
+    return m_item(in, c);
+}
+
+Value m_fill(Interp& in, CallArgs& a) {
+    expect_args(a, "fill", 2, 2);
+    assign_array(in, a.pos[0], a.pos[1]);
+    return Value::none();
+}
+
+Value m_get(Interp&, CallArgs& a) { return copy_array(self_array(a)); }
+
+Value m_abs(Interp& in, CallArgs& a) { return apply_ufunc(in, "absolute", {a.pos[0]}); }
+
+Value m_clip(Interp& in, CallArgs& a) {
+    const Value* lo = arg(a, 1, "min");
+    const Value* hi = arg(a, 2, "max");
+    Value r = a.pos[0];
+    if (lo && !lo->is_none()) r = apply_ufunc(in, "maximum", {r, *lo});
+    if (hi && !hi->is_none()) r = apply_ufunc(in, "minimum", {r, *hi});
+    return r;
+}
+
+Value m_round(Interp& in, CallArgs& a) {
+    const Value* dec = arg(a, 1, "decimals");
+    int64_t d = dec ? to_index(*dec) : 0;
+    if (d == 0) return apply_ufunc(in, "rint", {a.pos[0]});
+    double scale = std::pow(10.0, double(d));
+    Value t = apply_ufunc(in, "multiply", {a.pos[0], Value::real(scale)});
+    t = apply_ufunc(in, "rint", {t});
+    return apply_ufunc(in, "true_divide", {t, Value::real(scale)});
+}
+
+Value m_dot(Interp& in, CallArgs& a) {
+    expect_args(a, "dot", 2, 2);
+    return matmul(in, a.pos[0], a.pos[1]);
+}
+
+Value getitem_slot(Interp& in, const Value& self, const Value& index) { return array_getitem(in, self, index); }
+void setitem_slot(Interp& in, const Value& self, const Value& index, Value v) { array_setitem(in, self, index, std::move(v)); }
+
+}  // namespace
+
+void install_array_methods() {
+    TypeObject* t = types::ndarray;
+    t->binary = slot_binary;
+    t->inplace = slot_inplace;
+    t->unary = slot_unary;
+    t->compare = slot_compare;
+    t->getitem = getitem_slot;
+    t->setitem = setitem_slot;
+    def_method(t, "sum", m_reduce<ReduceOp::Sum>, "ndarray.sum(axis=None, dtype=None, out=None, keepdims=False, initial=0)", "Sum of array elements over the given axes.");
+    def_method(t, "prod", m_reduce<ReduceOp::Prod>, "ndarray.prod(axis=None, dtype=None, out=None, keepdims=False, initial=1)", "Product of array elements over the given axes.");
+    def_method(t, "max", m_reduce<ReduceOp::Max>, "ndarray.max(axis=None, out=None, keepdims=False, initial=<no value>)", "Maximum along the given axes.");
+    def_method(t, "min", m_reduce<ReduceOp::Min>, "ndarray.min(axis=None, out=None, keepdims=False, initial=<no value>)", "Minimum along the given axes.");
+    def_method(t, "any", m_reduce<ReduceOp::Any>, "ndarray.any(axis=None, out=None, keepdims=False)", "True if any element evaluates to True.");
+    def_method(t, "all", m_reduce<ReduceOp::All>, "ndarray.all(axis=None, out=None, keepdims=False)", "True if all elements evaluate to True.");
+    def_method(t, "argmax", m_reduce<ReduceOp::ArgMax>, "ndarray.argmax(axis=None, out=None, keepdims=False)", "Indices of the maximum values along an axis.");
+    def_method(t, "argmin", m_reduce<ReduceOp::ArgMin>, "ndarray.argmin(axis=None, out=None, keepdims=False)", "Indices of the minimum values along an axis.");
+    def_method(t, "mean", m_mean, "ndarray.mean(axis=None, dtype=None, out=None, keepdims=False)", "Average of the array elements along the given axes.");
+    def_method(t, "var", m_var, "ndarray.var(axis=None, dtype=None, out=None, ddof=0, keepdims=False)", "Variance along the given axes.");
+    def_method(t, "std", m_std, "ndarray.std(axis=None, dtype=None, out=None, ddof=0, keepdims=False)", "Standard deviation along the given axes.");
+    def_method(t, "astype", m_astype, "ndarray.astype(dtype)", "Copy of the array, cast to a specified type.");
+    def_method(t, "copy", m_copy, "ndarray.copy()", "Return a copy of the array.");
+    def_method(t, "reshape", m_reshape, "ndarray.reshape(shape)", "Gives a new shape to an array without changing its data.");
+    def_method(t, "ravel", m_ravel, "ndarray.ravel()", "Return a flattened array (a view when possible).");
+    def_method(t, "flatten", m_flatten, "ndarray.flatten()", "Return a copy of the array collapsed into one dimension.");
+    def_method(t, "transpose", m_transpose, "ndarray.transpose(*axes)", "Returns a view of the array with axes transposed.");
+    def_method(t, "swapaxes", m_swapaxes, "ndarray.swapaxes(axis1, axis2)", "Return a view of the array with axis1 and axis2 interchanged.");
+    def_method(t, "squeeze", m_squeeze, "ndarray.squeeze(axis=None)", "Remove axes of length one.");
+    def_method(t, "tolist", m_tolist, "ndarray.tolist()", "Return the array as nested Python lists.");
+    def_method(t, "item", m_item, "ndarray.item(*args)", "Copy an element of an array to a standard Python scalar.");
+    def_method(t, "fill", m_fill, "ndarray.fill(value)", "Fill the array with a scalar value.");
+    def_method(t, "get", m_get, "ndarray.get()", "A host copy of the array (CuPy's name).");
+    def_method(t, "clip", m_clip, "ndarray.clip(min=None, max=None)", "Return an array whose values are limited to [min, max].");
+    def_method(t, "round", m_round, "ndarray.round(decimals=0)", "Round to the given number of decimals (half to even).");
+    def_method(t, "dot", m_dot, "ndarray.dot(b)", "Dot product of two arrays.");
+    def_method(t, "__abs__", m_abs, "ndarray.__abs__()", "abs(self)");
+}
+
+}  // namespace gpy

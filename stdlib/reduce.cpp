@@ -1,0 +1,167 @@
+// Reductions (sum, prod, min, max, any, all, argmin, argmax) and the
+// statistics built from them (mean, var, std). A reduction's elementwise input
+// fuses into its kernel, so np.sum(x*x) reads x once and allocates nothing else.
+#include <algorithm>
+
+#include "codegen/plan.h"
+#include "codegen/promote.h"
+#include "stdlib/array.h"
+#include "stdlib/reduce.h"
+#include "stdlib/ufuncs.h"
+
+namespace gpy {
+
+using namespace dag;
+
+std::vector<int> parse_axes(Interp& in, const Value* axis, int ndim) {
+    std::vector<int> axes;
+    if (!axis || axis->is_none()) {
+        for (int d = 0; d < ndim; ++d) axes.push_back(d);
+        return axes;
+    }
+    auto add = [&](const Value& v) {
+        if (!v.is_intlike()) raise(types::TypeError, std::string("'") + type_name(v) + "' object cannot be interpreted as an integer");
+        int a = normalize_axis(v.as_int(), ndim);
+        if (std::find(axes.begin(), axes.end(), a) != axes.end()) raise(types::ValueError, "duplicate value in 'axis'");
+        axes.push_back(a);
+    };
+    if (is_kind(*axis, OK::Tuple) || is_kind(*axis, OK::List)) {
+        for (auto& v : to_vector(in, *axis)) add(v);
+    } else {
+        add(*axis);
+    }
+    std::sort(axes.begin(), axes.end());
+    return axes;
+}
+
+static const char* ufunc_of(ReduceOp op) {
+    switch (op) {
+        case ReduceOp::Sum: return "add";
+        case ReduceOp::Prod: return "multiply";
+        case ReduceOp::Max: return "maximum";
+        case ReduceOp::Min: return "minimum";
+        case ReduceOp::Any: return "logical_or";
+        case ReduceOp::All: return "logical_and";
+        case ReduceOp::ArgMax: return "argmax";
+        case ReduceOp::ArgMin: return "argmin";
+    }
+    return "?";
+}
+
+// The dtype NumPy's reduction produces.
+static DType reduce_dtype(ReduceOp op, DType in, std::optional<DType> requested) {
+    if (requested) return *requested;
+    switch (op) {
+        case ReduceOp::Sum: case ReduceOp::Prod:
+            if (in == DType::Bool || (kind(in) == DKind::Int && itemsize(in) < 8)) return DType::Int64;
+            if (kind(in) == DKind::UInt && itemsize(in) < 8) return DType::UInt64;
+            return in;
+        case ReduceOp::Any: case ReduceOp::All: return DType::Bool;
+        case ReduceOp::ArgMax: case ReduceOp::ArgMin: return DType::Int64;
+        default: return in;
+    }
+}
+
+// Inserts size-1 dims at `axes` (keepdims) into a materialised result.
+static Value keep_dims(const Value& r, const std::vector<int>& axes, int ndim) {
+    ArrayObj* a = r.as<ArrayObj>();
+    materialize(a);
+    Shape shape;
+    std::vector<int64_t> strides;
+    size_t k = 0;
+    for (int d = 0; d < ndim; ++d) {
+        if (std::find(axes.begin(), axes.end(), d) != axes.end()) {
+            shape.push_back(1);
+            strides.push_back(0);
+        } else {
+            shape.push_back(a->shape[k]);
+            strides.push_back(a->strides[k]);
+            ++k;
+        }
+    }
+    return array_from_buffer(a->buffer, a->dtype, shape, strides, a->offset);
+}
+
+Value reduce(Interp& in, ReduceOp op, const Value& x, const ReduceOptions& o) {
+    Value arr = as_array_value(in, x);
+    ArrayObj* a = arr.as<ArrayObj>();
+    std::vector<int> axes = parse_axes(in, o.axis, a->ndim());
+    if ((op == ReduceOp::ArgMax || op == ReduceOp::ArgMin) && axes.size() > 1 && axes.size() != size_t(a->ndim()))
+        raise(types::TypeError, "'tuple' object cannot be interpreted as an integer");
+    int64_t count = 1;
+    for (int d : axes) count *= a->shape[size_t(d)];
+    if (count == 0 && !o.initial) {
+        if (op == ReduceOp::Max || op == ReduceOp::Min)
+            raise(types::ValueError, std::string("zero-size array to reduction operation ") + ufunc_of(op) + " which has no identity");
+        if (op == ReduceOp::ArgMax || op == ReduceOp::ArgMin)
+            raise(types::ValueError, std::string("attempt to get ") + ufunc_of(op) + " of an empty sequence");
+    }
+    DType out = reduce_dtype(op, a->dtype, o.dtype);
+    NodeP input = array_node(a);
+    if (op == ReduceOp::Sum || op == ReduceOp::Prod || op == ReduceOp::Max || op == ReduceOp::Min) input = make_cast(input, out);
+    NodeP node = make_reduce(op, input, axes, out);
+    if (o.initial) {
+        const char* uf = ufunc_of(op);
+        Value r = array_from_node(node);
+        Value init = *o.initial;
+        Value combined = apply_ufunc(in, uf, {r, init});
+        node = array_node(combined.as<ArrayObj>());
+        node = make_cast(node, out);
+    }
+    bool scalar = axes.size() == size_t(a->ndim()) && !o.keepdims;
+    Value result = array_from_node(node, scalar);
+    if (o.keepdims) result = keep_dims(result, axes, a->ndim());
+    if (o.out) {
+        assign_array(in, *o.out, result);
+        return *o.out;
+    }
+    return result;
+}
+
+Value mean(Interp& in, const Value& x, const ReduceOptions& o) {
+    Value arr = as_array_value(in, x);
+    ArrayObj* a = arr.as<ArrayObj>();
+    std::vector<int> axes = parse_axes(in, o.axis, a->ndim());
+    int64_t count = 1;
+    for (int d : axes) count *= a->shape[size_t(d)];
+    // NumPy: integer and bool inputs average in float64; floats in their own type.
+    DType acc = o.dtype ? *o.dtype : (is_inexact(a->dtype) ? a->dtype : DType::Float64);
+    ReduceOptions so = o;
+    so.dtype = acc;
+    so.keepdims = false;
+    so.out = nullptr;
+    Value s = reduce(in, ReduceOp::Sum, arr, so);
+    Value m = apply_ufunc(in, "true_divide", {s, Value::integer(count)});
+    if (m.as<ArrayObj>()->dtype != acc) m = array_from_node(make_cast(array_node(m.as<ArrayObj>()), acc), m.as<ArrayObj>()->numpy_scalar);
+    if (o.keepdims) m = keep_dims(m, axes, a->ndim());
+    if (o.out) {
+        assign_array(in, *o.out, m);
+        return *o.out;
+    }
+    return m;
+}
+
+Value variance(Interp& in, const Value& x, const ReduceOptions& o, int64_t ddof, bool take_sqrt) {
+    Value arr = as_array_value(in, x);
+    ArrayObj* a = arr.as<ArrayObj>();
+    std::vector<int> axes = parse_axes(in, o.axis, a->ndim());
+    int64_t count = 1;
+    for (int d : axes) count *= a->shape[size_t(d)];
+    ReduceOptions mo;
+    mo.axis = o.axis;
+    mo.keepdims = true;
+    mo.dtype = o.dtype;
+    Value mu = mean(in, arr, mo);
+    Value dev = apply_ufunc(in, "subtract", {arr, mu});
+    Value sq = apply_ufunc(in, "multiply", {dev, dev});
+    ReduceOptions so;
+    so.axis = o.axis;
+    so.keepdims = false;
+    Value ss = reduce(in, ReduceOp::Sum, sq, so);
+    Value v = apply_ufunc(in, "true_divide", {ss, Value::integer(std::max<int64_t>(count - ddof, 0))});
+    if (take_sqrt) v = apply_ufunc(in, "sqrt", {v});
+    if (o.keepdims) v = keep_dims(v, axes, a->ndim());
+    return v;
+}
+
+}  // namespace gpy

@@ -1,0 +1,288 @@
+// Elementwise operations (NumPy ufuncs): operand conversion with NEP 50 weak
+// Python scalars, broadcasting, type resolution, and the lazy node they build.
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+
+#include "codegen/plan.h"
+#include "codegen/promote.h"
+#include "stdlib/array.h"
+#include "stdlib/ufuncs.h"
+
+namespace gpy {
+
+using namespace dag;
+
+dag::Shape broadcast_shapes(const std::vector<const dag::Shape*>& shapes) {
+    size_t nd = 0;
+    for (auto* s : shapes) nd = std::max(nd, s->size());
+    dag::Shape out(nd, 1);
+    for (auto* s : shapes) {
+        for (size_t k = 0; k < s->size(); ++k) {
+            int64_t d = (*s)[k];
+            int64_t& o = out[nd - s->size() + k];
+            if (d == o || d == 1) continue;
+            if (o == 1) { o = d; continue; }
+            std::string msg = "operands could not be broadcast together with shapes ";
+            for (auto* t : shapes) msg += shape_text(*t) + " ";
+            raise(types::ValueError, msg);
+        }
+    }
+    return out;
+}
+
+ScalarValue convert_scalar(const Value& v, DType t) {
+    ScalarValue s;
+    double f = v.as_float();
+    int64_t i = v.is_float() ? (std::isfinite(v.f) ? int64_t(v.f) : 0) : v.as_int();
+    switch (t) {
+        case DType::Bool: s.b = v.is_float() ? f != 0 : i != 0; break;
+        case DType::Int8: { int8_t x = int8_t(i); std::memcpy(s.raw, &x, 1); break; }
+        case DType::Int16: { int16_t x = int16_t(i); std::memcpy(s.raw, &x, 2); break; }
+        case DType::Int32: { int32_t x = int32_t(i); std::memcpy(s.raw, &x, 4); break; }
+        case DType::Int64: s.i = i; break;
+        case DType::UInt8: { uint8_t x = uint8_t(i); std::memcpy(s.raw, &x, 1); break; }
+        case DType::UInt16: { uint16_t x = uint16_t(i); std::memcpy(s.raw, &x, 2); break; }
+        case DType::UInt32: { uint32_t x = uint32_t(i); std::memcpy(s.raw, &x, 4); break; }
+        case DType::UInt64: s.u = uint64_t(i); break;
+        case DType::Float16: { _Float16 x = _Float16(f); std::memcpy(s.raw, &x, 2); break; }
+        case DType::Float32: s.f32 = float(f); break;
+        case DType::Float64: s.f = f; break;
+        case DType::Complex64: s.f32 = float(f); break;
+        case DType::Complex128: s.f = f; break;
+    }
+    return s;
+}
+
+namespace {
+
+struct Arg {
+    Value array;   // set for array operands
+    Value python;  // set for Python scalars
+    Operand op{DType::Float64};
+};
+
+Arg to_arg(Interp& in, const Value& v) {
+    Arg a;
+    if (ArrayObj* arr = as_array(v)) {
+        a.array = v;
+        a.op = Operand::array(arr->dtype);
+        return a;
+    }
+    if (v.is_bool()) { a.python = v; a.op = Operand::py_bool(v.b); return a; }
+    if (v.is_int()) { a.python = v; a.op = Operand::py_int(v.i); return a; }
+    if (v.is_float()) { a.python = v; a.op = Operand::py_float(v.f); return a; }
+    if (is_kind(v, OK::List) || is_kind(v, OK::Tuple)) {
+        a.array = as_array_value(in, v);
+        a.op = Operand::array(a.array.as<ArrayObj>()->dtype);
+        return a;
+    }
+    raise(types::TypeError, std::string("unsupported operand type for a NumPy operation: '") + type_name(v) + "'");
+}
+
+struct OpCode {
+    bool unary;
+    UnaryOp u;
+    BinaryOp b;
+};
+
+const std::map<std::string, OpCode, std::less<>>& op_table() {
+    static const std::map<std::string, OpCode, std::less<>> t = [] {
+        std::map<std::string, OpCode, std::less<>> m;
+#define X(n, s) m[s] = OpCode{true, UnaryOp::n, BinaryOp::Add};
+        GPY_UNARY_OPS(X)
+#undef X
+#define X(n, s) m[s] = OpCode{false, UnaryOp::Neg, BinaryOp::n};
+        GPY_BINARY_OPS(X)
+#undef X
+        m["negative"] = m["neg"];
+        m["positive"] = m["pos"];
+        m["absolute"] = m["abs"];
+        m["fabs"] = m["abs"];
+        m["divide"] = m["true_divide"];
+        m["mod"] = m["remainder"];
+        m["float_power"] = m["power"];
+        m["degrees"] = m["rad2deg"];
+        m["radians"] = m["deg2rad"];
+        m["bitwise_not"] = m["invert"];
+        m["conjugate"] = m["pos"];
+        m["bitwise_invert"] = m["invert"];
+        return m;
+    }();
+    return t;
+}
+
+// True when every operand is a scalar (Python or NumPy scalar or 0-d): NumPy
+// then returns a scalar.
+bool all_scalars(const std::vector<Arg>& args) {
+    for (auto& a : args)
+        if (!a.array.is_undef() && !(a.array.as<ArrayObj>()->numpy_scalar)) return false;
+    return true;
+}
+
+}  // namespace
+
+Value apply_ufunc(Interp& in, std::string_view name, const std::vector<Value>& values, const UfuncOptions& opts) {
+    std::vector<Arg> args;
+    std::vector<Operand> ops;
+    for (auto& v : values) {
+        args.push_back(to_arg(in, v));
+        ops.push_back(args.back().op);
+    }
+    UfuncLoop loop;
+    try {
+        std::vector<Operand> rops = ops;
+        if (opts.dtype) {
+            // dtype= asks for the loop of that dtype: resolve as if the inputs were of it.
+            for (auto& o : rops) o = Operand::array(*opts.dtype);
+        }
+        loop = resolve_ufunc(name, rops);
+    } catch (const PromotionError& e) {
+        raise(e.kind == "OverflowError" ? types::OverflowError : types::TypeError, e.what());
+    }
+    std::vector<const Shape*> shapes;
+    static const Shape kScalarShape;
+    for (auto& a : args) shapes.push_back(a.array.is_undef() ? &kScalarShape : &a.array.as<ArrayObj>()->shape);
+    Shape shape = broadcast_shapes(shapes);
+    DType out_dtype = loop.out[0];
+    NodeP node;
+    if (loop.constant_result) {
+        // NumPy answers e.g. uint8_array < 300 without computing: all True.
+        Value full = new_array(DType::Bool, shape);
+        ArrayObj* fa = full.as<ArrayObj>();
+        std::memset(fa->buffer.bytes(), *loop.constant_result ? 1 : 0, size_t(fa->size()));
+        return full;
+    } else {
+        auto it = op_table().find(name);
+        if (it == op_table().end()) raise(types::NotImplementedError, "ufunc '" + std::string(name) + "' is not implemented yet");
+        std::vector<NodeP> inputs;
+        for (size_t k = 0; k < args.size(); ++k) {
+            DType want = loop.in[k];
+            if (!args[k].array.is_undef()) inputs.push_back(make_cast(array_node(args[k].array.as<ArrayObj>()), want));
+            else inputs.push_back(make_scalar(want, convert_scalar(args[k].python, want)));
+        }
+        if (it->second.unary) node = make_unary(it->second.u, inputs[0], out_dtype);
+        else node = make_binary(it->second.b, inputs[0], inputs[1], out_dtype, shape);
+        node->shape = shape;
+        // NumPy: integer ** negative integer is an error, checked here for scalar exponents.
+        if (!it->second.unary && it->second.b == BinaryOp::Pow && is_integer(loop.in[1]) && !args[1].python.is_undef() &&
+            args[1].python.is_int() && args[1].python.i < 0)
+            raise(types::ValueError, "Integers to negative integer powers are not allowed.");
+    }
+    Value result = array_from_node(node, all_scalars(args));
+    if (opts.out) {
+        assign_array(in, *opts.out, result);
+        return *opts.out;
+    }
+    return result;
+}
+
+// ---- operator slots ----
+
+static const char* binop_ufunc(BinOp op) {
+    switch (op) {
+        case BinOp::Add: return "add";
+        case BinOp::Sub: return "subtract";
+        case BinOp::Mul: return "multiply";
+        case BinOp::Div: return "divide";
+        case BinOp::FloorDiv: return "floor_divide";
+        case BinOp::Mod: return "remainder";
+        case BinOp::Pow: return "power";
+        case BinOp::BitAnd: return "bitwise_and";
+        case BinOp::BitOr: return "bitwise_or";
+        case BinOp::BitXor: return "bitwise_xor";
+        case BinOp::LShift: return "left_shift";
+        case BinOp::RShift: return "right_shift";
+        case BinOp::MatMul: return nullptr;
+    }
+    return nullptr;
+}
+
+static bool array_operand(const Value& v) {
+    return as_array(v) || v.is_number() || is_kind(v, OK::List) || is_kind(v, OK::Tuple);
+}
+
+Value slot_binary(Interp& in, BinOp op, const Value& a, const Value& b) {
+    if (!array_operand(a) || !array_operand(b)) return Value();
+    if (op == BinOp::MatMul) return matmul(in, a, b);
+    return apply_ufunc(in, binop_ufunc(op), {a, b});
+}
+
+Value slot_inplace(Interp& in, BinOp op, const Value& a, const Value& b) {
+    if (!array_operand(b) || op == BinOp::MatMul) return Value();
+    // NumPy: `a += b` writes into a's memory; the result must cast back
+    // (same_kind), e.g. int_array += 1.5 raises.
+    ArrayObj* arr = a.as<ArrayObj>();
+    Value r = apply_ufunc(in, binop_ufunc(op), {a, b});
+    DType rt = r.as<ArrayObj>()->dtype;
+    if (rt != arr->dtype && !can_cast(rt, arr->dtype, Casting::SameKind))
+        raise(types::TypeError, std::string("Cannot cast ufunc '") + binop_ufunc(op) + "' output from dtype('" + name(rt) +
+                                    "') to dtype('" + name(arr->dtype) + "') with casting rule 'same_kind'");
+    assign_array(in, a, r);
+    return a;
+}
+
+Value slot_unary(Interp& in, UnOp op, const Value& v) {
+    switch (op) {
+        case UnOp::Neg: return apply_ufunc(in, "negative", {v});
+        case UnOp::Pos: return apply_ufunc(in, "positive", {v});
+        case UnOp::Invert: return apply_ufunc(in, "invert", {v});
+        case UnOp::Not: return Value();
+    }
+    return Value();
+}
+
+Value slot_compare(Interp& in, CmpOp op, const Value& a, const Value& b) {
+    if (!array_operand(a) || !array_operand(b)) {
+        if (op == CmpOp::Eq) return Value::boolean(false);
+        if (op == CmpOp::Ne) return Value::boolean(true);
+        return Value();
+    }
+    const char* n = nullptr;
+    switch (op) {
+        case CmpOp::Lt: n = "less"; break;
+        case CmpOp::Le: n = "less_equal"; break;
+        case CmpOp::Gt: n = "greater"; break;
+        case CmpOp::Ge: n = "greater_equal"; break;
+        case CmpOp::Eq: n = "equal"; break;
+        case CmpOp::Ne: n = "not_equal"; break;
+        default: return Value();
+    }
+    return apply_ufunc(in, n, {a, b});
+}
+
+// ---- assignment into views ----
+
+void assign_array(Interp& in, const Value& target, const Value& value) {
+    ArrayObj* t = as_array(target);
+    materialize(t);
+    Value src = as_array_value(in, value);
+    ArrayObj* s = src.as<ArrayObj>();
+    // Validate broadcasting of the value into the target's shape.
+    Shape b = broadcast_shapes({&s->shape, &t->shape});
+    if (b != t->shape) {
+        raise(types::ValueError, "could not broadcast input array from shape " + shape_text(s->shape) + " into shape " +
+                                     shape_text(t->shape));
+    }
+    NodeP n = make_cast(array_node(s), t->dtype);
+    // A source that reads the target's memory at other positions (a[1:] = a[:-1])
+    // is computed into a fresh buffer first.
+    bool overlap = false;
+    std::function<void(const dag::Node*)> check = [&](const dag::Node* x) {
+        if (x->result) x = x->result.get();
+        if (x->op == Op::Input && x->buffer.get() == t->buffer.get() &&
+            (x->offset != t->offset || x->strides != t->strides || x->shape != t->shape))
+            overlap = true;
+        for (auto& c : x->in) check(c.get());
+    };
+    check(n.get());
+    if (overlap) {
+        gpy::materialize(n);
+        n = n->result;
+    }
+    Target tg{t->buffer, t->offset, t->shape, t->strides};
+    materialize_into(n, tg);
+}
+
+}  // namespace gpy

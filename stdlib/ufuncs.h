@@ -1,0 +1,32 @@
+// Elementwise operations and the array operator slots.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "codegen/dag.h"
+#include "lang/interp.h"
+
+namespace gpy {
+
+struct UfuncOptions {
+    const Value* out = nullptr;
+    std::optional<DType> dtype;
+};
+
+// np.<name>(*values): builds the lazy node (or writes into out=).
+Value apply_ufunc(Interp& in, std::string_view name, const std::vector<Value>& values, const UfuncOptions& opts = {});
+// target[...] = value, broadcasting and casting to target's dtype, in place.
+void assign_array(Interp& in, const Value& target, const Value& value);
+dag::Shape broadcast_shapes(const std::vector<const dag::Shape*>& shapes);
+dag::ScalarValue convert_scalar(const Value& v, DType t);
+Value matmul(Interp& in, const Value& a, const Value& b);
+
+// Slots installed on the ndarray type.
+Value slot_binary(Interp& in, BinOp op, const Value& a, const Value& b);
+Value slot_inplace(Interp& in, BinOp op, const Value& a, const Value& b);
+Value slot_unary(Interp& in, UnOp op, const Value& v);
+Value slot_compare(Interp& in, CmpOp op, const Value& a, const Value& b);
+
+}  // namespace gpy
