@@ -151,6 +151,15 @@ private:
         }
         if (n->op == Op::Input) {
             if (leaf_index_.count(n)) return;
+            // The same view reached through another node (x * x) is one operand.
+            std::vector<int64_t> strides = to_space(broadcast_strides(n->shape, n->strides, context));
+            char* base = reinterpret_cast<char*>(n->buffer.bytes()) + n->offset;
+            for (size_t k = 0; k < ops_.size(); ++k) {
+                if (ops_[k].base == base && ops_[k].dtype == n->dtype && ops_[k].strides == strides && ops_[k].epilogue == epilogue) {
+                    leaf_index_[n] = k + 1;
+                    return;
+                }
+            }
             Operand op;
             op.node = n;
             op.dtype = n->dtype;

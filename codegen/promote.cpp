@@ -275,7 +275,6 @@ bool out_of_range_comparison(std::string_view name, bool array_first, bool value
     return !value_above;  // greater, greater_equal
 }
 
-
 // ---- PyArray_PromoteDTypeSequence (numpy/_core/src/multiarray/common_dtype.c) ----
 // NumPy promotes DType classes, not dtypes: the 14 concrete ones and the
 // abstract classes of Python int/float/complex. Each class's __common_dtype__
@@ -436,11 +435,14 @@ UfuncLoop resolve_ufunc(std::string_view name, const std::vector<Operand>& ops) 
     if (!up) type_error("unknown ufunc '" + std::string(name) + "'");
     const UfuncDef& u = *up;
     if (int(ops.size()) != u.nin) {
-        // NumPy counts the optional out arguments too.
         std::string got = std::to_string(ops.size());
-        type_error(std::string(name) + "() takes from " + std::to_string(u.nin) + " to " +
-                   std::to_string(u.nargs()) + " positional arguments but " + got +
-                   (ops.size() == 1 ? " was given" : " were given"));
+        std::string given = ops.size() == 1 ? " was given" : " were given";
+        if (int(ops.size()) < u.nin || int(ops.size()) > u.nargs())  // NumPy's own wording
+            type_error(std::string(u.numpy_name) + "() takes from " + std::to_string(u.nin) + " to " +
+                       std::to_string(u.nargs()) + " positional arguments but " + got + given);
+        // NumPy would take the extra ones as outputs; here operands are inputs only.
+        type_error(std::string(u.numpy_name) + "() takes " + std::to_string(u.nin) + " input operands but " +
+                   got + given);
     }
 
     // 1. An exact loop for concrete operand dtypes.

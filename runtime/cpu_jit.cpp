@@ -1,10 +1,59 @@
 // The CPU kernel JIT: clang (in-process) -> object code in memory -> ORC.
 // See cpu_jit.h for the options and the threading rules.
+//
+// This file builds two ways:
+//  - the front (CpuJit: caches, stats, the disk format), compiled into
+//    gpy_core. It needs no LLVM header;
+//  - the back end (clang + ORC), compiled with GPY_CPUJIT_BACKEND_ONLY into
+//    the module libgpy_cpujit.so, which links libclang-cpp.so.16 and
+//    libLLVM-16.so. The front dlopen()s it on the first kernel that is not in
+//    memory: loading those two libraries costs ~18 ms (mostly their static
+//    constructors), which scripts without arrays should not pay.
+// With GPY_CPUJIT_LINKED both halves are compiled into this one object and
+// gpy_core links the LLVM libraries directly (no dlopen).
 #include "runtime/cpu_jit.h"
+
+#include <chrono>
+#include <string>
+
+namespace gpy::cpujit_abi {
+
+// The table the back end hands to the front. Both halves come from the same
+// build (same compiler, same standard library), so std::string crosses.
+constexpr int kVersion = 1;
+struct Backend {
+    int version;
+    size_t string_size;  // sizeof(std::string), a cheap same-build check
+    // Starts LLVM and the ORC JIT; "" or an error.
+    std::string (*init)();
+    // Valid after init():
+    std::string (*key_prefix)();  // format + compiler version + options + target
+    std::string (*target_description)();
+    std::string (*options)();
+    double (*startup_ms)();
+    // emit: 0 object, 1 assembly, 2 LLVM IR. True: `out` holds it; false:
+    // the compile failed and `log` holds clang's diagnostics.
+    bool (*compile)(const std::string& source, int emit, std::string& out, std::string& log);
+    // Adds an object file to a fresh JITDylib: a handle, or nullptr + error.
+    void* (*load)(const std::string& object, std::string& error);
+    // The address of `symbol` in a loaded object: the address, or nullptr + error.
+    void* (*resolve)(void* handle, const std::string& symbol, std::string& error);
+};
+
+}  // namespace gpy::cpujit_abi
+
+namespace {
+[[maybe_unused]] double ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+// =========================================================== back end ====
+#if defined(GPY_CPUJIT_BACKEND_ONLY) || defined(GPY_CPUJIT_LINKED)
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -27,10 +76,7 @@
 #include <llvm/TargetParser/Host.h>
 #include <llvm/TargetParser/Triple.h>
 
-#include "runtime/kernel_cache.h"
-
-namespace gpy {
-
+namespace gpy::cpujit_backend {
 namespace {
 
 // Bumped whenever the way a kernel is compiled or loaded changes in a way the
@@ -38,166 +84,126 @@ namespace {
 constexpr const char* kJitFormat = "gpy-cpu-jit/1";
 constexpr const char* kSourceName = "kernel.cpp";
 
-std::string llvm_error_text(llvm::Error err) {
-    std::string s = llvm::toString(std::move(err));
-    return s;
-}
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// First "error:" line of a clang log, for JitError::what().
-std::string first_error_line(const std::string& log) {
-    size_t pos = log.find("error:");
-    if (pos == std::string::npos) return log.substr(0, log.find('\n'));
-    size_t start = log.rfind('\n', pos);
-    start = start == std::string::npos ? 0 : start + 1;
-    size_t end = log.find('\n', pos);
-    return log.substr(start, end == std::string::npos ? std::string::npos : end - start);
-}
-
-enum class Emit { Object, Assembly, IR };
-
-}  // namespace
-
-struct CpuJit::Impl {
-    // ---- fixed after init() ----
-    std::once_flag init_once;
-    std::string init_error;  // non-empty: the JIT could not start
+struct State {
     std::string triple, cpu;
-    std::vector<std::string> features;  // "+avx2", "-avx512f", ... sorted
+    std::vector<std::string> features;  // "+avx2", "-avx512f", ... sorted by name
     bool have_libmvec = false;
-    std::vector<std::string> cc1_args;
-    std::string options_string;  // cc1_args joined, part of the key
-    std::string key_prefix;      // format + clang version + options + target
+    std::string options;     // the cc1 arguments, space-separated
+    std::string key_prefix;  // format + clang version + options + target
     std::shared_ptr<clang::CompilerInvocation> base_invocation;
     std::unique_ptr<llvm::orc::LLJIT> jit;
     llvm::orc::JITDylib* runtime_jd = nullptr;
-    double jit_startup_ms = 0;
-
-    // ---- caches ----
-    KernelMemoryCache memory;
-    DiskCache disk{"cpu", ".o"};
-    std::atomic<uint64_t> dylib_counter{0};
-    std::mutex jit_mutex;  // guards JITDylib creation (ORC's session lock covers the rest)
-
-    // ---- stats ----
-    std::atomic<uint64_t> compiles{0}, memory_hits{0}, disk_hits{0}, disk_writes{0};
-    mutable std::mutex stats_mutex;
-    double last_compile_ms = 0, total_compile_ms = 0;
-
-    void init();
-    void ensure_init() {
-        std::call_once(init_once, [this] { init(); });
-        if (!init_error.empty()) throw JitError("CPU JIT unavailable: " + init_error, "");
-    }
-    std::string compile(const std::string& source, Emit emit, std::string& log);
-    void* load_object(const std::string& object, const std::string& symbol, llvm::orc::JITDylib*& jd_out);
-    void* resolve(llvm::orc::JITDylib* jd, const std::string& symbol);
-    std::string key_for(const std::string& source) const {
-        return strong_hash_hex({key_prefix, source});
-    }
+    std::mutex jd_mutex;  // serialises JITDylib creation (and its name counter)
+    uint64_t jd_counter = 0;
+    double startup_ms = 0;
 };
 
-void CpuJit::Impl::init() {
+State& state() {
+    static State* s = new State();  // never destroyed (see CpuJit::instance)
+    return *s;
+}
+
+std::string error_text(llvm::Error err) { return llvm::toString(std::move(err)); }
+
+std::string init_impl() {
+    State& s = state();
     auto t0 = std::chrono::steady_clock::now();
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     llvm::InitializeNativeTargetAsmParser();
 
-    triple = llvm::sys::getProcessTriple();
-    cpu = llvm::sys::getHostCPUName().str();
+    s.triple = llvm::sys::getProcessTriple();
+    s.cpu = llvm::sys::getHostCPUName().str();
     // An unrecognised CPU (common in VMs) reads "generic"; like clang's
     // -march=native, fall back to the baseline name: the features below
-    // still describe what the CPU can do.
-    if (cpu.empty() || cpu == "generic") {
-        llvm::Triple t(triple);
-        cpu = t.getArch() == llvm::Triple::x86_64 ? "x86-64" : t.getArch() == llvm::Triple::x86 ? "pentium4" : "generic";
+    // still say what the CPU can do.
+    if (s.cpu.empty() || s.cpu == "generic") {
+        llvm::Triple t(s.triple);
+        s.cpu = t.getArch() == llvm::Triple::x86_64 ? "x86-64" : "generic";
     }
     llvm::StringMap<bool> feature_map;
     if (llvm::sys::getHostCPUFeatures(feature_map)) {
-        for (const auto& f : feature_map) features.push_back((f.second ? "+" : "-") + f.getKey().str());
-        std::sort(features.begin(), features.end(), [](const std::string& a, const std::string& b) {
-            return a.substr(1) < b.substr(1);
-        });
+        for (const auto& f : feature_map) s.features.push_back((f.second ? "+" : "-") + f.getKey().str());
+        std::sort(s.features.begin(), s.features.end(),
+                  [](const std::string& a, const std::string& b) { return a.substr(1) < b.substr(1); });
     }
 
-    // The math libraries kernels may call into. libmvec is part of glibc;
-    // without it, loops stay scalar rather than failing to link.
+    // The math libraries kernels call into. libmvec is part of glibc; without
+    // it loops stay scalar instead of failing to link.
     std::string err;
     llvm::sys::DynamicLibrary::getPermanentLibrary("libm.so.6", &err);
-    err.clear();
-    have_libmvec = llvm::sys::DynamicLibrary::getPermanentLibrary("libmvec.so.1", &err).isValid();
+    s.have_libmvec = llvm::sys::DynamicLibrary::getPermanentLibrary("libmvec.so.1", &err).isValid();
 
-    cc1_args = {"-triple", triple, "-target-cpu", cpu};
-    for (const auto& f : features) {
-        cc1_args.push_back("-target-feature");
-        cc1_args.push_back(f);
+    std::vector<std::string> args = {"-triple", s.triple, "-target-cpu", s.cpu};
+    for (const auto& f : s.features) {
+        args.push_back("-target-feature");
+        args.push_back(f);
     }
-    for (const char* a : {"-x", "c++", "-std=c++17", "-O3", "-vectorize-loops", "-vectorize-slp", "-mrelocation-model", "pic",
-                          "-pic-level", "2", "-mframe-pointer=none", "-ffp-contract=off", "-fno-rounding-math",
-                          "-nostdsysteminc", "-nobuiltininc", "-discard-value-names", "-disable-llvm-verifier",
-                          "-ferror-limit", "19"})
-        cc1_args.push_back(a);
-    if (have_libmvec) cc1_args.push_back("-fveclib=libmvec");
-    for (const auto& a : cc1_args) {
-        if (!options_string.empty()) options_string += ' ';
-        options_string += a;
+    // cc1 defaults already give: no math errno, no exceptions, IEEE NaN/Inf
+    // handling (no fast-math flag is passed).
+    for (const char* a : {"-x", "c++", "-std=c++17", "-O3", "-vectorize-loops", "-vectorize-slp",
+                          "-mrelocation-model", "pic", "-pic-level", "2", "-mframe-pointer=none",
+                          "-ffp-contract=off", "-fno-rounding-math", "-nostdsysteminc", "-nobuiltininc",
+                          "-discard-value-names", "-disable-llvm-verifier", "-ferror-limit", "19"})
+        args.push_back(a);
+    if (s.have_libmvec) args.push_back("-fveclib=libmvec");
+    for (const auto& a : args) {
+        if (!s.options.empty()) s.options += ' ';
+        s.options += a;
     }
-    key_prefix = std::string(kJitFormat) + "\n" + clang::getClangFullVersion() + "\n" + options_string;
+    s.key_prefix = std::string(kJitFormat) + "\n" + clang::getClangFullVersion() + "\n" + s.options;
 
     // Parse the options once; each compile copies the parsed invocation.
     {
         std::vector<const char*> argv;
-        for (const auto& a : cc1_args) argv.push_back(a.c_str());
+        for (const auto& a : args) argv.push_back(a.c_str());
         std::string log;
         llvm::raw_string_ostream os(log);
         auto diag_opts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
         clang::TextDiagnosticPrinter printer(os, diag_opts.get());
         clang::DiagnosticsEngine diags(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), diag_opts, &printer,
                                        /*ShouldOwnClient=*/false);
-        base_invocation = std::make_shared<clang::CompilerInvocation>();
-        if (!clang::CompilerInvocation::CreateFromArgs(*base_invocation, argv, diags) || diags.hasErrorOccurred()) {
+        s.base_invocation = std::make_shared<clang::CompilerInvocation>();
+        if (!clang::CompilerInvocation::CreateFromArgs(*s.base_invocation, argv, diags) ||
+            diags.hasErrorOccurred()) {
             os.flush();
-            init_error = "bad compiler options: " + log;
-            return;
+            return "bad compiler options: " + log;
         }
-        auto& fe = base_invocation->getFrontendOpts();
+        auto& fe = s.base_invocation->getFrontendOpts();
         fe.Inputs.clear();
         fe.Inputs.emplace_back(kSourceName, clang::InputKind(clang::Language::CXX));
         fe.OutputFile = "-";
     }
 
-    auto jit_or = llvm::orc::LLJITBuilder().create();
-    if (!jit_or) {
-        init_error = "cannot create the ORC JIT: " + llvm_error_text(jit_or.takeError());
-        return;
-    }
-    jit = std::move(*jit_or);
-    auto jd_or = jit->createJITDylib("gpy_runtime");
-    if (!jd_or) {
-        init_error = llvm_error_text(jd_or.takeError());
-        return;
-    }
-    runtime_jd = &*jd_or;
-    char prefix = jit->getDataLayout().getGlobalPrefix();
+    auto jit = llvm::orc::LLJITBuilder().create();
+    if (!jit) return "cannot create the ORC JIT: " + error_text(jit.takeError());
+    s.jit = std::move(*jit);
+    auto jd = s.jit->createJITDylib("gpy_runtime");
+    if (!jd) return error_text(jd.takeError());
+    s.runtime_jd = &*jd;
+    char prefix = s.jit->getDataLayout().getGlobalPrefix();
     auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
-    if (!process) {
-        init_error = llvm_error_text(process.takeError());
-        return;
-    }
-    runtime_jd->addGenerator(std::move(*process));
+    if (!process) return error_text(process.takeError());
+    s.runtime_jd->addGenerator(std::move(*process));
     for (const char* lib : {"libm.so.6", "libmvec.so.1"}) {
         auto gen = llvm::orc::DynamicLibrarySearchGenerator::Load(lib, prefix);
-        if (gen) runtime_jd->addGenerator(std::move(*gen));
+        if (gen) s.runtime_jd->addGenerator(std::move(*gen));
         else llvm::consumeError(gen.takeError());
     }
-    jit_startup_ms = ms_since(t0);
+    s.startup_ms = ms_since(t0);
+    return "";
 }
 
-std::string CpuJit::Impl::compile(const std::string& source, Emit emit, std::string& log) {
-    auto invocation = std::make_shared<clang::CompilerInvocation>(*base_invocation);
+std::string init() {
+    static std::once_flag once;
+    static std::string result;
+    std::call_once(once, [] { result = init_impl(); });
+    return result;
+}
+
+bool compile(const std::string& source, int emit, std::string& out, std::string& log) {
+    State& s = state();
+    auto invocation = std::make_shared<clang::CompilerInvocation>(*s.base_invocation);
 
     llvm::raw_string_ostream log_os(log);
     clang::CompilerInstance ci;
@@ -211,72 +217,250 @@ std::string CpuJit::Impl::compile(const std::string& source, Emit emit, std::str
     fs->addFile(std::string("/") + kSourceName, 0, llvm::MemoryBuffer::getMemBuffer(source, kSourceName, false));
     ci.createFileManager(fs);
 
-    llvm::SmallString<0> out;
-    ci.setOutputStream(std::make_unique<llvm::raw_svector_ostream>(out));
+    llvm::SmallString<0> buffer;
+    ci.setOutputStream(std::make_unique<llvm::raw_svector_ostream>(buffer));
 
     bool ok;
-    switch (emit) {
-        case Emit::Object: {
-            clang::EmitObjAction action;
-            ok = ci.ExecuteAction(action);
-            break;
-        }
-        case Emit::Assembly: {
-            clang::EmitAssemblyAction action;
-            ok = ci.ExecuteAction(action);
-            break;
-        }
-        default: {
-            clang::EmitLLVMAction action;
-            ok = ci.ExecuteAction(action);
-            break;
-        }
+    if (emit == 0) {
+        clang::EmitObjAction action;
+        ok = ci.ExecuteAction(action);
+    } else if (emit == 1) {
+        clang::EmitAssemblyAction action;
+        ok = ci.ExecuteAction(action);
+    } else {
+        clang::EmitLLVMAction action;
+        ok = ci.ExecuteAction(action);
     }
     log_os.flush();
-    if (!ok || ci.getDiagnostics().hasErrorOccurred()) {
-        throw JitError("CPU kernel failed to compile: " + first_error_line(log), log);
-    }
-    return std::string(out.data(), out.size());
+    ok = ok && !ci.getDiagnostics().hasErrorOccurred();
+    if (ok) out.assign(buffer.data(), buffer.size());
+    return ok;
 }
 
-void* CpuJit::Impl::resolve(llvm::orc::JITDylib* jd, const std::string& symbol) {
-    auto addr = jit->lookup(*jd, symbol);
+void* load(const std::string& object, std::string& error) {
+    State& s = state();
+    llvm::orc::JITDylib* jd;
+    {
+        // Each kernel gets its own JITDylib: kernels may reuse symbol names.
+        std::lock_guard<std::mutex> lock(s.jd_mutex);
+        auto created = s.jit->createJITDylib("gpy_kernel_" + std::to_string(s.jd_counter++));
+        if (!created) {
+            error = error_text(created.takeError());
+            return nullptr;
+        }
+        jd = &*created;
+        jd->addToLinkOrder(*s.runtime_jd);
+    }
+    if (auto err = s.jit->addObjectFile(*jd, llvm::MemoryBuffer::getMemBufferCopy(object, "gpy_kernel.o"))) {
+        error = error_text(std::move(err));
+        return nullptr;
+    }
+    return jd;
+}
+
+void* resolve(void* handle, const std::string& symbol, std::string& error) {
+    auto addr = state().jit->lookup(*static_cast<llvm::orc::JITDylib*>(handle), symbol);
     if (!addr) {
-        std::string text = llvm_error_text(addr.takeError());
-        throw JitError("CPU kernel symbol '" + symbol + "' could not be loaded: " + text, text);
+        error = error_text(addr.takeError());
+        return nullptr;
     }
     return addr->toPtr<void*>();
 }
 
-void* CpuJit::Impl::load_object(const std::string& object, const std::string& symbol,
-                                llvm::orc::JITDylib*& jd_out) {
-    llvm::orc::JITDylib* jd;
-    {
-        std::lock_guard<std::mutex> lock(jit_mutex);
-        auto jd_or = jit->createJITDylib("gpy_kernel_" + std::to_string(dylib_counter++));
-        if (!jd_or) {
-            std::string text = llvm_error_text(jd_or.takeError());
-            throw JitError("CPU JIT: " + text, text);
-        }
-        jd = &*jd_or;
-        jd->addToLinkOrder(*runtime_jd);
+std::string target_description() {
+    const State& s = state();
+    std::string d = "triple=" + s.triple + " cpu=" + s.cpu + " libmvec=" + (s.have_libmvec ? "yes" : "no") +
+                    " features=";
+    bool first = true;
+    for (const auto& f : s.features) {
+        if (f[0] != '+') continue;
+        if (!first) d += ',';
+        d += f.substr(1);
+        first = false;
     }
-    if (auto err = jit->addObjectFile(*jd, llvm::MemoryBuffer::getMemBufferCopy(object, "gpy_kernel.o"))) {
-        std::string text = llvm_error_text(std::move(err));
-        throw JitError("CPU JIT: cannot load kernel object: " + text, text);
-    }
-    jd_out = jd;
-    return resolve(jd, symbol);
+    return d;
 }
 
-// ------------------------------------------------------------------------
+const cpujit_abi::Backend kBackend = {
+    cpujit_abi::kVersion,
+    sizeof(std::string),
+    &init,
+    [] { return state().key_prefix; },
+    &target_description,
+    [] { return state().options; },
+    [] { return state().startup_ms; },
+    &compile,
+    &load,
+    &resolve,
+};
+
+}  // namespace
+}  // namespace gpy::cpujit_backend
+
+extern "C" __attribute__((visibility("default"))) const gpy::cpujit_abi::Backend* gpy_cpujit_backend() {
+    return &gpy::cpujit_backend::kBackend;
+}
+
+#endif  // back end
+
+// ============================================================== front ====
+#if !defined(GPY_CPUJIT_BACKEND_ONLY)
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include "runtime/kernel_cache.h"
+
+#if !defined(GPY_CPUJIT_LINKED)
+#include <sys/stat.h>
+#endif
+
+namespace gpy {
+
+namespace {
+
+// First "error:" line of a clang log, for JitError::what().
+std::string first_error_line(const std::string& log) {
+    size_t pos = log.find("error:");
+    if (pos == std::string::npos) return log.substr(0, log.find('\n'));
+    size_t start = log.rfind('\n', pos);
+    start = start == std::string::npos ? 0 : start + 1;
+    size_t end = log.find('\n', pos);
+    return log.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+#if defined(GPY_CPUJIT_LINKED)
+}  // namespace
+}  // namespace gpy
+extern "C" const gpy::cpujit_abi::Backend* gpy_cpujit_backend();
+namespace gpy {
+namespace {
+const cpujit_abi::Backend* find_backend(std::string&) { return gpy_cpujit_backend(); }
+#else
+std::string dir_of(const std::string& path) {
+    size_t slash = path.rfind('/');
+    return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+// Finds and loads libgpy_cpujit.so: $GPY_CPUJIT_LIB, next to the executable,
+// <exe>/../lib/gpy/, the build tree it was built in, then the loader's path.
+const cpujit_abi::Backend* find_backend(std::string& error) {
+    std::vector<std::string> candidates;
+    if (const char* env = std::getenv("GPY_CPUJIT_LIB"); env && *env) candidates.push_back(env);
+    char exe[4096];
+    ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        std::string dir = dir_of(exe);
+        candidates.push_back(dir + "/libgpy_cpujit.so");
+        candidates.push_back(dir + "/../lib/gpy/libgpy_cpujit.so");
+    }
+#ifdef GPY_CPUJIT_BUILD_PATH
+    candidates.push_back(GPY_CPUJIT_BUILD_PATH);
+#endif
+    std::string tried;
+    for (const auto& path : candidates) {
+        struct stat st;
+        if (::stat(path.c_str(), &st) != 0) continue;
+        void* lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!lib) {
+            const char* e = ::dlerror();
+            tried += "\n  " + path + ": " + (e ? e : "dlopen failed");
+            continue;
+        }
+        auto entry = reinterpret_cast<const cpujit_abi::Backend* (*)()>(::dlsym(lib, "gpy_cpujit_backend"));
+        if (!entry) {
+            tried += "\n  " + path + ": no gpy_cpujit_backend symbol";
+            continue;
+        }
+        return entry();
+    }
+    if (void* lib = ::dlopen("libgpy_cpujit.so", RTLD_NOW | RTLD_LOCAL)) {
+        if (auto entry = reinterpret_cast<const cpujit_abi::Backend* (*)()>(::dlsym(lib, "gpy_cpujit_backend")))
+            return entry();
+    }
+    error = "cannot load libgpy_cpujit.so (set GPY_CPUJIT_LIB to its path)";
+    if (!tried.empty()) error += ":" + tried;
+    return nullptr;
+}
+#endif
+
+}  // namespace
+
+struct CpuJit::Impl {
+    std::once_flag init_once;
+    std::string init_error;  // non-empty: the JIT could not start
+    const cpujit_abi::Backend* be = nullptr;
+    std::string key_prefix;
+    double startup_ms = 0;
+
+    KernelMemoryCache memory;
+    DiskCache disk{"cpu", ".o"};
+
+    std::atomic<uint64_t> compiles{0}, memory_hits{0}, disk_hits{0}, disk_writes{0};
+    mutable std::mutex stats_mutex;
+    double last_compile_ms = 0, total_compile_ms = 0;
+
+    void init() {
+        auto t0 = std::chrono::steady_clock::now();
+        std::string err;
+        be = find_backend(err);
+        if (!be) {
+            init_error = err;
+            return;
+        }
+        if (be->version != cpujit_abi::kVersion || be->string_size != sizeof(std::string)) {
+            init_error = "libgpy_cpujit.so is from a different build";
+            be = nullptr;
+            return;
+        }
+        init_error = be->init();
+        if (!init_error.empty()) return;
+        key_prefix = be->key_prefix();
+        startup_ms = ms_since(t0);
+    }
+    void ensure_init() {
+        std::call_once(init_once, [this] { init(); });
+        if (!init_error.empty()) throw JitError("CPU JIT unavailable: " + init_error, init_error);
+    }
+    std::string key_for(const std::string& source) const { return strong_hash_hex({key_prefix, source}); }
+
+    void record_compile(double ms) {
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        last_compile_ms = ms;
+        total_compile_ms += ms;
+    }
+    std::string compile(const std::string& source, int emit) {
+        std::string out, log;
+        if (!be->compile(source, emit, out, log))
+            throw JitError("CPU kernel failed to compile: " + first_error_line(log), log);
+        return out;
+    }
+    void* load(const std::string& object) {
+        std::string error;
+        void* handle = be->load(object, error);
+        if (!handle) throw JitError("CPU kernel object could not be loaded: " + error, error);
+        return handle;
+    }
+    void* resolve(void* handle, const std::string& symbol) {
+        std::string error;
+        void* p = be->resolve(handle, symbol, error);
+        if (!p) throw JitError("CPU kernel symbol '" + symbol + "' could not be resolved: " + error, error);
+        return p;
+    }
+};
 
 CpuJit::CpuJit() : impl_(std::make_unique<Impl>()) {}
 CpuJit::~CpuJit() = default;
 
 CpuJit& CpuJit::instance() {
-    // Never destroyed: kernels may run on other threads during exit, and
-    // LLVM's own statics may already be gone by then.
+    // Never destroyed: kernels may still run on other threads during exit,
+    // and LLVM's own statics may be gone by then.
     static CpuJit* jit = new CpuJit();
     return *jit;
 }
@@ -291,9 +475,10 @@ void* CpuJit::lookup(const std::string& source, const std::string& symbol) {
 
     auto [entry, builder] = m.memory.acquire(source);
     if (!builder) {
-        auto* jd = static_cast<llvm::orc::JITDylib*>(m.memory.wait(entry));
+        // In memory (or being built by another thread): a new symbol of it.
+        void* handle = m.memory.wait(entry);
         m.memory_hits.fetch_add(1, std::memory_order_relaxed);
-        void* p = m.resolve(jd, symbol);
+        void* p = m.resolve(handle, symbol);
         m.memory.add_symbol(entry, symbol, p);
         return p;
     }
@@ -301,44 +486,36 @@ void* CpuJit::lookup(const std::string& source, const std::string& symbol) {
     try {
         std::string key = m.key_for(source);
         std::string object;
-        llvm::orc::JITDylib* jd = nullptr;
+        void* handle = nullptr;
         void* p = nullptr;
-        bool from_disk = false;
         if (m.disk.load(key, object) == DiskCache::Load::Hit) {
             try {
-                p = m.load_object(object, symbol, jd);
-                from_disk = true;
+                handle = m.load(object);
+                p = m.resolve(handle, symbol);
                 m.disk_hits.fetch_add(1, std::memory_order_relaxed);
             } catch (const JitError&) {
-                // A verified entry that does not load (e.g. written by a
-                // different build with the same key): recompile below.
-                jd = nullptr;
+                // A verified entry that does not load or lacks the symbol:
+                // compile from source, which reports the real error.
+                handle = nullptr;
             }
         }
-        if (!from_disk) {
-            std::string log;
+        if (!handle) {
             auto t0 = std::chrono::steady_clock::now();
             m.compiles.fetch_add(1, std::memory_order_relaxed);
             try {
-                object = m.compile(source, Emit::Object, log);
+                object = m.compile(source, 0);
             } catch (...) {
-                double ms = ms_since(t0);
-                std::lock_guard<std::mutex> lock(m.stats_mutex);
-                m.last_compile_ms = ms;
-                m.total_compile_ms += ms;
+                m.record_compile(ms_since(t0));
                 throw;
             }
-            double ms = ms_since(t0);
-            {
-                std::lock_guard<std::mutex> lock(m.stats_mutex);
-                m.last_compile_ms = ms;
-                m.total_compile_ms += ms;
-            }
-            p = m.load_object(object, symbol, jd);
+            m.record_compile(ms_since(t0));
+            handle = m.load(object);
+            p = m.resolve(handle, symbol);
+            // Only objects that loaded and resolved are written.
             if (m.disk.store(key, object)) m.disk_writes.fetch_add(1, std::memory_order_relaxed);
         }
         m.memory.add_symbol(entry, symbol, p);
-        m.memory.publish(entry, jd);
+        m.memory.publish(entry, handle);
         return p;
     } catch (...) {
         m.memory.fail(entry, std::current_exception());
@@ -365,6 +542,7 @@ CpuJit::Stats CpuJit::stats() const {
     std::lock_guard<std::mutex> lock(m.stats_mutex);
     s.last_compile_ms = m.last_compile_ms;
     s.total_compile_ms = m.total_compile_ms;
+    s.startup_ms = m.startup_ms;
     return s;
 }
 
@@ -372,28 +550,19 @@ void CpuJit::clear_memory_cache_for_testing() { impl_->memory.clear(); }
 
 std::string CpuJit::target_description() const {
     impl_->ensure_init();
-    const Impl& m = *impl_;
-    std::string s = "triple=" + m.triple + " cpu=" + m.cpu + " libmvec=" + (m.have_libmvec ? "yes" : "no") +
-                    " features=";
-    bool first = true;
-    for (const auto& f : m.features) {
-        if (f[0] != '+') continue;
-        if (!first) s += ',';
-        s += f.substr(1);
-        first = false;
-    }
-    return s;
+    return impl_->be->target_description();
 }
 
 std::string CpuJit::compile_options() const {
     impl_->ensure_init();
-    return impl_->options_string;
+    return impl_->be->options();
 }
 
 std::string CpuJit::emit_for_inspection(const std::string& source, bool assembly) {
     impl_->ensure_init();
-    std::string log;
-    return impl_->compile(source, assembly ? Emit::Assembly : Emit::IR, log);
+    return impl_->compile(source, assembly ? 1 : 2);
 }
 
 }  // namespace gpy
+
+#endif  // front

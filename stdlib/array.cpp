@@ -42,6 +42,10 @@ int normalize_axis(int64_t axis, int ndim) {
 // ---- construction and materialisation ----
 
 Value array_from_node(dag::NodeP n, bool numpy_scalar) {
+    if (n->op != dag::Op::Input && n->op != dag::Op::Scalar && !n->result) {
+        if (dag::pending_size(n) > kMaxPendingNodes) gpy::materialize(n);
+        else register_pending(n);
+    }
     auto* a = new ArrayObj();
     Value v = Value::object(a);
     a->dtype = n->dtype;

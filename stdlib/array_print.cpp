@@ -692,7 +692,11 @@ struct IVal {
     bool neg = false;
     uint64_t mag = 0;
     std::string digits() const { return std::to_string(mag); }
-    std::string str() const { return (neg ? "-" : "") + digits(); }
+    std::string str() const {
+        std::string s = digits();
+        if (neg) s.insert(s.begin(), '-');
+        return s;
+    }
     bool less(const IVal& b) const {
         if (neg != b.neg) return neg;
         return neg ? mag > b.mag : mag < b.mag;

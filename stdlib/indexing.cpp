@@ -189,6 +189,7 @@ void array_setitem(Interp& in, const Value& self, const Value& index, Value valu
         // indices: the last write wins, as in NumPy).
         Value full = new_array(a->dtype, shape);
         assign_array(in, full, src);
+        flush_readers(a->buffer.get());
         const uint8_t* from = full.as<ArrayObj>()->buffer.bytes();
         size_t isz = itemsize(a->dtype);
         for (size_t k = 0; k < offs.size(); ++k) std::memcpy(a->buffer.bytes() + offs[k], from + k * isz, isz);

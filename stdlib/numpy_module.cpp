@@ -2,7 +2,12 @@
 // `import gpy`: creation functions, ufuncs, reductions, shape functions,
 // dtypes and constants, with NumPy's names and keyword arguments.
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
 
 #include "codegen/plan.h"
 #include "runtime/cpu_backend.h"
@@ -447,16 +452,33 @@ const Fn kFunctions[] = {
 
 }  // namespace
 
-void install_cpu_backend() {
-    static bool done = false;
-    if (done) return;
-    done = true;
-    set_kernel_runner(run_kernel_cpu);
+// The CPU backend runs kernels; GPY_DEBUG and --dump-kernels observe them.
+void install_cpu_backend(Interp& in) {
+    static std::once_flag once;
+    std::call_once(once, [&] {
+        set_kernel_runner(run_kernel_cpu);
+        const char* dbg = std::getenv("GPY_DEBUG");
+        int level = dbg ? std::atoi(dbg) : 0;
+        std::string dump = in.cfg.dump_kernels_dir;
+        if (level <= 0 && dump.empty()) return;
+        if (!dump.empty()) std::filesystem::create_directories(dump);
+        set_kernel_observer([level, dump](const KernelPlan& k) {
+            if (level >= 1) std::fprintf(stderr, "gpy: kernel %s: %s\n", k.source.name.c_str(), k.source.summary.c_str());
+            if (level >= 3) std::fprintf(stderr, "%s\n", k.source.body.c_str());
+            if (!dump.empty()) {
+                std::string path = dump + "/" + k.source.name + ".cpp";
+                if (!std::filesystem::exists(path)) {
+                    std::ofstream f(path);
+                    f << "// " << k.source.summary << "\n" << k.source.body;
+                }
+            }
+        });
+    });
 }
 
-ModuleObj* make_numpy_module(Interp&) {
+ModuleObj* make_numpy_module(Interp& in) {
     init_array_types();
-    install_cpu_backend();
+    install_cpu_backend(in);
     auto* m = new ModuleObj("numpy");
     m->doc = "gpy's NumPy-compatible array module (lazy, fused, compiled kernels).";
     for (const Fn& f : kFunctions) m->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));

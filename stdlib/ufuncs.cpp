@@ -281,6 +281,8 @@ void assign_array(Interp& in, const Value& target, const Value& value) {
         gpy::materialize(n);
         n = n->result;
     }
+    // Pending values that read the target's memory are computed before it changes.
+    flush_readers(t->buffer.get());
     Target tg{t->buffer, t->offset, t->shape, t->strides};
     materialize_into(n, tg);
 }

@@ -232,6 +232,10 @@ TEST_CASE("resolve_ufunc hand-written cases", "[promote][ufunc]") {
                           "safely coerced to any supported types according to the casting rule ''safe''");
         CHECK_THROWS_WITH(resolve_ufunc("add", {arr(T::Int8)}),
                           "add() takes from 2 to 3 positional arguments but 1 was given");
+        CHECK_THROWS_WITH(resolve_ufunc("mod", {arr(T::Int8)}),
+                          "remainder() takes from 2 to 3 positional arguments but 1 was given");
+        CHECK_THROWS_WITH(resolve_ufunc("divmod", std::vector<Operand>(5, arr(T::Int8))),
+                          "divmod() takes from 2 to 4 positional arguments but 5 were given");
         CHECK_THROWS_WITH(resolve_ufunc("sqrt", {}),
                           "sqrt() takes from 1 to 2 positional arguments but 0 were given");
         CHECK_THROWS_AS(resolve_ufunc("frexp", {arr(T::Float64)}), PromotionError);
