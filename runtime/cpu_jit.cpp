@@ -335,12 +335,7 @@ std::string first_error_line(const std::string& log) {
 }
 
 #if defined(GPY_CPUJIT_LINKED)
-}  // namespace
-}  // namespace gpy
-extern "C" const gpy::cpujit_abi::Backend* gpy_cpujit_backend();
-namespace gpy {
-namespace {
-const cpujit_abi::Backend* find_backend(std::string&) { return gpy_cpujit_backend(); }
+const cpujit_abi::Backend* find_backend(std::string&) { return ::gpy_cpujit_backend(); }
 #else
 std::string dir_of(const std::string& path) {
     size_t slash = path.rfind('/');
@@ -483,20 +478,16 @@ void* CpuJit::lookup(const std::string& source, const std::string& symbol) {
         return p;
     }
 
+    void* handle = nullptr;
     try {
         std::string key = m.key_for(source);
         std::string object;
-        void* handle = nullptr;
-        void* p = nullptr;
         if (m.disk.load(key, object) == DiskCache::Load::Hit) {
             try {
                 handle = m.load(object);
-                p = m.resolve(handle, symbol);
                 m.disk_hits.fetch_add(1, std::memory_order_relaxed);
             } catch (const JitError&) {
-                // A verified entry that does not load or lacks the symbol:
-                // compile from source, which reports the real error.
-                handle = nullptr;
+                handle = nullptr;  // verified but unloadable: compile from source instead
             }
         }
         if (!handle) {
@@ -510,17 +501,18 @@ void* CpuJit::lookup(const std::string& source, const std::string& symbol) {
             }
             m.record_compile(ms_since(t0));
             handle = m.load(object);
-            p = m.resolve(handle, symbol);
-            // Only objects that loaded and resolved are written.
             if (m.disk.store(key, object)) m.disk_writes.fetch_add(1, std::memory_order_relaxed);
         }
-        m.memory.add_symbol(entry, symbol, p);
         m.memory.publish(entry, handle);
-        return p;
     } catch (...) {
         m.memory.fail(entry, std::current_exception());
         throw;
     }
+    // ORC links the object on its first symbol lookup: an unknown symbol or an
+    // unresolved external reference throws here (and the kernel stays cached).
+    void* p = m.resolve(handle, symbol);
+    m.memory.add_symbol(entry, symbol, p);
+    return p;
 }
 
 void CpuJit::set_cache_dir(const std::string& dir) { impl_->disk.set_dir(dir); }

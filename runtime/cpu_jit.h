@@ -13,9 +13,14 @@
 // symbol they reference is resolved from this process, libm.so.6 and
 // libmvec.so.1.
 //
+// The compiler lives in the module libgpy_cpujit.so (linking libclang-cpp
+// and libLLVM), loaded with dlopen on the first lookup that misses memory, so
+// processes that never compile a kernel do not pay the ~18 ms those libraries
+// take to load. It is looked for in $GPY_CPUJIT_LIB, next to the executable,
+// in <exe dir>/../lib/gpy/, in the build tree, then on the loader's path.
+//
 // Thread-safe: any number of threads may call lookup(); different kernels
 // compile concurrently, the same kernel is compiled once (others wait).
-// LLVM is initialised on the first lookup(), not by instance().
 #pragma once
 
 #include <cstdint>
@@ -57,6 +62,7 @@ public:
         uint64_t disk_writes = 0;   // entries written
         double last_compile_ms = 0;
         double total_compile_ms = 0;
+        double startup_ms = 0;      // loading libgpy_cpujit.so + LLVM + ORC (once, on first need)
     };
     Stats stats() const;
 

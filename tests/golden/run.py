@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Generated-kernel golden tests: each program here is run with GPY_DEBUG=3,
+which prints every kernel the planner runs (name, what it computes, source)
+in launch order; the text must equal the committed NAME.kernels file, so a
+fusion or emitter change shows up as a reviewable diff.
+
+  python3 tests/golden/run.py --gpy build/gpy            # check
+  python3 tests/golden/run.py --gpy build/gpy --update   # rewrite the goldens
+"""
+import argparse
+import difflib
+import os
+import pathlib
+import subprocess
+import sys
+
+here = pathlib.Path(__file__).resolve().parent
+ap = argparse.ArgumentParser()
+ap.add_argument("--gpy", required=True)
+ap.add_argument("--update", action="store_true")
+args = ap.parse_args()
+
+passed = failed = 0
+for prog in sorted(here.glob("*.gpy")):
+    env = dict(os.environ, GPY_DEBUG="3")
+    r = subprocess.run([args.gpy, str(prog)], capture_output=True, text=True, env=env, timeout=120)
+    if r.returncode != 0:
+        failed += 1
+        print(f"FAIL {prog.name}: exit {r.returncode}\n{r.stderr[-2000:]}")
+        continue
+    got = "".join(line + "\n" for line in r.stderr.splitlines() if not line.startswith("gpy: warning"))
+    golden = prog.with_suffix(".kernels")
+    if args.update:
+        golden.write_text(got)
+        print(f"updated {golden.name}")
+        passed += 1
+        continue
+    want = golden.read_text() if golden.exists() else ""
+    if got == want:
+        passed += 1
+    else:
+        failed += 1
+        diff = difflib.unified_diff(want.splitlines(), got.splitlines(), "golden", "now", lineterm="", n=2)
+        print(f"FAIL {prog.name}: generated kernels differ from {golden.name}")
+        print("\n".join(list(diff)[:80]))
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
