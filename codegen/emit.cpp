@@ -276,7 +276,10 @@ private:
         const Operand& op = ops_[k];
         std::string T = storage_type(op.dtype);
         std::string raw;
-        if (unit(k)) raw = "((const " + T + "*)q" + std::to_string(k) + ")[" + index_expr + "]";
+        // Stride-0 (broadcast) and unit-stride operands are specialised in the
+        // source so the compiler hoists or vectorises their loads.
+        if (zero(k)) raw = "*(const " + T + "*)q" + std::to_string(k);
+        else if (unit(k)) raw = "((const " + T + "*)q" + std::to_string(k) + ")[" + index_expr + "]";
         else raw = "*(const " + T + "*)(q" + std::to_string(k) + " + " + index_expr + " * s" + std::to_string(k) + ")";
         if (op.dtype == DType::Float16) return "(float)" + raw;
         return raw;
@@ -287,6 +290,7 @@ private:
         int64_t s = ops_[k].strides.back();
         return s == int64_t(itemsize(ops_[k].dtype));
     }
+    bool zero(size_t k) const { return !space_.empty() && ops_[k].strides.back() == 0 && k != 0; }
 
     // Emits statements computing `n` (inside the innermost loop) and returns its variable.
     std::string value(const Node* n, const std::string& idx, bool in_prologue) {
@@ -493,8 +497,14 @@ private:
                 return flt ? "racc *= (" + A + ")" + v + ";" : "racc = gpy_wrap_mul(racc, (" + A + ")" + v + ");";
             case ReduceOp::Any: return "racc = racc || (" + v + " != 0);";
             case ReduceOp::All: return "racc = racc && (" + v + " != 0);";
-            case ReduceOp::Max: return "racc = gpy_maximum(racc, (" + A + ")" + v + ");";
-            case ReduceOp::Min: return "racc = gpy_minimum(racc, (" + A + ")" + v + ");";
+            // fmax/fmin vectorise as reductions; NaN propagation (NumPy's
+            // maximum) is restored from a separate flag after the loop.
+            case ReduceOp::Max:
+                return flt ? "{ " + A + " w = (" + A + ")" + v + "; racc = gpy_fmax(racc, w); rnan |= (w != w); }"
+                           : "racc = gpy_maximum(racc, (" + A + ")" + v + ");";
+            case ReduceOp::Min:
+                return flt ? "{ " + A + " w = (" + A + ")" + v + "; racc = gpy_fmin(racc, w); rnan |= (w != w); }"
+                           : "racc = gpy_minimum(racc, (" + A + ")" + v + ");";
             case ReduceOp::ArgMax:
                 return "{ " + A + " w = (" + A + ")" + v + "; if (!gpy_isnan(racc) && (w > racc || gpy_isnan(w) || ridx < 0)) { racc = w; ridx = " + i + "; } }";
             case ReduceOp::ArgMin:
@@ -565,13 +575,14 @@ private:
         std::string header = "    int err = 0; (void)err; (void)S;\n" + scalar_hoists() + operand_decls();
         std::string loop_all = inner_loop("0", "rn");
         std::string epi = epilogue();
-        std::string reassoc = (reduce_->reduce == ReduceOp::Sum || reduce_->reduce == ReduceOp::Prod) ? "    GPY_REASSOC\n" : "";
+        bool float_minmax = is_float(acc_dtype_) && (reduce_->reduce == ReduceOp::Max || reduce_->reduce == ReduceOp::Min);
+        std::string reassoc = (reduce_->reduce == ReduceOp::Sum || reduce_->reduce == ReduceOp::Prod || float_minmax) ? "    GPY_REASSOC\n" : "";
         s << "GPY_KERNEL void KNAME(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end) {\n"
           << reassoc << header;
         s << "    int64_t rn = 1; for (int d = " << n_outer_ << "; d < " << space_.size() << "; ++d) rn *= shape[d];\n";
         s << "    for (int64_t o = begin; o < end; ++o) {\n" << outer_offsets("o");
-        s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx;\n";
-        s << loop_all;
+        s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx; bool rnan = false; (void)rnan;\n";
+        s << loop_all << nan_fix();
         s << epi;
         s << "    }\n}\n";
         if (n_outer_ == 0) {
@@ -580,19 +591,24 @@ private:
             s << "GPY_KERNEL void KNAME_part(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end, int64_t part, char* partials) {\n"
               << reassoc << header;
             s << "    {\n" << outer_offsets("0");
-            s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx;\n" << loop_part;
+            s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx; bool rnan = false; (void)rnan;\n" << loop_part << nan_fix();
             s << "        *(" << A << "*)(partials + part * 16) = racc; *(int64_t*)(partials + part * 16 + 8) = ridx;\n";
             s << "    }\n}\n";
             s << "GPY_KERNEL void KNAME_finish(char** P, const int64_t* M, const uint64_t* S, int64_t nparts, char* partials) {\n"
               << header;
             s << "    {\n" << outer_offsets("0");
-            s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx;\n";
+            s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx; bool rnan = false; (void)rnan;\n";
             s << "        for (int64_t k = 0; k < nparts; ++k) {\n";
             s << "            " << A << " pv = *(" << A << "*)(partials + k * 16); int64_t pi = *(int64_t*)(partials + k * 16 + 8);\n";
             s << "            " << combine_partial() << "\n        }\n";
             s << epi << "    }\n}\n";
         }
         return s.str();
+    }
+
+    std::string nan_fix() const {
+        bool float_minmax = is_float(acc_dtype_) && (reduce_->reduce == ReduceOp::Max || reduce_->reduce == ReduceOp::Min);
+        return float_minmax ? "        if (rnan) racc = __builtin_nan(\"\");\n" : "";
     }
 
     std::string combine_partial() const {

@@ -65,38 +65,6 @@ void materialize_into(const NodeP& n, const Target& target) {
     if (g_observer) g_observer(plan);
 }
 
-static std::vector<std::weak_ptr<Node>> g_pending;  // TODO(issue 5): per interpreter
-
-void register_pending(const NodeP& n) {
-    if (g_pending.size() > 256) {  // drop forgotten entries now and then
-        std::vector<std::weak_ptr<Node>> live;
-        for (auto& w : g_pending)
-            if (auto p = w.lock(); p && !done(p.get())) live.push_back(w);
-        g_pending.swap(live);
-    }
-    g_pending.push_back(n);
-}
-
-static bool reads(const Node* n, const Buffer* b, std::unordered_set<const Node*>& seen) {
-    if (n->result) return false;
-    if (n->op == Op::Input) return n->buffer.get() == b;
-    if (!seen.insert(n).second) return false;
-    for (auto& c : n->in)
-        if (reads(c.get(), b, seen)) return true;
-    return false;
-}
-
-void flush_readers(const Buffer* buffer) {
-    std::vector<NodeP> todo;
-    for (auto& w : g_pending) {
-        NodeP p = w.lock();
-        if (!p || done(p.get())) continue;
-        std::unordered_set<const Node*> seen;
-        if (reads(p.get(), buffer, seen)) todo.push_back(p);
-    }
-    for (auto& p : todo) materialize(p);
-}
-
 void materialize(const NodeP& n) {
     if (done(n.get())) return;
     // A reduction's input may itself contain reductions: compute those first.

@@ -25,11 +25,6 @@ void materialize(const dag::NodeP& n);
 // operators). The caller guarantees no input overlaps the target differently.
 void materialize_into(const dag::NodeP& n, const Target& target);
 
-// Pending nodes are registered so that a write into a buffer first computes
-// every pending node that still reads it (x2 = x + 1; x[0] = 5 keeps x2's
-// value). Registration is weak: dropped nodes are forgotten.
-void register_pending(const dag::NodeP& n);
-void flush_readers(const Buffer* buffer);
 // Pending trees larger than this are computed when they grow (bounds loops
 // like `x = x * 1.0001 + 0.5`).
 constexpr size_t kMaxPendingNodes = 64;

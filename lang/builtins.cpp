@@ -560,6 +560,12 @@ std::string function_signature(const FuncInfo& info) {
 
 namespace {
 
+Value bi_synchronize(Interp& in, CallArgs& a) {
+    expect_args(a, "synchronize", 0, 0);
+    if (in.synchronize_hook) in.synchronize_hook();
+    return Value::none();
+}
+
 Value bi_help(Interp& in, CallArgs& a) {
     expect_args(a, "help", 0, 1);
     if (a.npos == 0) {
@@ -851,6 +857,7 @@ const BuiltinSpec kBuiltins[] = {
     {"quit", bi_exit, "quit(code=None)", "Exit the interpreter by raising SystemExit(code)."},
     {"input", bi_input, "input(prompt='', /)", "Read a string from standard input; the trailing newline is stripped."},
     {"help", bi_help, "help(obj)", "Print the signature and a one-line description of obj."},
+    {"synchronize", bi_synchronize, "synchronize()", "Compute every pending array and wait until the backend has finished."},
 };
 
 }  // namespace

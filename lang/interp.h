@@ -57,6 +57,8 @@ public:
     // State of the array library (print options, ...), owned per interpreter
     // so that two interpreters never share it; see stdlib/array_state.h.
     std::shared_ptr<void> array_state;
+    // Set by the array library: synchronize() computes pending arrays and waits for the device.
+    void (*synchronize_hook)() = nullptr;
 
     // ---- output ----
     std::string outbuf;

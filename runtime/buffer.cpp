@@ -2,30 +2,72 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <new>
+#include <vector>
 
 namespace gpy {
 
 static std::atomic<size_t> g_bytes{0};
 static std::atomic<size_t> g_allocs{0};
 
+// Freed host blocks are kept for reuse, keyed by rounded size: large
+// allocations otherwise go back to the OS and every new array pays page
+// faults on first touch (the dominant cost of a memory-bound kernel).
+namespace {
+struct HostPool {
+    std::mutex mu;
+    std::multimap<size_t, void*> free_blocks;
+    size_t cached = 0;
+    static constexpr size_t kMaxCached = size_t(2) << 30;  // 2 GiB
+};
+HostPool& pool() {
+    static HostPool* p = new HostPool();  // never destroyed: buffers may outlive static destruction
+    return *p;
+}
+size_t rounded(size_t nbytes) {
+    size_t r = (nbytes + 511) / 512 * 512;  // 512-byte granularity, as CuPy's pool
+    return r == 0 ? 512 : r;
+}
+}  // namespace
+
 Buffer* Buffer::allocate_host(size_t nbytes, bool zero) {
-    size_t rounded = (nbytes + 63) / 64 * 64;
-    if (rounded == 0) rounded = 64;
-    void* p = std::aligned_alloc(64, rounded);
-    if (!p) throw std::bad_alloc();
-    if (zero) std::memset(p, 0, rounded);
+    size_t size = rounded(nbytes);
+    void* p = nullptr;
+    {
+        HostPool& hp = pool();
+        std::lock_guard<std::mutex> lock(hp.mu);
+        auto it = hp.free_blocks.find(size);
+        if (it != hp.free_blocks.end()) {
+            p = it->second;
+            hp.free_blocks.erase(it);
+            hp.cached -= size;
+        }
+    }
+    if (!p) {
+        p = std::aligned_alloc(64, size);
+        if (!p) throw std::bad_alloc();
+    }
+    if (zero) std::memset(p, 0, size);
     auto* b = new Buffer();
     b->data = p;
     b->nbytes = nbytes;
-    g_bytes += rounded;
+    g_bytes += size;
     ++g_allocs;
     return b;
 }
 
 Buffer::~Buffer() {
-    if (device == DeviceKind::CPU && data) {
-        g_bytes -= (nbytes + 63) / 64 * 64 == 0 ? 64 : (nbytes + 63) / 64 * 64;
+    if (device != DeviceKind::CPU || !data) return;
+    size_t size = rounded(nbytes);
+    g_bytes -= size;
+    HostPool& hp = pool();
+    std::lock_guard<std::mutex> lock(hp.mu);
+    if (hp.cached + size <= HostPool::kMaxCached) {
+        hp.free_blocks.emplace(size, data);
+        hp.cached += size;
+    } else {
         std::free(data);
     }
 }

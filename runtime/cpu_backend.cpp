@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "codegen/prelude.h"
-#include "runtime/jit_temp.h"
+#include "runtime/cpu_jit.h"
 #include "runtime/thread_pool.h"
 
 namespace gpy {
@@ -24,7 +24,7 @@ void run_kernel_cpu(KernelPlan& plan) {
     char** ptrs = L.ptrs.data();
     const int64_t* meta = L.meta.data();
     const uint64_t* scalars = L.scalars.data();
-    auto fn = reinterpret_cast<ElementFn>(jit_lookup(src, name));
+    auto fn = reinterpret_cast<ElementFn>(CpuJit::instance().lookup(src, name));
     switch (plan.source.kind) {
         case KernelSource::Elementwise:
             parallel_for(L.outer, 1 << 14, [&](int64_t b, int64_t e) { fn(ptrs, meta, scalars, b, e); });
@@ -35,8 +35,8 @@ void run_kernel_cpu(KernelPlan& plan) {
             return;
         }
         case KernelSource::ReduceFull: {
-            auto part = reinterpret_cast<PartFn>(jit_lookup(src, name + "_part"));
-            auto finish = reinterpret_cast<FinishFn>(jit_lookup(src, name + "_finish"));
+            auto part = reinterpret_cast<PartFn>(CpuJit::instance().lookup(src, name + "_part"));
+            auto finish = reinterpret_cast<FinishFn>(CpuJit::instance().lookup(src, name + "_finish"));
             // Fixed-size chunks: the partition (and so the rounding of float
             // sums) does not depend on the thread count.
             const int64_t chunk = 1 << 16;

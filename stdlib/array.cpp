@@ -2,9 +2,11 @@
 // attributes), conversion from Python values, materialisation and views.
 #include "stdlib/array.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <mutex>
+#include <unordered_set>
 
 #include "codegen/plan.h"
 #include "stdlib/array_print.h"
@@ -41,13 +43,53 @@ int normalize_axis(int64_t axis, int ndim) {
 
 // ---- construction and materialisation ----
 
+// TODO(issue 5): per interpreter (arrays never cross interpreters today).
+static thread_local std::unordered_set<ArrayObj*> g_pending_arrays;
+
+ArrayObj::~ArrayObj() {
+    if (node) g_pending_arrays.erase(this);
+}
+
+static bool reads(const dag::Node* n, const Buffer* b, std::unordered_set<const dag::Node*>& seen) {
+    if (n->result) return false;
+    if (n->op == dag::Op::Input) return n->buffer.get() == b;
+    if (!seen.insert(n).second) return false;
+    for (auto& c : n->in)
+        if (reads(c.get(), b, seen)) return true;
+    return false;
+}
+
+void flush_readers(const Buffer* buffer) {
+    std::vector<Value> todo;
+    for (ArrayObj* a : g_pending_arrays) {
+        std::unordered_set<const dag::Node*> seen;
+        if (a->node && reads(a->node.get(), buffer, seen)) todo.push_back(Value::object(a));
+    }
+    for (auto& v : todo) materialize(v.as<ArrayObj>());
+}
+
+void materialize_all_pending() {
+    std::vector<Value> todo;
+    for (ArrayObj* a : g_pending_arrays) todo.push_back(Value::object(a));
+    // Newest first: a late result usually contains earlier ones, which its
+    // kernel computes inline. TODO(issue 5): multi-output kernels.
+    std::sort(todo.begin(), todo.end(), [](const Value& x, const Value& y) {
+        return x.as<ArrayObj>()->serial > y.as<ArrayObj>()->serial;
+    });
+    for (auto& v : todo) materialize(v.as<ArrayObj>());
+}
+
 Value array_from_node(dag::NodeP n, bool numpy_scalar) {
-    if (n->op != dag::Op::Input && n->op != dag::Op::Scalar && !n->result) {
-        if (dag::pending_size(n) > kMaxPendingNodes) gpy::materialize(n);
-        else register_pending(n);
+    static thread_local uint64_t next_serial = 0;
+    bool pending = n->op != dag::Op::Input && n->op != dag::Op::Scalar && !n->result;
+    if (pending && dag::pending_size(n) > kMaxPendingNodes) {
+        gpy::materialize(n);
+        pending = false;
     }
     auto* a = new ArrayObj();
     Value v = Value::object(a);
+    a->serial = next_serial++;
+    if (pending) g_pending_arrays.insert(a);
     a->dtype = n->dtype;
     a->shape = n->shape;
     a->node = std::move(n);
@@ -90,6 +132,7 @@ dag::NodeP array_node(ArrayObj* a) {
 
 void materialize(ArrayObj* a) {
     if (!a->node) return;
+    g_pending_arrays.erase(a);
     gpy::materialize(a->node);
     const dag::NodeP& r = a->node->result;
     a->buffer = r->buffer;

@@ -27,8 +27,10 @@ struct ArrayObj : Object {
     // A 0-d result that prints like a NumPy scalar (np.float64(3.0)): what
     // reductions and integer indexing return.
     bool numpy_scalar = false;
+    uint64_t serial = 0;  // creation order (synchronize() computes newest first)
 
     ArrayObj() : Object(types::ndarray) {}
+    ~ArrayObj() override;
     int ndim() const { return int(shape.size()); }
     int64_t size() const {
         int64_t n = 1;
@@ -59,6 +61,14 @@ dag::NodeP array_node(ArrayObj* a);
 // Computes a pending array in place (it then holds a buffer).
 void materialize(ArrayObj* a);
 HostArrayView host_view(ArrayObj* a);  // materialises first
+
+// Live arrays whose value is still pending. A write into a buffer first
+// computes the pending arrays that read it (x2 = x + 1; x[0] = 5 keeps x2's
+// value); synchronize() computes them all. Arrays that died (temporaries
+// inside an expression or a function) are not in the set: their nodes are
+// computed inline by whichever kernel consumes them.
+void flush_readers(const Buffer* buffer);
+void materialize_all_pending();
 
 Value dtype_value(DType t);
 // np.float32, "float32", np.dtype('f4'), int, float, bool -> DType. Raises TypeError.

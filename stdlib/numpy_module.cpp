@@ -344,7 +344,10 @@ Value np_set_printoptions(Interp& in, CallArgs& a) {
     return Value::none();
 }
 
-Value np_synchronize(Interp&, CallArgs&) { return Value::none(); }
+Value np_synchronize(Interp&, CallArgs&) {
+    materialize_all_pending();
+    return Value::none();
+}
 
 Value np_dtype(Interp& in, CallArgs& a) {
     expect_args(a, "dtype", 1, 1);
@@ -479,6 +482,7 @@ void install_cpu_backend(Interp& in) {
 ModuleObj* make_numpy_module(Interp& in) {
     init_array_types();
     install_cpu_backend(in);
+    in.synchronize_hook = materialize_all_pending;
     auto* m = new ModuleObj("numpy");
     m->doc = "gpy's NumPy-compatible array module (lazy, fused, compiled kernels).";
     for (const Fn& f : kFunctions) m->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));

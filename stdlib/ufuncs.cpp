@@ -124,6 +124,16 @@ bool all_scalars(const std::vector<Arg>& args) {
 }  // namespace
 
 Value apply_ufunc(Interp& in, std::string_view name, const std::vector<Value>& values, const UfuncOptions& opts) {
+    // x ** 2 and friends with a Python scalar exponent: NumPy's fast paths
+    // (same results, no pow() call).
+    if (name == "power" && values.size() == 2 && !opts.out && !opts.dtype && as_array(values[0]) &&
+        (values[1].is_int() || values[1].is_float()) && is_inexact(as_array(values[0])->dtype)) {
+        double e = values[1].as_float();
+        if (e == 2) return apply_ufunc(in, "square", {values[0]});
+        if (e == 0.5) return apply_ufunc(in, "sqrt", {values[0]});
+        if (e == 1) return apply_ufunc(in, "positive", {values[0]});
+        if (e == -1) return apply_ufunc(in, "reciprocal", {values[0]});
+    }
     std::vector<Arg> args;
     std::vector<Operand> ops;
     for (auto& v : values) {

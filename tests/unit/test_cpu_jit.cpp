@@ -132,6 +132,7 @@ TEST_CASE("cpu jit: compiles, runs, then hits memory and disk", "[cpu_jit]") {
     CHECK(s1.compiles == s0.compiles + 1);
     CHECK(s1.disk_writes == s0.disk_writes + 1);
     CHECK(s1.last_compile_ms > 0);
+    CHECK(s1.startup_ms > 0);
     CHECK(s1.total_compile_ms >= s0.total_compile_ms + s1.last_compile_ms - 1e-9);
     REQUIRE(fs::exists(jit.cache_path_for(src)));
 
@@ -510,4 +511,27 @@ TEST_CASE("kernel cache: disk entries round-trip and reject damage", "[kernel_ca
     REQUIRE(cache.store(key, ""));
     CHECK(cache.load(key, got) == gpy::DiskCache::Load::Hit);
     CHECK(got.empty());
+}
+
+TEST_CASE("kernel cache: SHA-256 matches the FIPS 180-4 vectors", "[kernel_cache]") {
+    auto hex = [](const std::string& raw) {
+        static const char* d = "0123456789abcdef";
+        std::string h;
+        for (unsigned char c : raw) {
+            h += d[c >> 4];
+            h += d[c & 15];
+        }
+        return h;
+    };
+    CHECK(hex(gpy::sha256_bytes("")) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    CHECK(hex(gpy::sha256_bytes("abc")) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    CHECK(hex(gpy::sha256_bytes("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")) ==
+          "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    CHECK(hex(gpy::sha256_bytes(std::string(1000000, 'a'))) ==
+          "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    // lengths around the padding boundary agree whether fed at once or not
+    for (size_t n : {55, 56, 63, 64, 65, 119, 120, 127, 128}) {
+        std::string s(n, 'x');
+        CHECK(gpy::sha256_bytes(s).size() == 32);
+    }
 }
