@@ -130,9 +130,14 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
         fn(0, n);
         return;
     }
-    // About four ranges per thread for balance, none shorter than grain.
+    // About four ranges per thread for balance. Ranges are whole multiples of
+    // grain, so every range begins at a multiple of grain whatever the thread
+    // count: with a grain that is a multiple of the vector width, which
+    // elements a kernel handles in its vector body and which in its scalar
+    // tail (libmvec vs libm for exp, sin...) does not depend on the threads.
     int64_t target = int64_t(threads) * 4;
-    int64_t chunk = std::max(grain, (n + target - 1) / target);
+    int64_t per = (n + target - 1) / target;
+    int64_t chunk = ((per + grain - 1) / grain) * grain;
     int64_t chunks = (n + chunk - 1) / chunk;
     if (chunks <= 1) {
         fn(0, n);

@@ -5,7 +5,8 @@
 // std::thread::hardware_concurrency(), or $GPY_NUM_THREADS when set (>= 1).
 //
 // parallel_for(n, grain, fn) calls fn(begin, end) on disjoint ranges covering
-// [0, n), each at least `grain` long (except possibly the last), and returns
+// [0, n), each a whole multiple of `grain` long (except possibly the last, so
+// every begin is a multiple of grain whatever the thread count), and returns
 // when all calls have returned. It runs fn(0, n) inline on the caller when
 // n <= grain or there is only one thread, and also when called from inside
 // another parallel_for or while the pool is busy with another caller's loop

@@ -57,9 +57,9 @@ def show(k, r):
     if dt == "uint64":
         hi = np.right_shift(a, 32).astype(np.int64)
         lo = np.bitwise_and(a, 4294967295).astype(np.int64)
-        print("CASE", k, dt, shp, "U", _fmt(hi.tolist()), _fmt(lo.tolist()))
+        print("CASE", k, dt, shp, "U", _fmt(hi.tolist()), _fmt(lo.tolist()), flush=True)
     else:
-        print("CASE", k, dt, shp, _fmt(a.tolist()))
+        print("CASE", k, dt, shp, _fmt(a.tolist()), flush=True)
 
 '''
 
@@ -316,8 +316,7 @@ class Case:
         if not shape:
             code = "np.array(%s%s)" % (lit_elem(vals[0]), dts)
         else:
-            code = "np.array([%s]%s)" % (", ".join(lit_elem(v) for v in vals), dts or
-                                        (", dtype=np.%s" % dt if n == 0 else ""))
+            code = "np.array([%s]%s)" % (", ".join(lit_elem(v) for v in vals), dts)
             if len(shape) > 1:
                 code += ".reshape(%s)" % tup(shape)
         err = self.stmt("%s = %s" % (name, code))
@@ -375,7 +374,6 @@ class Case:
                 sl = "::-1"
             elif kind == "step":
                 st = self.pick([2, 3, -2])
-                base[ax] = max(0, st * d - self.rng.randrange(abs(st))) if d else 0
                 base[ax] = abs(st) * d - (self.rng.randrange(abs(st)) if d else 0)
                 sl = "::%d" % st
             else:
@@ -389,7 +387,7 @@ class Case:
             ax = self.pick([i for i, d in enumerate(t) if d == 1])
             base = t[:ax] + t[ax + 1:]
             idx = [":"] * ax + ["None"]
-            fn = lambda x: "%s[%s]" % (x, ", ".join(idx) if idx != [":"] * ax + ["None"] or ax else "None")
+            fn = lambda x: "%s[%s]" % (x, ", ".join(idx))
         elif kind == "int":
             ax = self.rng.randrange(rank + 1)
             s = self.pick([1, 2, 3])
@@ -417,8 +415,9 @@ class Case:
         if depth == 0 and self.r() < 0.15:
             inner = self.view_leaf(tuple(base), depth + 1)
             if inner is not None:
-                code = fn("(" + inner.code + ")" if not inner.code.isidentifier() else inner.code)
-                return self.ex(code)
+                e = self.ex(fn("(" + inner.code + ")"))
+                if e.err is None and e.shape == tuple(target):
+                    return e
         name = self.new_leaf(tuple(base))
         e = self.ex(fn(name))
         if e.err or e.shape != tuple(target):
@@ -455,7 +454,7 @@ class Case:
             return self.wpick([(self.rng.randint(0, 8), 80), (self.pick([15, 31, 63, 64, 100]), 10),
                                (-1, 5), (True, 5)])
         kind = for_dt and dtype_kind(for_dt)
-        if x < 0.45 or (kind in "iub" and x < 0.6):
+        if x < 0.45 or (kind is not None and kind in "iub" and x < 0.6):
             if self.r() < 0.12:
                 return self.pick(INT_SCALARS_BIG)
             return self.rng.randint(-3, 10)
@@ -522,11 +521,13 @@ class Case:
         return e
 
     def wrap(self, e):
+        """Source text of e, parenthesised unless it is a name or a literal."""
         c = e.code if isinstance(e, Ex) else lit(e)
-        if isinstance(e, Ex) and not (c.isidentifier() or c.startswith("np.") and c.endswith(")")
-                                      and c.count("(") == 1):
-            return "(" + c + ")" if not (c.startswith("(") and c.endswith(")") and self._balanced(c[1:-1])) else c
-        return c
+        if not isinstance(e, Ex) or c.isidentifier():
+            return c
+        if c.startswith("(") and c.endswith(")") and self._balanced(c[1:-1]):
+            return c
+        return "(" + c + ")"
 
     @staticmethod
     def _balanced(s):
@@ -560,28 +561,23 @@ class Case:
             b = self.py_scalar(a.dt, shift=op in ("<<", ">>"))
             if op == "**":
                 b = self.pick([0, 1, 2, 3, 0.5, 2.0, -1, -2, 1.5, 10, True])
-        left_scalar = scalar and self.r() < 0.3
-        if left_scalar:
-            code = "%s %s %s" % (self.wrap(b), op, self.wrap(a))
-        else:
-            code = "%s %s %s" % (self.wrap(a), op, self.wrap(b))
-        e = self.ex(code)
+        if scalar and self.r() < 0.3:
+            a, b = b, a  # scalar on the left: reflected operators
+        e = self.ex("%s %s %s" % (self.wrap(a), op, self.wrap(b)))
         if e.err:
             return e
-        self.set_taint(e, op, a, b, left_scalar)
+        self.set_taint(e, op, a, b)
         return e
 
-    def set_taint(self, e, op, a, b, swapped=False):
+    def set_taint(self, e, op, a, b):
+        """Sets e.E / e.approx for e = op(a, b) (operands in source order)."""
         approx = (a.approx if isinstance(a, Ex) else 0) + (b.approx if isinstance(b, Ex) else 0)
         e.approx = approx
         tainted = (isinstance(a, Ex) and a.tainted) or (isinstance(b, Ex) and b.tainted)
         is_pow = op in ("**", "power", "float_power")
         if tainted:
-            if swapped and op in ("/", "divide"):
-                e.E = self.combine_E(op, b, a, e.val)
-            else:
-                e.E = self.combine_E(op, a, b, e.val)
-        elif (is_pow and e.dt in FLOAT_DTYPES) or op in UFUNC2_APPROX:
+            e.E = self.combine_E(op, a, b, e.val)
+        elif e.dt in FLOAT_DTYPES and (is_pow or op in UFUNC2_APPROX):
             e.E = self.taint_of(e.val, e.dt, 4)
             e.approx = approx + 1
 
@@ -624,6 +620,8 @@ class Case:
         else:
             b = self.sub(depth, self.variant(shape))
         ta = a.tainted or (isinstance(b, Ex) and b.tainted)
+        if fn in UFUNC2_APPROX and ta:
+            fn = "multiply"
         if ta and fn not in TAINT_OK_BIN:
             fn = self.pick(["maximum", "minimum", "fmax", "fmin", "add", "multiply", "subtract", "divide"])
         floaty = a.dt in FLOAT_DTYPES or (isinstance(b, Ex) and b.dt in FLOAT_DTYPES) or isinstance(b, float)
@@ -631,13 +629,13 @@ class Case:
             fn = self.pick(["maximum", "fmin", "add"])
         if fn in ("power", "float_power") and isinstance(b, Ex) and self.r() < 0.5:
             b = self.pick([0, 1, 2, 3, 0.5, 2.0, -1, 1.5, True])
-        bc = b.code if isinstance(b, Ex) else lit_elem(b)
-        args = (bc, a.code) if self.r() < 0.2 else (a.code, bc)
-        e = self.ex("np.%s(%s, %s)" % (fn, args[0], args[1]))
+        if self.r() < 0.2:
+            a, b = b, a
+        code = [x.code if isinstance(x, Ex) else lit_elem(x) for x in (a, b)]
+        e = self.ex("np.%s(%s, %s)" % (fn, code[0], code[1]))
         if e.err:
             return e
-        swapped = args[0] == bc and args[1] == a.code and bc != a.code
-        self.set_taint(e, fn, a, b, swapped)
+        self.set_taint(e, fn, a, b)
         return e
 
     def gen_where(self, depth, shape):
@@ -685,7 +683,11 @@ class Case:
         dt = self.pick_dtype()
         if a.tainted and dt not in FLOAT_DTYPES:
             dt = self.pick(FLOAT_DTYPES)
-        e = self.ex("%s.astype(np.%s)" % (self.wrap(a), dt))
+        try:
+            e = self.ex("%s.astype(np.%s)" % (self.wrap(a), dt))
+        except Reject:  # nan / out-of-range float -> int: undefined in NumPy
+            dt = self.pick(["float64", "float32", "bool"])
+            e = self.ex("%s.astype(np.%s)" % (self.wrap(a), dt))
         if not e.err and a.tainted:
             e.E = a.E
             e.approx = a.approx
@@ -829,36 +831,40 @@ class Case:
     def basic_index(self, shape):
         """A basic index (ints, slices, None, ...) for `shape`, as source text."""
         rank = len(shape)
-        items = []
+        n = self.rng.randint(1, max(1, rank) + (1 if self.r() < 0.2 else 0))
+        kinds = [self.wpick([("none", 10), ("ell", 8), ("int", 30), ("slice", 52)]) for _ in range(n)]
+        seen = False
+        for i, kd in enumerate(kinds):
+            if kd == "ell":
+                kinds[i] = "slice" if seen else kd
+                seen = True
+        remaining = sum(kd in ("int", "slice") for kd in kinds)
         dim = 0
-        used_ellipsis = False
-        n_items = self.rng.randint(1, max(1, rank) + (1 if self.r() < 0.3 else 0))
-        for _ in range(n_items):
-            x = self.r()
-            if x < 0.12:
+        items = []
+        for kd in kinds:
+            if kd == "none":
                 items.append("None")
-                continue
-            if x < 0.2 and not used_ellipsis:
+            elif kd == "ell":
                 items.append("...")
-                used_ellipsis = True
-                dim = rank - max(0, n_items - 1 - len(items) + 1)
-                continue
-            d = shape[dim] if dim < rank else 2
-            dim += 1
-            if x < 0.5:
-                if self.r() < 0.06:
-                    j = self.pick([d, -d - 1, d + 3])
-                else:
-                    j = self.rng.randrange(-d, d) if d else 0
-                items.append(str(j))
+                dim = max(dim, rank - remaining)
             else:
-                start = self.pick([None, None, 0, 1, -1, 2, -2, d, d + 2])
-                stop = self.pick([None, None, -1, 1, 2, 3, d, -d, 100])
-                step = self.pick([None, None, None, 1, 2, -1, -1, -2, 3])
-                s = (str(start) if start is not None else "") + ":" + (str(stop) if stop is not None else "")
-                if step is not None:
-                    s += ":" + str(step)
-                items.append(s)
+                remaining -= 1
+                d = shape[dim] if dim < rank else 2
+                dim += 1
+                if kd == "int":
+                    if self.r() < 0.06 or d == 0:
+                        j = self.pick([d, -d - 1, d + 3])
+                    else:
+                        j = self.rng.randrange(-d, d)
+                    items.append(str(j))
+                else:
+                    start = self.pick([None, None, 0, 1, -1, 2, -2, d, d + 2])
+                    stop = self.pick([None, None, -1, 1, 2, 3, d, -d, 100])
+                    step = self.pick([None, None, None, 1, 2, -1, -1, -2, 3])
+                    sl = (str(start) if start is not None else "") + ":" + (str(stop) if stop is not None else "")
+                    if step is not None:
+                        sl += ":" + str(step)
+                    items.append(sl)
         if len(items) == 1 and self.r() < 0.7:
             return items[0]
         return ", ".join(items) + ("," if len(items) == 1 else "")
@@ -1026,7 +1032,7 @@ class Case:
         else:
             err = self.stmt("%s %s %s" % (name, aug, rhs(shape)))
         if err:
-            return Ex(self.lines.pop().split(" ")[0], err=err) if False else self._err_stmt(err)
+            return self._err_stmt(err)
         return self.ex(name)
 
     def _err_stmt(self, err):
@@ -1141,9 +1147,8 @@ class Case:
         if err:
             return Ex("x0", err=err)
         val = self.env["x0"]
-        shape = self.pick([(n,), (n // 1000 if n % 1000 == 0 else n, -1)])
-        if shape[1:] == (-1,):
-            err = self.stmt("x0 = x0.reshape((%d, -1))" % shape[0])
+        if n % 1000 == 0 and self.r() < 0.5:
+            err = self.stmt("x0 = x0.reshape((%d, -1))" % (n // 1000))
             if err:
                 return Ex("x0", err=err)
         a = Ex("x0", self.env["x0"])
@@ -1153,8 +1158,8 @@ class Case:
                 a = a2
         op = self.pick(["sum", "max", "min", "mean", "argmax", "argmin", "any", "all", "prod", "std", "var"])
         if op == "prod" and dt != "bool":
-            a = self.ex("(%s > 0) + 0.0001" % self.wrap(a)) if dt in FLOAT_DTYPES else \
-                self.ex("np.minimum(%s, 1) * 0 + 1" % self.wrap(a))
+            a = self.ex("(%s %% 3 == 0) * 1e-5 + 1.0" % self.wrap(a)) if dt in FLOAT_DTYPES else \
+                self.ex("(%s %% 2) * 2 - 1" % self.wrap(a))
         rank = len(np.shape(a.val))
         axis = None if rank == 1 or self.r() < 0.5 else self.pick([0, 1, -1])
         kws = "" if axis is None else "axis=%d" % axis
@@ -1168,7 +1173,9 @@ class Case:
                 xf = np.abs(xv.astype(np.float64))
                 epsd = max(EPS[e.dt], EPS.get(a.dt, 0))
                 if op in ("sum", "mean"):
-                    tol = 4 * math.sqrt(nn) * epsd * np.sum(xf, axis=ax) / (nn if op == "mean" else 1)
+                    # the data are small multiples of 1/4: every partial sum is exact in
+                    # float32/64, so only the final rounding (and the mean's division) differ
+                    tol = 8 * epsd * (np.abs(np.asarray(e.val, dtype=np.float64)) + np.mean(xf, axis=ax))
                 elif op in ("std", "var"):
                     tvar = 8 * math.sqrt(nn) * epsd * np.mean(xf * xf, axis=ax)
                     tol = tvar if op == "var" else tvar / (np.sqrt(np.var(xv.astype(np.float64), axis=ax)) +
@@ -1187,7 +1194,9 @@ def make_case(seed, k, opts):
     for attempt in range(50):
         c = Case(seed if attempt == 0 else "%s/%d" % (seed, attempt), k, opts)
         try:
-            c.build()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # tolerance arithmetic on empty / inf data
+                c.build()
         except Reject:
             continue
         c.meta["areas"] = sorted(c.meta["areas"])
@@ -1197,7 +1206,7 @@ def make_case(seed, k, opts):
 
 def case_source(k, lines):
     body = "".join("    %s\n" % ln for ln in lines)
-    return ("try:\n%s    show(%d, r)\nexcept Exception as e:\n    print(\"CASE\", %d, \"ERR\", type(e).__name__)\n"
+    return ("try:\n%s    show(%d, r)\nexcept Exception as e:\n    print(\"CASE\", %d, \"ERR\", type(e).__name__, flush=True)\n"
             % (body, k, k))
 
 

@@ -391,6 +391,9 @@ TEST_CASE("cpu jit: two threads compile different kernels concurrently", "[cpu_j
 
 TEST_CASE("cpu jit: IEEE semantics are kept (no fast-math, no FMA contraction)", "[cpu_jit]") {
     auto& jit = gpy::CpuJit::instance();
+    TempDir dir;  // never the user's ~/.cache/gpy
+    CacheDirGuard guard;
+    jit.set_cache_dir(dir.path);
     std::string src = unique_tag() +
                       "extern \"C\" void fp(float* out, const float* a, const float* b, const float* c, long n) {\n"
                       "  for (long i = 0; i < n; ++i) out[i] = a[i] * b[i] + c[i];\n"
@@ -436,6 +439,9 @@ TEST_CASE("cpu jit: IEEE semantics are kept (no fast-math, no FMA contraction)",
 
 TEST_CASE("cpu jit: loops over __builtin_expf vectorise through libmvec", "[cpu_jit]") {
     auto& jit = gpy::CpuJit::instance();
+    TempDir dir;  // never the user's ~/.cache/gpy
+    CacheDirGuard guard;
+    jit.set_cache_dir(dir.path);
     std::string target = jit.target_description();
     INFO(target);
     std::string src = unique_tag() +
@@ -468,6 +474,9 @@ TEST_CASE("cpu jit: loops over __builtin_expf vectorise through libmvec", "[cpu_
 
 TEST_CASE("cpu jit: _Float16 and libm calls resolve", "[cpu_jit]") {
     auto& jit = gpy::CpuJit::instance();
+    TempDir dir;  // never the user's ~/.cache/gpy
+    CacheDirGuard guard;
+    jit.set_cache_dir(dir.path);
     std::string src = unique_tag() +
                       "extern \"C\" void h(float* out, const float* in, long n) {\n"
                       "  for (long i = 0; i < n; ++i) { _Float16 t = (_Float16)in[i]; out[i] = (float)(t * t); }\n"

@@ -15,8 +15,8 @@
 
 namespace {
 
-// Runs parallel_for and checks that the ranges are disjoint, cover [0, n)
-// and (except the last) are at least `grain` long.
+// Runs parallel_for and checks that the ranges are disjoint, cover [0, n),
+// begin at multiples of `grain` and (except the last) are multiples of it.
 void check_cover(int64_t n, int64_t grain) {
     std::vector<std::atomic<int>> hits(size_t(std::max<int64_t>(n, 0)));
     std::mutex m;
@@ -31,7 +31,8 @@ void check_cover(int64_t n, int64_t grain) {
     int64_t g = std::max<int64_t>(grain, 1);
     for (size_t i = 0; i < ranges.size(); ++i) {
         REQUIRE(ranges[i].first < ranges[i].second);
-        if (ranges[i].second != n) REQUIRE(ranges[i].second - ranges[i].first >= g);
+        REQUIRE(ranges[i].first % g == 0);
+        if (ranges[i].second != n) REQUIRE((ranges[i].second - ranges[i].first) % g == 0);
     }
 }
 
