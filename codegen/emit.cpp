@@ -409,7 +409,12 @@ private:
 
     std::string scalar_hoists() {
         std::ostringstream s;
-        for (auto& [node, slot] : scalar_index_) {
+        // Slot order, not node-address order: the source must not depend on
+        // where nodes happen to live in memory (it is the cache key).
+        std::vector<std::pair<size_t, const Node*>> by_slot;
+        for (auto& [node, slot] : scalar_index_) by_slot.push_back({slot, node});
+        std::sort(by_slot.begin(), by_slot.end());
+        for (auto& [slot, node] : by_slot) {
             std::string ST = storage_type(node->dtype);
             std::string CT = compute_type(node->dtype);
             s << "    const " << CT << " c" << slot << " = (" << CT << ")*(const " << ST << "*)(S + " << slot << ");\n";

@@ -52,6 +52,7 @@ static void allow_kwargs(CallArgs& a, const char* fname, std::initializer_list<c
 
 double to_double(const Value& v, const char* fname) {
     if (v.is_number()) return v.as_float();
+    if (v.is_obj() && v.o->type->scalar) return v.o->type->scalar(v).as_float();
     raise(types::TypeError, std::string("must be real number, not ") + type_name(v));
     (void)fname;
 }
@@ -189,12 +190,18 @@ Value bi_abs(Interp& in, CallArgs& a) {
 }
 
 // Python's round-half-to-even for floats, with an optional number of digits.
-Value bi_round(Interp&, CallArgs& a) {
+Value bi_round(Interp& in, CallArgs& a) {
     allow_kwargs(a, "round", {"ndigits"});
     expect_args(a, "round", 1, 2);
     const Value& v = a[0];
     const Value* nd = a.npos > 1 ? &a.pos[1] : kwarg(a, "ndigits");
     if (nd && nd->is_none()) nd = nullptr;
+    if (v.is_obj() && v.o->type->scalar) {
+        std::vector<Value> args2{v.o->type->scalar(v)};
+        if (nd) args2.push_back(*nd);
+        CallArgs a2{args2.data(), args2.size(), nullptr};
+        return bi_round(in, a2);
+    }
     if (v.is_intlike()) {
         if (!nd || nd->as_int() >= 0) return Value::integer(v.as_int());
         int64_t p = 1;
@@ -634,7 +641,7 @@ Value t_int(Interp& in, CallArgs& a) {
     const Value& v = a[0];
     if (basev && !is_kind(v, OK::Str)) raise(types::TypeError, "int() can't convert non-string with explicit base");
     if (v.is_obj() && v.o->type->scalar) {
-        Value sv = v.o->type->scalar(in, v);
+        Value sv = v.o->type->scalar(v);
         CallArgs one{&sv, 1, nullptr};
         return t_int(in, one);
     }
@@ -665,7 +672,7 @@ Value t_float(Interp& in, CallArgs& a) {
     if (a.npos == 0) return Value::real(0.0);
     const Value& v = a[0];
     if (v.is_number()) return Value::real(v.as_float());
-    if (v.is_obj() && v.o->type->scalar) return Value::real(v.o->type->scalar(in, v).as_float());
+    if (v.is_obj() && v.o->type->scalar) return Value::real(v.o->type->scalar(v).as_float());
     if (is_kind(v, OK::Str)) {
         std::string s = v.as<StrObj>()->s;
         size_t b = s.find_first_not_of(" \t\n\r\f\v"), e = s.find_last_not_of(" \t\n\r\f\v");

@@ -1138,6 +1138,8 @@ Value percent_format(Interp& in, const std::string& fmt, const Value& args) {
         size_t conv_at = i;
         char32_t conv = decode_utf8(fmt, i);
         Value v = next_arg();
+        // NumPy scalars format as the Python numbers they hold (except %s/%r).
+        if (v.is_obj() && v.o->type->scalar && conv != 's' && conv != 'r' && conv != 'a') v = v.o->type->scalar(v);
         if (width > (int64_t(1) << 40)) raise(types::MemoryError, "");
         switch (conv) {
             case 's': case 'r': case 'a': {

@@ -61,6 +61,10 @@ Value NameExpr::eval(Frame& f) const {
 }
 
 void NameExpr::store(Frame& f, Value v) const {
+    if (v.is_obj() && v.o->type->on_bind) {
+        f.cur = this;
+        v.o->type->on_bind(v);
+    }
     switch (scope) {
         case NameScope::Local: f.slots[index] = std::move(v); return;
         case NameScope::Cell: f.slots[index].as<CellObj>()->value = std::move(v); return;

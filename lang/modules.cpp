@@ -15,6 +15,7 @@ namespace {
 double arg_float(CallArgs& a, size_t k, const char* fname) {
     const Value& v = a[k];
     if (v.is_number()) return v.as_float();
+    if (v.is_obj() && v.o->type->scalar) return v.o->type->scalar(v).as_float();
     raise(types::TypeError, std::string("must be real number, not ") + type_name(v));
     (void)fname;
 }

@@ -55,7 +55,9 @@ struct TypeObject : Object {
     bool (*equal)(Interp&, const Value& a, const Value& b) = nullptr;  // Python-level ==, for hashing types
     uint64_t (*hash)(Interp&, const Value&) = nullptr;
     // A Python int/float/bool for int(), float(), format(), indexing (0-d arrays, scalars).
-    Value (*scalar)(Interp&, const Value&) = nullptr;
+    Value (*scalar)(const Value&) = nullptr;
+    // Called when a value is bound to a variable (arrays compute their pending value then).
+    void (*on_bind)(const Value&) = nullptr;
     TypeObject(std::string n, TypeObject* b, OK k);
     bool is_subtype_of(const TypeObject* other) const {
         for (const TypeObject* t = this; t; t = t->base)

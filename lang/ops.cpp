@@ -193,7 +193,7 @@ std::string format_value(Interp& in, const Value& v, std::string_view spec) {
             case VK::Float: return fmt::format_float(v.f, spec);
             default: break;
         }
-        if (v.is_obj() && v.o->type->scalar && !spec.empty()) return format_value(in, v.o->type->scalar(in, v), spec);
+        if (v.is_obj() && v.o->type->scalar && !spec.empty()) return format_value(in, v.o->type->scalar(v), spec);
         if (is_kind(v, OK::Str)) return fmt::format_str(v.as<StrObj>()->s, spec);
     } catch (const fmt::FormatError& e) {
         raise(e.py_type == "OverflowError" ? types::OverflowError : types::ValueError, e.what());
@@ -892,6 +892,10 @@ int64_t length(Interp& in, const Value& v) {
 
 int64_t to_index(const Value& v, const char* what) {
     if (v.is_intlike()) return v.as_int();
+    if (v.is_obj() && v.o->type->scalar) {  // NumPy integer scalars index like ints
+        Value s = v.o->type->scalar(v);
+        if (s.is_intlike()) return s.as_int();
+    }
     if (std::strcmp(what, "slice indices") == 0)
         raise(types::TypeError, "slice indices must be integers or None or have an __index__ method");
     raise(types::TypeError, std::string(what) + " must be integers or slices, not " + type_name(v));

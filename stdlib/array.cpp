@@ -3,6 +3,9 @@
 #include "stdlib/array.h"
 
 #include <algorithm>
+#include <array>
+#include <memory>
+#include <utility>
 #include <cmath>
 #include <cstring>
 #include <mutex>
@@ -378,7 +381,7 @@ int64_t slot_len(Interp&, const Value& v) {
     return a->shape[0];
 }
 
-Value slot_scalar(Interp&, const Value& v) {
+Value slot_scalar(const Value& v) {
     ArrayObj* a = v.as<ArrayObj>();
     if (a->size() != 1) raise(types::TypeError, "only length-1 arrays can be converted to Python scalars");
     HostArrayView hv = host_view(a);
@@ -387,7 +390,7 @@ Value slot_scalar(Interp&, const Value& v) {
 
 uint64_t slot_hash(Interp& in, const Value& v) {
     ArrayObj* a = v.as<ArrayObj>();
-    if (a->numpy_scalar) return hash_value(in, slot_scalar(in, v));
+    if (a->numpy_scalar) return hash_value(in, slot_scalar(v));
     raise(types::TypeError, "unhashable type: 'numpy.ndarray'");
 }
 
@@ -446,11 +449,35 @@ Value dtype_getattr(Interp&, const Value& v, const std::string& n) {
     return Value();
 }
 
-// np.float32(x): a NumPy scalar of that type.
+// np.float32(x): a NumPy scalar of that type (a 0-d array), or an array
+// when x is a sequence.
+template <int K>
 Value construct_scalar(Interp& in, CallArgs& a) {
-    (void)a;
-    raise(types::RuntimeError, "unreachable");
-    (void)in;
+    DType t = DType(K);
+    if (a.npos == 0) {
+        Value z = new_array(t, {}, true);
+        z.as<ArrayObj>()->numpy_scalar = true;
+        return z;
+    }
+    const Value& v = a.pos[0];
+    if (is_kind(v, OK::Str)) {
+        Value num = in.call1(Value::object(is_float(t) ? types::real : types::integer), v);
+        return construct_scalar<K>(in, *std::make_unique<CallArgs>(CallArgs{&num, 1, nullptr}));
+    }
+    Value r = as_array_value(in, v, t);
+    ArrayObj* ra = r.as<ArrayObj>();
+    if (ra->shape.empty()) {
+        materialize(ra);
+        Value s = array_from_buffer(ra->buffer, ra->dtype, {}, {}, ra->offset);
+        s.as<ArrayObj>()->numpy_scalar = true;
+        return s;
+    }
+    return r;
+}
+
+template <int... K>
+constexpr std::array<NativeFn, sizeof...(K)> scalar_constructors(std::integer_sequence<int, K...>) {
+    return {construct_scalar<K>...};
 }
 
 }  // namespace
@@ -467,6 +494,10 @@ void init_array_types() {
         types::ndarray->truth = slot_truth;
         types::ndarray->len = slot_len;
         types::ndarray->scalar = slot_scalar;
+        // One statement, one kernel: an array bound to a name is computed then,
+        // so later statements reuse it instead of recomputing (or growing) its
+        // expression. TODO(issue 5): fuse across statements.
+        types::ndarray->on_bind = [](const Value& v) { materialize(v.as<ArrayObj>()); };
         types::ndarray->hash = slot_hash;
         types::ndarray->getattr = slot_getattr;
         types::ndarray->iter = slot_iter;
@@ -480,7 +511,8 @@ void init_array_types() {
         types::AxisError->doc = "Axis supplied was invalid.";
         for (int k = 0; k < kNumDTypes; ++k) {
             auto* t = new TypeObject(std::string("numpy.") + name(DType(k)), nullptr, OK::Other);
-            t->construct = construct_scalar;
+            static const auto ctors = scalar_constructors(std::make_integer_sequence<int, kNumDTypes>{});
+            t->construct = ctors[size_t(k)];
             g_scalar_types[k] = t;
         }
         install_array_methods();

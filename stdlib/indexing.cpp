@@ -118,15 +118,36 @@ static std::vector<int64_t> advanced_offsets(Interp& in, ArrayObj* a, const Valu
     materialize(ix);
     std::vector<int64_t> out;
     if (ix->dtype == DType::Bool) {
-        if (ix->shape != a->shape)
-            raise(types::IndexError, "boolean index did not match indexed array along axis 0; size of axis is " +
-                                         std::to_string(a->shape.empty() ? 0 : a->shape[0]) + " but size of corresponding boolean axis is " +
-                                         std::to_string(ix->shape.empty() ? 0 : ix->shape[0]));
-        auto aoffs = element_offsets(a);
+        // A mask covers the leading dims; each True selects a block of the rest.
+        if (ix->ndim() > a->ndim())
+            raise(types::IndexError, "too many indices for array: array is " + std::to_string(a->ndim()) +
+                                         "-dimensional, but " + std::to_string(ix->ndim()) + " were indexed");
+        for (int d = 0; d < ix->ndim(); ++d)
+            if (ix->shape[size_t(d)] != a->shape[size_t(d)])
+                raise(types::IndexError, "boolean index did not match indexed array along axis " + std::to_string(d) +
+                                             "; size of axis is " + std::to_string(a->shape[size_t(d)]) +
+                                             " but size of corresponding boolean axis is " + std::to_string(ix->shape[size_t(d)]));
+        ArrayObj lead;
+        lead.dtype = a->dtype;
+        lead.shape.assign(a->shape.begin(), a->shape.begin() + ix->ndim());
+        lead.strides.assign(a->strides.begin(), a->strides.begin() + ix->ndim());
+        lead.offset = a->offset;
+        ArrayObj rest;
+        rest.dtype = a->dtype;
+        rest.shape.assign(a->shape.begin() + ix->ndim(), a->shape.end());
+        rest.strides.assign(a->strides.begin() + ix->ndim(), a->strides.end());
+        rest.offset = 0;
+        auto loffs = element_offsets(&lead);
+        auto roffs = element_offsets(&rest);
         auto moffs = element_offsets(ix);
-        for (size_t k = 0; k < aoffs.size(); ++k)
-            if (ix->buffer.bytes()[moffs[k]]) out.push_back(aoffs[k]);
-        shape = {int64_t(out.size())};
+        int64_t count = 0;
+        for (size_t k = 0; k < loffs.size(); ++k) {
+            if (!ix->buffer.bytes()[moffs[k]]) continue;
+            ++count;
+            for (int64_t r : roffs) out.push_back(loffs[k] + r);
+        }
+        shape = {count};
+        shape.insert(shape.end(), rest.shape.begin(), rest.shape.end());
         return out;
     }
     if (!is_integer(ix->dtype)) bad_index();

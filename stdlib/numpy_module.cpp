@@ -11,6 +11,7 @@
 
 #include "codegen/plan.h"
 #include "runtime/cpu_backend.h"
+#include "runtime/cpu_jit.h"
 #include "stdlib/array.h"
 #include "stdlib/array_state.h"
 #include "stdlib/reduce.h"
@@ -460,6 +461,7 @@ void install_cpu_backend(Interp& in) {
     static std::once_flag once;
     std::call_once(once, [&] {
         set_kernel_runner(run_kernel_cpu);
+        if (!in.cfg.cache_dir.empty()) CpuJit::instance().set_cache_dir(in.cfg.cache_dir);
         const char* dbg = std::getenv("GPY_DEBUG");
         int level = dbg ? std::atoi(dbg) : 0;
         std::string dump = in.cfg.dump_kernels_dir;
