@@ -85,7 +85,7 @@ public:
         plan.source.name = name;
         plan.source.body = src;
         plan.source.kind = !reduce_ ? KernelSource::Elementwise
-                           : outer_dims_.empty() ? KernelSource::ReduceFull : KernelSource::ReduceRows;
+                           : n_outer_ == 0 ? KernelSource::ReduceFull : KernelSource::ReduceRows;
         plan.source.summary = summary();
         Launch& L = plan.launch;
         for (auto& op : ops_) L.ptrs.push_back(op.base);

@@ -136,7 +136,22 @@ dag::NodeP array_node(ArrayObj* a) {
 void materialize(ArrayObj* a) {
     if (!a->node) return;
     g_pending_arrays.erase(a);
-    gpy::materialize(a->node);
+    dag::NodeP n = a->node;
+    if (n->op == dag::Op::Scalar || n->op == dag::Op::Input) {
+        // Nothing to plan: copy the constant (or the view) into a fresh buffer.
+        Value fresh = new_array(a->dtype, a->shape);
+        ArrayObj* f = fresh.as<ArrayObj>();
+        if (f->size() > 0) {
+            Target t{f->buffer, 0, f->shape, f->strides};
+            materialize_into(n, t);
+        }
+        a->buffer = f->buffer;
+        a->strides = f->strides;
+        a->offset = 0;
+        a->node.reset();
+        return;
+    }
+    gpy::materialize(n);
     const dag::NodeP& r = a->node->result;
     a->buffer = r->buffer;
     a->strides = r->strides;

@@ -288,8 +288,14 @@ void assign_array(Interp& in, const Value& target, const Value& value) {
     };
     check(n.get());
     if (overlap) {
-        gpy::materialize(n);
-        n = n->result;
+        // Copy the source out first (it may be a plain view: no node to compute).
+        Value tmp = new_array(n->dtype, n->shape);
+        ArrayObj* ta = tmp.as<ArrayObj>();
+        if (ta->size() > 0) {
+            Target tt{ta->buffer, 0, ta->shape, ta->strides};
+            materialize_into(n, tt);
+        }
+        n = array_node(ta);
     }
     // Pending values that read the target's memory are computed before it changes.
     flush_readers(t->buffer.get());

@@ -1009,15 +1009,16 @@ class Case:
                 raise Reject()
             return e.code if e.code.isidentifier() else self.wrap(e)
 
-        def check_assign(target, op, value, fancy=False):
+        def check_assign(target, op, value):
             """Rejects `target op value` if it would cast float values to ints
-            out of range (undefined). x[i] op= v is x[i] = x[i] op v for a scalar
-            element or an advanced index; for a view it is an in-place ufunc."""
+            out of range (undefined). Python runs x[i] op= v as t = x[i];
+            t op= v; x[i] = t: for an array t that is an in-place ufunc (which
+            refuses unsafe casts), for a scalar element an unsafe setitem."""
             if op == "=":
                 val, err = self.ev(value)
             else:
                 cur, err = self.ev(target)
-                if err or (isinstance(cur, np.ndarray) and not fancy):
+                if err or isinstance(cur, np.ndarray):
                     return
                 val, err = self.ev("(%s) %s (%s)" % (target, op[:-1], value))
             if not err and self.bad_cast(val, dtn):
@@ -1044,7 +1045,7 @@ class Case:
                     m += ".reshape(%s)" % tup(shape)
             v = self.pick([lit(self.py_scalar(dtn)), "0"])
             op = self.pick(["=", "=", "=", aug])
-            check_assign("%s[%s]" % (name, m), op, v, fancy=True)
+            check_assign("%s[%s]" % (name, m), op, v)
             err = self.stmt("%s[%s] %s %s" % (name, m, op, v))
         elif kind == "intarr" and rank:
             d = shape[0]
