@@ -1160,8 +1160,9 @@ class Case:
                     tol = tol + (Es / n if op == "mean" else Es)
                 if rdt in EPS:
                     # partial sums that overflow the accumulator make the result depend on
-                    # the order (NumPy accumulates float16 in float32)
-                    acc = "float32" if rdt == "float16" else rdt
+                    # the order (np.mean accumulates float16 in float32; np.sum's float16
+                    # accumulation depends on the memory layout, so assume float16)
+                    acc = "float32" if rdt == "float16" and op == "mean" else rdt
                     Sfull = np.sum(xf, axis=ax, keepdims=keep)
                     tol = np.where(Sfull > float(np.finfo(acc).max), np.inf, tol)
             elif op in ("var", "std"):
