@@ -36,6 +36,23 @@ INT_DTYPES = DTYPES[1:9]
 FLOAT_DTYPES = DTYPES[9:]
 EPS = {"float16": 2.0 ** -10, "float32": 2.0 ** -23, "float64": 2.0 ** -52}
 
+# run.py needs each CASE line out before a crash can lose it. print(flush=True)
+# does not flush in gpy yet (KNOWN_ISSUES.md), but input() flushes gpy's output
+# buffer; run.py gives stdin /dev/null, so input() raises at once (EOFError in
+# Python). Standalone programs (gen.py --case) leave this out: input() would wait
+# for a terminal.
+FLUSH_BATCH = '''\
+def _flush():
+    try:
+        input()
+    except Exception:
+        pass
+'''
+FLUSH_NONE = '''\
+def _flush():
+    pass
+'''
+
 PRELUDE = '''\
 import numpy as np
 
@@ -50,14 +67,7 @@ def _fmt(v):
     return str(v)
 
 
-def _flush():
-    # print(flush=True) does not flush in gpy yet (KNOWN_ISSUES.md), but
-    # input() flushes gpy's output buffer; stdin is /dev/null, so it raises at
-    # once (EOFError in Python). Without this, a crash loses all earlier lines.
-    try:
-        input()
-    except Exception:
-        pass
+FLUSH_DEF
 
 
 def show(k, r):
@@ -686,7 +696,11 @@ class Case:
         if e.err:
             return e
         if a.tainted or (isinstance(b, Ex) and b.tainted):
-            e.E = self.combine_E("maximum", a, b, e.val)
+            cv, _ = self.ev(cond)
+            Ea = a.E if a.tainted else 0.0
+            Eb = b.E if isinstance(b, Ex) and b.tainted else 0.0
+            with np.errstate(all="ignore"):
+                e.E = np.broadcast_to(np.where(cv, Ea, Eb).astype(np.float64), e.shape).copy()
         e.approx = a.approx + (b.approx if isinstance(b, Ex) else 0)
         return e
 
@@ -1274,9 +1288,10 @@ def case_source(k, lines):
             % (body, k, k))
 
 
-def script(seed, ks, opts):
-    """The full program for cases ks; returns (text, {k: (lines, meta)})."""
-    parts = [PRELUDE]
+def script(seed, ks, opts, batch=True):
+    """The full program for cases ks; returns (text, {k: (lines, meta)}).
+    batch: flush after every case through input() (stdin must be /dev/null)."""
+    parts = [PRELUDE.replace("FLUSH_DEF\n", FLUSH_BATCH if batch else FLUSH_NONE)]
     info = {}
     for k in ks:
         lines, meta = make_case(seed, k, opts)
@@ -1292,13 +1307,15 @@ def main():
     ap.add_argument("--cases", type=int, default=100)
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--case", type=int, help="print one case (as a standalone program)")
+    ap.add_argument("--batch", action="store_true",
+                    help="flush after every case the way run.py needs (stdin must be /dev/null)")
     ap.add_argument("--include-unsupported", action="store_true",
                     help="also generate features gpy does not implement yet (see KNOWN_ISSUES.md)")
     opts = ap.parse_args()
     if opts.case is not None:
-        text, _ = script(opts.seed, [opts.case], opts)
+        text, _ = script(opts.seed, [opts.case], opts, batch=opts.batch)
     else:
-        text, _ = script(opts.seed, range(opts.start, opts.start + opts.cases), opts)
+        text, _ = script(opts.seed, range(opts.start, opts.start + opts.cases), opts, batch=opts.batch)
     sys.stdout.write(text)
 
 

@@ -218,9 +218,10 @@ def unravel(i, shape):
 
 
 # ---------------------------------------------------------------- running
-def run_prog(cmd, path, timeout):
+def run_prog(cmd, path, timeout, env_extra=None):
     """Runs cmd+[path]; returns (stdout, stderr, returncode or 'timeout', pid)."""
     env = dict(os.environ)
+    env.update(env_extra or {})
     try:
         p = subprocess.Popen(cmd + [path], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, env=env, cwd=os.path.dirname(path))
@@ -234,17 +235,6 @@ def run_prog(cmd, path, timeout):
         out, err = p.communicate()
         rc = "timeout after %ds" % timeout
     return out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), rc, p.pid
-
-
-def cleanup_jit_temp(pid):
-    """gpy's temporary compiler path leaves /tmp/gpy_jit_<pid>_* behind; remove our children's."""
-    if pid is None:
-        return
-    for f in glob.glob("/tmp/gpy_jit_%d_*" % pid):
-        try:
-            os.remove(f)
-        except OSError:
-            pass
 
 
 class Batch:
@@ -276,9 +266,9 @@ def run_batch(batch, opts, tmpdir):
     silent_runs = 0  # consecutive runs that printed no case at all
     while todo:
         t0 = time.time()
-        gout, gerr, grc, pid = run_prog([opts.gpy], gpy_path, opts.timeout)
+        gout, gerr, grc, _ = run_prog([opts.gpy], gpy_path, opts.timeout,
+                                        {"GPY_CACHE_DIR": opts.cache_dir} if opts.cache_dir else None)
         batch.seconds["gpy"] += time.time() - t0
-        cleanup_jit_temp(pid)
         g, gb = parse_output(gout)
         got.update(g)
         gotbad.update(gb)
@@ -366,12 +356,17 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=300, help="seconds per script run")
     ap.add_argument("--python", default=sys.executable or "python3")
+    ap.add_argument("--cache-dir", help="gpy's kernel cache for this run (default: gpy's own, "
+                                        "$GPY_CACHE_DIR or ~/.cache/gpy)")
     ap.add_argument("--include-unsupported", action="store_true",
                     help="also generate features gpy does not implement yet (KNOWN_ISSUES.md)")
     ap.add_argument("--keep", metavar="DIR", help="keep the generated scripts in DIR")
     ap.add_argument("--max-report", type=int, default=0, help="print at most N reproducers (0: all)")
     ap.add_argument("-v", "--verbose", action="store_true")
     opts = ap.parse_args()
+    if int(gen.np.__version__.split(".")[0]) < 2:
+        print("run.py: needs NumPy 2 (found %s)" % gen.np.__version__, file=sys.stderr)
+        return 2
     opts.gpy = os.path.abspath(opts.gpy)
     if not os.access(opts.gpy, os.X_OK):
         print("run.py: %s is not executable" % opts.gpy, file=sys.stderr)
