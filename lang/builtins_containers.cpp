@@ -15,63 +15,18 @@
 #include <numeric>
 
 #include "lang/interp.h"
+#include "lang/method_args.h"
 
 namespace gpy {
 
 namespace {
 
-[[noreturn]] void type_error(std::string m) { raise(types::TypeError, std::move(m)); }
-[[noreturn]] void value_error(std::string m) { raise(types::ValueError, std::move(m)); }
+using namespace margs;
 
 [[noreturn]] void key_error(const Value& key) {
     Value e = make_exception(types::KeyError, "");
     e.as<ExceptionObj>()->args = make_tuple({key});
     throw GpyError{e};
-}
-
-std::string plural_args(size_t n) { return n == 1 ? " argument" : " arguments"; }
-
-// Rejects list.append((), 1) and the like, made through the type.
-void check_self(CallArgs& a, TypeObject* t, const char* name) {
-    if (a.npos == 0) type_error("unbound method " + t->name + "." + name + "() needs an argument");
-    if (!isinstance(a.pos[0], t))
-        type_error(std::string("descriptor '") + name + "' for '" + t->name + "' objects doesn't apply to a '" +
-                   type_name(a.pos[0]) + "' object");
-}
-
-// Argument-count checks in CPython's styles (counts exclude self).
-void noargs(CallArgs& a, TypeObject* t, const char* name) {
-    check_self(a, t, name);
-    if (a.nkw()) type_error(t->name + "." + name + "() takes no keyword arguments");
-    if (a.npos != 1) type_error(t->name + "." + name + "() takes no arguments (" + std::to_string(a.npos - 1) + " given)");
-}
-
-void onearg(CallArgs& a, TypeObject* t, const char* name) {
-    check_self(a, t, name);
-    if (a.nkw()) type_error(t->name + "." + name + "() takes no keyword arguments");
-    if (a.npos != 2)
-        type_error(t->name + "." + name + "() takes exactly one argument (" + std::to_string(a.npos - 1) + " given)");
-}
-
-void clinic(CallArgs& a, TypeObject* t, const char* name, size_t mn, size_t mx, bool kw_ok = false) {
-    check_self(a, t, name);
-    if (a.nkw() && !kw_ok) type_error(t->name + "." + name + "() takes no keyword arguments");
-    size_t n = a.npos - 1;
-    if (n < mn)
-        type_error(std::string(name) + " expected " + (mn == mx ? "" : "at least ") + std::to_string(mn) + plural_args(mn) + ", got " + std::to_string(n));
-    if (n > mx)
-        type_error(std::string(name) + " expected " + (mn == mx ? "" : "at most ") + std::to_string(mx) + plural_args(mx) + ", got " + std::to_string(n));
-}
-
-// set.union(*others) & co.
-void varargs(CallArgs& a, TypeObject* t, const char* name) {
-    check_self(a, t, name);
-    if (a.nkw()) type_error(t->name + "." + name + "() takes no keyword arguments");
-}
-
-int64_t int_arg(const Value& v) {
-    if (v.is_intlike()) return v.as_int();
-    type_error(std::string("'") + type_name(v) + "' object cannot be interpreted as an integer");
 }
 
 // start/stop of list.index and tuple.index (None is not accepted).

@@ -22,6 +22,7 @@
 
 #include "lang/format.h"
 #include "lang/interp.h"
+#include "lang/method_args.h"
 #include "lang/utf8.h"
 
 namespace gpy {
@@ -30,78 +31,7 @@ namespace {
 
 // ------------------------------------------------------------ arguments --
 
-[[noreturn]] void type_error(std::string m) { raise(types::TypeError, std::move(m)); }
-[[noreturn]] void value_error(std::string m) { raise(types::ValueError, std::move(m)); }
-
-std::string plural_args(size_t n) { return n == 1 ? " argument" : " arguments"; }
-
-// Rejects a call like str.upper(5) made through the type.
-void check_self(CallArgs& a, const char* name) {
-    if (a.npos == 0) type_error(std::string("unbound method str.") + name + "() needs an argument");
-    if (!is_kind(a.pos[0], OK::Str))
-        type_error(std::string("descriptor '") + name + "' for 'str' objects doesn't apply to a '" +
-                   type_name(a.pos[0]) + "' object");
-}
-
-// Argument-count checks in the several styles CPython uses (counts exclude self).
-void noargs(CallArgs& a, const char* name) {
-    check_self(a, name);
-    if (a.nkw()) type_error(std::string("str.") + name + "() takes no keyword arguments");
-    if (a.npos != 1) type_error(std::string("str.") + name + "() takes no arguments (" + std::to_string(a.npos - 1) + " given)");
-}
-
-void onearg(CallArgs& a, const char* name) {
-    check_self(a, name);
-    if (a.nkw()) type_error(std::string("str.") + name + "() takes no keyword arguments");
-    if (a.npos != 2) type_error(std::string("str.") + name + "() takes exactly one argument (" + std::to_string(a.npos - 1) + " given)");
-}
-
-// Argument Clinic positional-only: "ljust expected at least 1 argument, got 0".
-void clinic(CallArgs& a, const char* name, size_t mn, size_t mx) {
-    check_self(a, name);
-    if (a.nkw()) type_error(std::string("str.") + name + "() takes no keyword arguments");
-    size_t n = a.npos - 1;
-    if (n < mn)
-        type_error(std::string(name) + " expected " + (mn == mx ? "" : "at least ") + std::to_string(mn) + plural_args(mn) + ", got " + std::to_string(n));
-    if (n > mx)
-        type_error(std::string(name) + " expected " + (mn == mx ? "" : "at most ") + std::to_string(mx) + plural_args(mx) + ", got " + std::to_string(n));
-}
-
-// PyArg_ParseTuple style: "find() takes at least 1 argument (0 given)".
-void tuple_style(CallArgs& a, const char* name, size_t mn, size_t mx) {
-    check_self(a, name);
-    if (a.nkw()) type_error(std::string("str.") + name + "() takes no keyword arguments");
-    size_t n = a.npos - 1;
-    if (n < mn) type_error(std::string(name) + "() takes at least " + std::to_string(mn) + plural_args(mn) + " (" + std::to_string(n) + " given)");
-    if (n > mx) type_error(std::string(name) + "() takes at most " + std::to_string(mx) + plural_args(mx) + " (" + std::to_string(n) + " given)");
-}
-
-// Positional-or-keyword parameters after self (split, splitlines, ...). out[k]
-// is Undef where parameter k was not given.
-void bind_args(CallArgs& a, const char* name, std::initializer_list<const char*> params, Value* out) {
-    check_self(a, name);
-    size_t np = params.size(), n = a.npos - 1;
-    if (n + a.nkw() > np)
-        type_error(std::string(name) + "() takes at most " + std::to_string(np) + plural_args(np) + " (" + std::to_string(n + a.nkw()) + " given)");
-    for (size_t k = 0; k < n; ++k) out[k] = a.pos[k + 1];
-    if (!a.kw) return;
-    for (auto& [key, v] : *a.kw) {
-        size_t k = 0;
-        for (const char* p : params) {
-            if (key == p) break;
-            ++k;
-        }
-        if (k == np) type_error("'" + key + "' is an invalid keyword argument for " + name + "()");
-        if (k < n)
-            type_error(std::string("argument for ") + name + "() given by name ('" + key + "') and position (" + std::to_string(k + 1) + ")");
-        out[k] = v;
-    }
-}
-
-int64_t int_arg(const Value& v) {
-    if (v.is_intlike()) return v.as_int();
-    type_error(std::string("'") + type_name(v) + "' object cannot be interpreted as an integer");
-}
+using namespace margs;
 
 // start/end of find() & co: None or an int.
 int64_t slice_arg(const Value* v, int64_t dflt) {
@@ -351,7 +281,7 @@ const std::string& sub_arg(const Value& v) {
 // Shared by find/rfind/index/rindex/count: returns the code-point index (or
 // count), -1 when not found.
 int64_t search(CallArgs& a, const char* name, bool reverse, bool count) {
-    tuple_style(a, name, 1, 3);
+    tuple_style(a, types::str, name, 1, 3);
     const std::string& s = self_str(a);
     const std::string& sub = sub_arg(a.pos[1]);
     Indexer ix(s);
@@ -390,7 +320,7 @@ Value str_rindex(Interp&, CallArgs& a) {
 
 // startswith / endswith (CPython's tailmatch).
 Value tailmatch(CallArgs& a, const char* name, bool at_end) {
-    tuple_style(a, name, 1, 3);
+    tuple_style(a, types::str, name, 1, 3);
     const std::string& s = self_str(a);
     std::vector<const std::string*> subs;
     const Value& arg = a.pos[1];
@@ -509,7 +439,7 @@ std::vector<Value> split_ws(const std::string& s, int64_t maxsplit, bool reverse
 
 Value do_split(CallArgs& a, const char* name, bool reverse) {
     Value args[2];
-    bind_args(a, name, {"sep", "maxsplit"}, args);
+    bind_args(a, types::str, name, {"sep", "maxsplit"}, args);
     const std::string& s = self_str(a);
     int64_t maxsplit = args[1].is_undef() ? -1 : int_arg(args[1]);
     if (args[0].is_undef() || args[0].is_none()) return make_list(split_ws(s, maxsplit, reverse));
@@ -546,7 +476,7 @@ Value str_rsplit(Interp&, CallArgs& a) { return do_split(a, "rsplit", true); }
 
 Value str_splitlines(Interp&, CallArgs& a) {
     Value args[1];
-    bind_args(a, "splitlines", {"keepends"}, args);
+    bind_args(a, types::str, "splitlines", {"keepends"}, args);
     bool keep = !args[0].is_undef() && int_arg(args[0]) != 0;
     const std::string& s = self_str(a);
     std::vector<Value> out;
@@ -566,7 +496,7 @@ Value str_splitlines(Interp&, CallArgs& a) {
 }
 
 Value partition(CallArgs& a, const char* name, bool reverse) {
-    onearg(a, name);
+    onearg(a, types::str, name);
     const std::string& s = self_str(a);
     const std::string& sep = sub_arg(a.pos[1]);
     if (sep.empty()) value_error("empty separator");
@@ -584,7 +514,7 @@ Value str_rpartition(Interp&, CallArgs& a) { return partition(a, "rpartition", t
 // ------------------------------------------------------------------ join --
 
 Value str_join(Interp& in, CallArgs& a) {
-    onearg(a, "join");
+    onearg(a, types::str, "join");
     const std::string& sep = self_str(a);
     const Value& it = a.pos[1];
     std::vector<Value> items;
@@ -626,7 +556,7 @@ Value str_join(Interp& in, CallArgs& a) {
 // --------------------------------------------------------------- strip --
 
 Value do_strip(CallArgs& a, const char* name, bool left, bool right) {
-    clinic(a, name, 0, 1);
+    clinic(a, types::str, name, 0, 1);
     const std::string& s = self_str(a);
     bool ws = a.npos < 2 || a.pos[1].is_none();
     if (!ws && !is_kind(a.pos[1], OK::Str)) type_error(std::string(name) + " arg must be None or str");
@@ -666,7 +596,7 @@ Value str_rstrip(Interp&, CallArgs& a) { return do_strip(a, "rstrip", false, tru
 // -------------------------------------------------------------- replace --
 
 Value str_replace(Interp&, CallArgs& a) {
-    clinic(a, "replace", 2, 3);
+    clinic(a, types::str, "replace", 2, 3);
     const std::string& s = self_str(a);
     if (!is_kind(a.pos[1], OK::Str)) type_error(std::string("replace() argument 1 must be str, not ") + type_name(a.pos[1]));
     if (!is_kind(a.pos[2], OK::Str)) type_error(std::string("replace() argument 2 must be str, not ") + type_name(a.pos[2]));
@@ -727,7 +657,7 @@ void lower_at(std::string& out, const std::u32string& u, size_t k) {
 }
 
 Value str_upper(Interp&, CallArgs& a) {
-    noargs(a, "upper");
+    noargs(a, types::str, "upper");
     const std::string& s = self_str(a);
     if (is_ascii(s)) {
         std::string out = s;
@@ -739,7 +669,7 @@ Value str_upper(Interp&, CallArgs& a) {
 }
 
 Value str_lower(Interp&, CallArgs& a) {
-    noargs(a, "lower");
+    noargs(a, types::str, "lower");
     const std::string& s = self_str(a);
     if (is_ascii(s)) {
         std::string out = s;
@@ -751,7 +681,7 @@ Value str_lower(Interp&, CallArgs& a) {
 }
 
 Value str_casefold(Interp&, CallArgs& a) {
-    noargs(a, "casefold");
+    noargs(a, types::str, "casefold");
     return map_cps(a, [](std::string& o, const std::u32string& u, size_t k) {
         char32_t c = u[k];
         if (c == 0xDF) o += "ss";
@@ -763,7 +693,7 @@ Value str_casefold(Interp&, CallArgs& a) {
 }
 
 Value str_swapcase(Interp&, CallArgs& a) {
-    noargs(a, "swapcase");
+    noargs(a, types::str, "swapcase");
     return map_cps(a, [](std::string& o, const std::u32string& u, size_t k) {
         char32_t c = u[k];
         if (cp_upper(c)) lower_at(o, u, k);
@@ -773,7 +703,7 @@ Value str_swapcase(Interp&, CallArgs& a) {
 }
 
 Value str_capitalize(Interp&, CallArgs& a) {
-    noargs(a, "capitalize");
+    noargs(a, types::str, "capitalize");
     return map_cps(a, [](std::string& o, const std::u32string& u, size_t k) {
         if (k == 0) append_title(o, u[k]);
         else lower_at(o, u, k);
@@ -781,7 +711,7 @@ Value str_capitalize(Interp&, CallArgs& a) {
 }
 
 Value str_title(Interp&, CallArgs& a) {
-    noargs(a, "title");
+    noargs(a, types::str, "title");
     bool prev_cased = false;
     return map_cps(a, [&](std::string& o, const std::u32string& u, size_t k) {
         char32_t c = u[k];
@@ -793,22 +723,22 @@ Value str_title(Interp&, CallArgs& a) {
 
 // ------------------------------------------------------------ predicates --
 
-Value str_isdigit(Interp&, CallArgs& a) { noargs(a, "isdigit"); return Value::boolean(all_cps(self_str(a), cp_digit)); }
-Value str_isdecimal(Interp&, CallArgs& a) { noargs(a, "isdecimal"); return Value::boolean(all_cps(self_str(a), cp_decimal)); }
-Value str_isnumeric(Interp&, CallArgs& a) { noargs(a, "isnumeric"); return Value::boolean(all_cps(self_str(a), cp_numeric)); }
-Value str_isalpha(Interp&, CallArgs& a) { noargs(a, "isalpha"); return Value::boolean(all_cps(self_str(a), cp_alpha)); }
-Value str_isalnum(Interp&, CallArgs& a) { noargs(a, "isalnum"); return Value::boolean(all_cps(self_str(a), cp_alnum)); }
-Value str_isspace(Interp&, CallArgs& a) { noargs(a, "isspace"); return Value::boolean(all_cps(self_str(a), cp_space)); }
-Value str_isascii(Interp&, CallArgs& a) { noargs(a, "isascii"); return Value::boolean(is_ascii(self_str(a))); }
+Value str_isdigit(Interp&, CallArgs& a) { noargs(a, types::str, "isdigit"); return Value::boolean(all_cps(self_str(a), cp_digit)); }
+Value str_isdecimal(Interp&, CallArgs& a) { noargs(a, types::str, "isdecimal"); return Value::boolean(all_cps(self_str(a), cp_decimal)); }
+Value str_isnumeric(Interp&, CallArgs& a) { noargs(a, types::str, "isnumeric"); return Value::boolean(all_cps(self_str(a), cp_numeric)); }
+Value str_isalpha(Interp&, CallArgs& a) { noargs(a, types::str, "isalpha"); return Value::boolean(all_cps(self_str(a), cp_alpha)); }
+Value str_isalnum(Interp&, CallArgs& a) { noargs(a, types::str, "isalnum"); return Value::boolean(all_cps(self_str(a), cp_alnum)); }
+Value str_isspace(Interp&, CallArgs& a) { noargs(a, types::str, "isspace"); return Value::boolean(all_cps(self_str(a), cp_space)); }
+Value str_isascii(Interp&, CallArgs& a) { noargs(a, types::str, "isascii"); return Value::boolean(is_ascii(self_str(a))); }
 
 Value str_isprintable(Interp&, CallArgs& a) {
-    noargs(a, "isprintable");
+    noargs(a, types::str, "isprintable");
     const std::string& s = self_str(a);
     return Value::boolean(s.empty() || all_cps(s, cp_printable));
 }
 
 Value case_check(CallArgs& a, const char* name, bool want_upper) {
-    noargs(a, name);
+    noargs(a, types::str, name);
     const std::string& s = self_str(a);
     bool cased = false;
     for (size_t i = 0; i < s.size();) {
@@ -823,7 +753,7 @@ Value str_isupper(Interp&, CallArgs& a) { return case_check(a, "isupper", true);
 Value str_islower(Interp&, CallArgs& a) { return case_check(a, "islower", false); }
 
 Value str_istitle(Interp&, CallArgs& a) {
-    noargs(a, "istitle");
+    noargs(a, types::str, "istitle");
     const std::string& s = self_str(a);
     bool cased = false, prev_cased = false;
     for (size_t i = 0; i < s.size();) {
@@ -843,7 +773,7 @@ Value str_istitle(Interp&, CallArgs& a) {
 }
 
 Value str_isidentifier(Interp&, CallArgs& a) {
-    noargs(a, "isidentifier");
+    noargs(a, types::str, "isidentifier");
     const std::string& s = self_str(a);
     if (s.empty()) return Value::boolean(false);
     bool first = true;
@@ -875,7 +805,7 @@ std::string repeat(const std::string& unit, int64_t n) {
 
 // which: 0 ljust, 1 rjust, 2 center
 Value pad(CallArgs& a, const char* name, int which) {
-    clinic(a, name, 1, 2);
+    clinic(a, types::str, name, 1, 2);
     const std::string& s = self_str(a);
     int64_t width = int_arg(a.pos[1]);
     std::string fill = a.npos > 2 ? fill_of(a.pos[2]) : std::string(" ");
@@ -894,7 +824,7 @@ Value str_rjust(Interp&, CallArgs& a) { return pad(a, "rjust", 1); }
 Value str_center(Interp&, CallArgs& a) { return pad(a, "center", 2); }
 
 Value str_zfill(Interp&, CallArgs& a) {
-    onearg(a, "zfill");
+    onearg(a, types::str, "zfill");
     const std::string& s = self_str(a);
     int64_t width = int_arg(a.pos[1]);
     int64_t len = cp_len(s);
@@ -912,7 +842,7 @@ Value str_zfill(Interp&, CallArgs& a) {
 
 Value str_expandtabs(Interp&, CallArgs& a) {
     Value args[1];
-    bind_args(a, "expandtabs", {"tabsize"}, args);
+    bind_args(a, types::str, "expandtabs", {"tabsize"}, args);
     int64_t tab = args[0].is_undef() ? 8 : int_arg(args[0]);
     const std::string& s = self_str(a);
     std::string out;
@@ -935,7 +865,7 @@ Value str_expandtabs(Interp&, CallArgs& a) {
 }
 
 Value affix(CallArgs& a, const char* name, bool suffix) {
-    onearg(a, name);
+    onearg(a, types::str, name);
     const std::string& s = self_str(a);
     if (!is_kind(a.pos[1], OK::Str)) type_error(std::string(name) + "() argument must be str, not " + type_name(a.pos[1]));
     const std::string& x = a.pos[1].as<StrObj>()->s;
@@ -952,7 +882,7 @@ Value str_removeprefix(Interp&, CallArgs& a) { return affix(a, "removeprefix", f
 Value str_removesuffix(Interp&, CallArgs& a) { return affix(a, "removesuffix", true); }
 
 Value str_format_method(Interp& in, CallArgs& a) {
-    check_self(a, "format");
+    check_self(a, types::str, "format");
     return make_str(str_format(in, self_str(a), a, 1));
 }
 
