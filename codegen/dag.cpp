@@ -1,6 +1,7 @@
 #include "codegen/dag.h"
 
-#include <unordered_set>
+#include <algorithm>
+#include <cstdint>
 
 namespace gpy::dag {
 
@@ -39,6 +40,14 @@ std::vector<int64_t> contiguous_strides(const Shape& shape, size_t itemsize) {
     return s;
 }
 
+// 1 + the pending weight of the inputs (computed inputs weigh nothing).
+static void weigh(Node& n) {
+    uint64_t w = 1;
+    for (auto& c : n.in)
+        if (!c->result) w += c->pending_weight;
+    n.pending_weight = uint32_t(std::min<uint64_t>(w, UINT32_MAX));
+}
+
 NodeP make_input(BufferRef buf, DType dt, Shape shape, std::vector<int64_t> strides, int64_t offset) {
     auto n = std::make_shared<Node>();
     n->op = Op::Input;
@@ -65,6 +74,7 @@ NodeP make_cast(NodeP x, DType to) {
     n->dtype = to;
     n->shape = x->shape;
     n->in = {std::move(x)};
+    weigh(*n);
     return n;
 }
 
@@ -75,6 +85,7 @@ NodeP make_unary(UnaryOp op, NodeP x, DType out) {
     n->dtype = out;
     n->shape = x->shape;
     n->in = {std::move(x)};
+    weigh(*n);
     return n;
 }
 
@@ -85,6 +96,7 @@ NodeP make_binary(BinaryOp op, NodeP a, NodeP b, DType out, Shape shape) {
     n->dtype = out;
     n->shape = std::move(shape);
     n->in = {std::move(a), std::move(b)};
+    weigh(*n);
     return n;
 }
 
@@ -94,6 +106,7 @@ NodeP make_where(NodeP c, NodeP a, NodeP b, Shape shape) {
     n->dtype = a->dtype;
     n->shape = std::move(shape);
     n->in = {std::move(c), std::move(a), std::move(b)};
+    weigh(*n);
     return n;
 }
 
@@ -109,18 +122,8 @@ NodeP make_reduce(ReduceOp op, NodeP x, std::vector<int> axes, DType out) {
     }
     n->axes = std::move(axes);
     n->in = {std::move(x)};
+    weigh(*n);
     return n;
-}
-
-static void count_pending(const Node* n, std::unordered_set<const Node*>& seen) {
-    if (n->result || n->op == Op::Input || n->op == Op::Scalar || !seen.insert(n).second) return;
-    for (auto& c : n->in) count_pending(c.get(), seen);
-}
-
-size_t pending_size(const NodeP& n) {
-    std::unordered_set<const Node*> seen;
-    count_pending(n.get(), seen);
-    return seen.size();
 }
 
 }  // namespace gpy::dag

@@ -102,6 +102,9 @@ struct Node {
     std::vector<int> axes;
     // Set once the node has been computed: later consumers read it as an Input.
     NodeP result;
+    // Un-computed nodes in this tree (shared ones counted per use): an upper
+    // bound kept at construction so no walk is needed to cap a growing graph.
+    uint32_t pending_weight = 0;
 
     int64_t size() const {
         int64_t n = 1;
@@ -121,8 +124,5 @@ NodeP make_reduce(ReduceOp op, NodeP x, std::vector<int> axes, DType out);
 // C-contiguous byte strides of a shape.
 std::vector<int64_t> contiguous_strides(const Shape& shape, size_t itemsize);
 
-// Number of nodes in the tree below `n` that are not yet computed (a size
-// limit on the pending graph uses it).
-size_t pending_size(const NodeP& n);
 
 }  // namespace gpy::dag

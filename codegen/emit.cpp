@@ -101,8 +101,6 @@ public:
             for (int64_t d : space_) L.outer *= d;
             L.inner = 1;
         }
-        L.acc_dtype = acc_dtype_;
-        L.acc_size = reduce_ && (reduce_->reduce == ReduceOp::ArgMax || reduce_->reduce == ReduceOp::ArgMin) ? 16 : 8;
         return plan;
     }
 
@@ -117,7 +115,6 @@ private:
     Shape space_;                        // iteration shape (outer dims, then inner dims)
     size_t n_outer_ = 0;                 // dims of space_ that index outputs
     std::vector<int64_t> output_strides_;
-    std::vector<int> outer_dims_;
     DType acc_dtype_ = DType::Float64;
 
     // Computed nodes act as inputs.
@@ -186,7 +183,6 @@ private:
         std::vector<int> kept, red = reduce_->axes;
         for (int d = 0; d < int(xs.size()); ++d)
             if (std::find(red.begin(), red.end(), d) == red.end()) kept.push_back(d);
-        outer_dims_ = kept;
         for (int d : kept) space_.push_back(xs[size_t(d)]);
         n_outer_ = space_.size();
         for (int d : red) space_.push_back(xs[size_t(d)]);

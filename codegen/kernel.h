@@ -33,8 +33,6 @@ struct Launch {
     std::vector<uint64_t> scalars;
     int64_t outer = 0;              // outputs to compute
     int64_t inner = 1;              // reduced elements per output
-    DType acc_dtype = DType::Float64;  // accumulator type of full reductions (partials buffer)
-    size_t acc_size = 8;
 };
 
 struct KernelPlan {

@@ -12,8 +12,6 @@ namespace gpy {
 
 // ---- argument helpers ----
 
-void raise_type_error(std::string msg) { raise(types::TypeError, std::move(msg)); }
-
 void expect_args(CallArgs& a, const char* fname, size_t min, size_t max) {
     if (a.npos >= min && a.npos <= max) return;
     std::string f = fname;
@@ -797,8 +795,6 @@ Value t_slice(Interp&, CallArgs& a) {
     if (a.npos == 1) return make_slice(Value::none(), a[0], Value::none());
     return make_slice(a[0], a[1], a.npos > 2 ? a[2] : Value::none());
 }
-
-Value t_object_new_exception(Interp&, CallArgs&) { return Value::none(); }
 
 // ---- int / float methods ----
 

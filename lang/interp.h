@@ -113,7 +113,6 @@ void for_each(Interp& in, const Value& iterable, F&& fn);
 std::vector<Value> to_vector(Interp& in, const Value& iterable);
 
 // ---- argument helpers for builtins ----
-[[noreturn]] void raise_type_error(std::string msg);
 void expect_args(CallArgs& a, const char* fname, size_t min, size_t max);
 void no_kwargs(CallArgs& a, const char* fname);
 const Value* kwarg(CallArgs& a, const char* name);  // and removes nothing; null if absent

@@ -1,6 +1,9 @@
 #include "runtime/cpu_backend.h"
 
 #include <algorithm>
+#include <mutex>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "codegen/prelude.h"
@@ -17,14 +20,46 @@ using ElementFn = void (*)(char**, const int64_t*, const uint64_t*, int64_t, int
 using PartFn = void (*)(char**, const int64_t*, const uint64_t*, int64_t, int64_t, int64_t, char*);
 using FinishFn = void (*)(char**, const int64_t*, const uint64_t*, int64_t, char*);
 
+namespace {
+
+struct Entry {
+    std::string body;  // confirms a hit: names are 64-bit hashes of bodies
+    ElementFn fn = nullptr;
+    PartFn part = nullptr;
+    FinishFn finish = nullptr;
+};
+
+// Entry points by kernel name, so a launch of a known kernel neither rebuilds
+// the prelude+body source nor hashes it again.
+const Entry& entry_for(const KernelSource& k) {
+    static std::mutex mu;
+    static std::unordered_map<std::string, Entry> entries;
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        auto it = entries.find(k.name);
+        if (it != entries.end() && it->second.body == k.body) return it->second;
+    }
+    Entry e;
+    e.body = k.body;
+    std::string src = cpu_kernel_source(k.body);
+    e.fn = reinterpret_cast<ElementFn>(CpuJit::instance().lookup(src, k.name));
+    if (k.kind == KernelSource::ReduceFull) {
+        e.part = reinterpret_cast<PartFn>(CpuJit::instance().lookup(src, k.name + "_part"));
+        e.finish = reinterpret_cast<FinishFn>(CpuJit::instance().lookup(src, k.name + "_finish"));
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    return entries[k.name] = std::move(e);  // node-based map: references stay valid
+}
+
+}  // namespace
+
 void run_kernel_cpu(KernelPlan& plan) {
-    std::string src = cpu_kernel_source(plan.source.body);
-    const std::string& name = plan.source.name;
+    const Entry& k = entry_for(plan.source);
     Launch& L = plan.launch;
     char** ptrs = L.ptrs.data();
     const int64_t* meta = L.meta.data();
     const uint64_t* scalars = L.scalars.data();
-    auto fn = reinterpret_cast<ElementFn>(CpuJit::instance().lookup(src, name));
+    ElementFn fn = k.fn;
     switch (plan.source.kind) {
         case KernelSource::Elementwise:
             parallel_for(L.outer, 1 << 14, [&](int64_t b, int64_t e) { fn(ptrs, meta, scalars, b, e); });
@@ -35,8 +70,8 @@ void run_kernel_cpu(KernelPlan& plan) {
             return;
         }
         case KernelSource::ReduceFull: {
-            auto part = reinterpret_cast<PartFn>(CpuJit::instance().lookup(src, name + "_part"));
-            auto finish = reinterpret_cast<FinishFn>(CpuJit::instance().lookup(src, name + "_finish"));
+            PartFn part = k.part;
+            FinishFn finish = k.finish;
             // Fixed-size chunks: the partition (and so the rounding of float
             // sums) does not depend on the thread count.
             const int64_t chunk = 1 << 16;

@@ -85,7 +85,7 @@ void materialize_all_pending() {
 Value array_from_node(dag::NodeP n, bool numpy_scalar) {
     static thread_local uint64_t next_serial = 0;
     bool pending = n->op != dag::Op::Input && n->op != dag::Op::Scalar && !n->result;
-    if (pending && dag::pending_size(n) > kMaxPendingNodes) {
+    if (pending && n->pending_weight > kMaxPendingNodes) {
         gpy::materialize(n);
         pending = false;
     }
@@ -477,7 +477,8 @@ Value construct_scalar(Interp& in, CallArgs& a) {
     const Value& v = a.pos[0];
     if (is_kind(v, OK::Str)) {
         Value num = in.call1(Value::object(is_float(t) ? types::real : types::integer), v);
-        return construct_scalar<K>(in, *std::make_unique<CallArgs>(CallArgs{&num, 1, nullptr}));
+        CallArgs parsed{&num, 1, nullptr};
+        return construct_scalar<K>(in, parsed);
     }
     Value r = as_array_value(in, v, t);
     ArrayObj* ra = r.as<ArrayObj>();

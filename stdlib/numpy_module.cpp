@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "codegen/plan.h"
+#include "codegen/promote.h"
 #include "runtime/cpu_backend.h"
 #include "runtime/cpu_jit.h"
 #include "stdlib/array.h"
@@ -148,7 +149,7 @@ Value np_arange(Interp& in, CallArgs& a) {
     for (auto* v : {&start, &stop, &step})
         if (!v->is_number()) raise(types::TypeError, std::string("unsupported operand type for arange(): '") + type_name(*v) + "'");
     bool all_int = start.is_intlike() && stop.is_intlike() && step.is_intlike();
-    auto dt = dtype_arg(in, a, 99);
+    std::optional<DType> dt;  // keyword only: the positionals are start, stop, step
     if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) dt = to_dtype(in, *d);
     DType t = dt.value_or(all_int ? DType::Int64 : DType::Float64);
     double st = step.as_float();
@@ -234,21 +235,18 @@ Value np_where(Interp& in, CallArgs& a) {
     if (a.npos == 1) raise(types::NotImplementedError, "where(condition) with one argument (nonzero) is not supported yet");
     expect_args(a, "where", 3, 3);
     Value c = as_array_value(in, a.pos[0], DType::Bool);
-    // Promote x and y as NumPy does, via a harmless ufunc resolution.
     Value x = a.pos[1], y = a.pos[2];
-    Value probe = apply_ufunc(in, "add", {x, y});
-    DType t = probe.as<ArrayObj>()->dtype;
-    if (probe.as<ArrayObj>()->dtype == DType::Bool && python_scalar_dtype(x) == DType::Bool && python_scalar_dtype(y) == DType::Bool) t = DType::Bool;
-    Value xa = as_array_value(in, as_array(x) ? x : make_list({x}), std::nullopt);
-    Value ya = as_array_value(in, as_array(y) ? y : make_list({y}), std::nullopt);
-    NodeP xn = as_array(x) ? make_cast(array_node(as_array(x)), t) : make_scalar(t, convert_scalar(x, t));
-    NodeP yn = as_array(y) ? make_cast(array_node(as_array(y)), t) : make_scalar(t, convert_scalar(y, t));
+    if (!x.is_number()) x = as_array_value(in, x);
+    if (!y.is_number()) y = as_array_value(in, y);
+    DType t = result_type({operand_of(x), operand_of(y)});  // NEP 50, as NumPy's where
+    auto node_of = [&](const Value& v) {
+        return as_array(v) ? make_cast(array_node(as_array(v)), t) : make_scalar(t, convert_scalar(v, t));
+    };
+    static const Shape kScalarShape;
+    auto shape_of = [&](const Value& v) { return as_array(v) ? &as_array(v)->shape : &kScalarShape; };
     ArrayObj* ca = c.as<ArrayObj>();
-    static const Shape kNone;
-    Shape shape = broadcast_shapes({&ca->shape, as_array(x) ? &as_array(x)->shape : &kNone, as_array(y) ? &as_array(y)->shape : &kNone});
-    (void)xa;
-    (void)ya;
-    return array_from_node(make_where(array_node(ca), xn, yn, shape));
+    Shape shape = broadcast_shapes({&ca->shape, shape_of(x), shape_of(y)});
+    return array_from_node(make_where(array_node(ca), node_of(x), node_of(y), shape));
 }
 
 Value np_clip(Interp& in, CallArgs& a) {

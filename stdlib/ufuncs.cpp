@@ -55,6 +55,13 @@ ScalarValue convert_scalar(const Value& v, DType t) {
     return s;
 }
 
+Operand operand_of(const Value& v) {
+    if (ArrayObj* arr = as_array(v)) return Operand::array(arr->dtype);
+    if (v.is_bool()) return Operand::py_bool(v.b);
+    if (v.is_int()) return Operand::py_int(v.i);
+    return Operand::py_float(v.as_float());
+}
+
 namespace {
 
 struct Arg {
@@ -65,14 +72,11 @@ struct Arg {
 
 Arg to_arg(Interp& in, const Value& v) {
     Arg a;
-    if (ArrayObj* arr = as_array(v)) {
-        a.array = v;
-        a.op = Operand::array(arr->dtype);
+    if (as_array(v) || v.is_number()) {
+        (as_array(v) ? a.array : a.python) = v;
+        a.op = operand_of(v);
         return a;
     }
-    if (v.is_bool()) { a.python = v; a.op = Operand::py_bool(v.b); return a; }
-    if (v.is_int()) { a.python = v; a.op = Operand::py_int(v.i); return a; }
-    if (v.is_float()) { a.python = v; a.op = Operand::py_float(v.f); return a; }
     if (is_kind(v, OK::List) || is_kind(v, OK::Tuple)) {
         a.array = as_array_value(in, v);
         a.op = Operand::array(a.array.as<ArrayObj>()->dtype);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "codegen/dag.h"
+#include "codegen/promote.h"
 #include "lang/interp.h"
 
 namespace gpy {
@@ -21,6 +22,8 @@ Value apply_ufunc(Interp& in, std::string_view name, const std::vector<Value>& v
 void assign_array(Interp& in, const Value& target, const Value& value);
 dag::Shape broadcast_shapes(const std::vector<const dag::Shape*>& shapes);
 dag::ScalarValue convert_scalar(const Value& v, DType t);
+// The promotion operand of an array (strong) or a Python scalar (weak, NEP 50).
+Operand operand_of(const Value& v);
 Value matmul(Interp& in, const Value& a, const Value& b);
 
 // Slots installed on the ndarray type.

@@ -16,39 +16,14 @@ using namespace gpy;
 
 namespace {
 
-const char* binop(BinOp op) {
-    switch (op) {
-        case BinOp::Add: return "+";
-        case BinOp::Sub: return "-";
-        case BinOp::Mul: return "*";
-        case BinOp::Div: return "/";
-        case BinOp::FloorDiv: return "//";
-        case BinOp::Mod: return "%";
-        case BinOp::Pow: return "**";
-        case BinOp::MatMul: return "@";
-        case BinOp::BitAnd: return "&";
-        case BinOp::BitOr: return "|";
-        case BinOp::BitXor: return "^";
-        case BinOp::LShift: return "<<";
-        case BinOp::RShift: return ">>";
-    }
-    return "?";
-}
+// Operator text for the s-expressions: the evaluator's own symbols, with the
+// error-message forms (`** or pow()`, `not in`) shortened to single tokens.
+const char* binop(BinOp op) { return op == BinOp::Pow ? "**" : binop_symbol(op); }
 
 const char* cmpop(CmpOp op) {
-    switch (op) {
-        case CmpOp::Lt: return "<";
-        case CmpOp::Gt: return ">";
-        case CmpOp::Le: return "<=";
-        case CmpOp::Ge: return ">=";
-        case CmpOp::Eq: return "==";
-        case CmpOp::Ne: return "!=";
-        case CmpOp::In: return "in";
-        case CmpOp::NotIn: return "not-in";
-        case CmpOp::Is: return "is";
-        case CmpOp::IsNot: return "is-not";
-    }
-    return "?";
+    if (op == CmpOp::NotIn) return "not-in";
+    if (op == CmpOp::IsNot) return "is-not";
+    return cmpop_symbol(op);
 }
 
 std::string dump(const Expr* e);
