@@ -139,12 +139,8 @@ void materialize(ArrayObj* a) {
     dag::NodeP n = a->node;
     if (n->op == dag::Op::Scalar || n->op == dag::Op::Input) {
         // Nothing to plan: copy the constant (or the view) into a fresh buffer.
-        Value fresh = new_array(a->dtype, a->shape);
+        Value fresh = compute_into_new(n, a->dtype, a->shape);
         ArrayObj* f = fresh.as<ArrayObj>();
-        if (f->size() > 0) {
-            Target t{f->buffer, 0, f->shape, f->strides};
-            materialize_into(n, t);
-        }
         a->buffer = f->buffer;
         a->strides = f->strides;
         a->offset = 0;
@@ -157,6 +153,16 @@ void materialize(ArrayObj* a) {
     a->strides = r->strides;
     a->offset = r->offset;
     a->node.reset();
+}
+
+Value compute_into_new(const dag::NodeP& n, DType dtype, const dag::Shape& shape) {
+    Value out = new_array(dtype, shape);
+    ArrayObj* o = out.as<ArrayObj>();
+    if (o->size() > 0) {
+        Target t{o->buffer, 0, o->shape, o->strides};
+        materialize_into(n, t);
+    }
+    return out;
 }
 
 HostArrayView host_view(ArrayObj* a) {

@@ -61,6 +61,9 @@ dag::NodeP array_node(ArrayObj* a);
 // Computes a pending array in place (it then holds a buffer).
 void materialize(ArrayObj* a);
 HostArrayView host_view(ArrayObj* a);  // materialises first
+// A fresh C-contiguous array of `shape` holding `n`'s value broadcast to it
+// (a copy of a view, a filled constant, a computed expression).
+Value compute_into_new(const dag::NodeP& n, DType dtype, const dag::Shape& shape);
 
 // Live arrays whose value is still pending. A write into a buffer first
 // computes the pending arrays that read it (x2 = x + 1; x[0] = 5 keeps x2's

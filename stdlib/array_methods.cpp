@@ -67,15 +67,7 @@ Value m_astype(Interp& in, CallArgs& a) {
 }
 
 // A fresh C-contiguous copy (one copy kernel).
-Value copy_array(ArrayObj* x) {
-    NodeP n = array_node(x);
-    Value out = new_array(x->dtype, x->shape);
-    ArrayObj* o = out.as<ArrayObj>();
-    if (o->size() == 0) return out;
-    Target t{o->buffer, 0, o->shape, o->strides};
-    materialize_into(n, t);
-    return out;
-}
+Value copy_array(ArrayObj* x) { return compute_into_new(array_node(x), x->dtype, x->shape); }
 
 Value m_copy(Interp&, CallArgs& a) { return copy_array(self_array(a)); }
 

@@ -55,17 +55,9 @@ Value np_array(Interp& in, CallArgs& a) {
     if (a.npos < 1) raise(types::TypeError, "array() missing required argument 'object' (pos 0)");
     auto dt = dtype_arg(in, a, 1);
     const Value& obj = a.pos[0];
-    if (ArrayObj* x = as_array(obj)) {
-        // np.array copies; the copy is a (lazy) cast or identity.
-        Value c = array_from_node(make_cast(array_node(x), dt ? *dt : x->dtype));
-        ArrayObj* ca = c.as<ArrayObj>();
-        if (ca->node->op == Op::Input) {  // same dtype: force a real copy
-            materialize(x);
-            Value out = new_array(x->dtype, x->shape);
-            assign_array(in, out, obj);
-            return out;
-        }
-        return c;
+    if (ArrayObj* x = as_array(obj)) {  // np.array copies (and casts)
+        DType t = dt ? *dt : x->dtype;
+        return compute_into_new(make_cast(array_node(x), t), t, x->shape);
     }
     return as_array_value(in, obj, dt);
 }
@@ -76,13 +68,7 @@ Value np_asarray(Interp& in, CallArgs& a) {
 }
 
 Value filled(DType t, const Shape& shape, const Value& v) {
-    Value out = new_array(t, shape);
-    ArrayObj* o = out.as<ArrayObj>();
-    if (o->size() == 0) return out;
-    Target tg{o->buffer, 0, o->shape, o->strides};
-    NodeP n = make_scalar(t, convert_scalar(v, t));
-    materialize_into(n, tg);
-    return out;
+    return compute_into_new(make_scalar(t, convert_scalar(v, t)), t, shape);
 }
 
 Value np_zeros(Interp& in, CallArgs& a) {

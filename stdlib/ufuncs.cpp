@@ -293,13 +293,8 @@ void assign_array(Interp& in, const Value& target, const Value& value) {
     check(n.get());
     if (overlap) {
         // Copy the source out first (it may be a plain view: no node to compute).
-        Value tmp = new_array(n->dtype, n->shape);
-        ArrayObj* ta = tmp.as<ArrayObj>();
-        if (ta->size() > 0) {
-            Target tt{ta->buffer, 0, ta->shape, ta->strides};
-            materialize_into(n, tt);
-        }
-        n = array_node(ta);
+        Value tmp = compute_into_new(n, n->dtype, n->shape);
+        n = array_node(tmp.as<ArrayObj>());
     }
     // Pending values that read the target's memory are computed before it changes.
     flush_readers(t->buffer.get());
