@@ -31,19 +31,17 @@ void top_reduces(const NodeP& n, std::vector<NodeP>& out, std::unordered_set<con
     for (auto& c : n->in) top_reduces(c, out, seen);
 }
 
-void run(const NodeP& n) {
-    KernelPlan plan = emit_kernel(n);
+void launch(KernelPlan& plan) {
     if (!g_runner) throw std::logic_error("no kernel runner installed");
     g_runner(plan);
     ++g_kernels;
     if (g_observer) g_observer(plan);
-    n->result = make_input(plan.output, n->dtype, n->shape, contiguous_strides(n->shape, itemsize(n->dtype)), 0);
-    n->in.clear();  // inputs are no longer needed: their buffers can be freed
 }
 
-}  // namespace
-
-static void prepare(const NodeP& n, bool fuse_one) {
+// Computes the reductions inside `n` that cannot share its kernel: nested
+// ones always; of the rest, all but one whose shape is the result's (which
+// fuses with the elementwise work around it) when `fuse_one`, else all.
+void prepare(const NodeP& n, bool fuse_one) {
     std::vector<NodeP> reduces;
     std::unordered_set<const Node*> seen;
     top_reduces(n, reduces, seen);
@@ -57,32 +55,22 @@ static void prepare(const NodeP& n, bool fuse_one) {
     for (size_t k = fuse_first ? 1 : 0; k < reduces.size(); ++k) materialize(reduces[k]);
 }
 
+}  // namespace
+
 void materialize_into(const NodeP& n, const Target& target) {
     prepare(n, false);
     KernelPlan plan = emit_kernel(n->result ? n->result : n, &target);
-    g_runner(plan);
-    ++g_kernels;
-    if (g_observer) g_observer(plan);
+    launch(plan);
 }
 
 void materialize(const NodeP& n) {
     if (done(n.get())) return;
-    // A reduction's input may itself contain reductions: compute those first.
-    std::vector<NodeP> reduces;
-    std::unordered_set<const Node*> seen;
-    top_reduces(n, reduces, seen);
-    for (auto& r : reduces) {
-        std::vector<NodeP> inner;
-        std::unordered_set<const Node*> seen_inner;
-        for (auto& c : r->in) top_reduces(c, inner, seen_inner);
-        for (auto& i : inner) materialize(i);
-    }
-    // One reduction fuses with the elementwise work around it when the result
-    // has the reduction's shape; any others run first.
-    bool fuse_first = n->op == Op::Reduce || (!reduces.empty() && reduces[0]->shape == n->shape);
-    for (size_t k = fuse_first ? 1 : 0; k < reduces.size(); ++k) materialize(reduces[k]);
+    prepare(n, true);
     if (done(n.get())) return;
-    run(n);
+    KernelPlan plan = emit_kernel(n);
+    launch(plan);
+    n->result = make_input(plan.output, n->dtype, n->shape, contiguous_strides(n->shape, itemsize(n->dtype)), 0);
+    n->in.clear();  // inputs are no longer needed: their buffers can be freed
 }
 
 }  // namespace gpy
