@@ -368,6 +368,18 @@ private:
         bool flt = is_float(in);
         bool boolean = in == DType::Bool;
         std::string T = compute_type(n->dtype);
+        DType in1 = effective(n->in[1].get())->dtype;
+        if (in != in1 && is_integer(in) && is_integer(in1)) {  // int64 vs uint64 loop
+            switch (n->binary) {
+                case BinaryOp::Lt: return "gpy_lt(" + a + ", " + b + ")";
+                case BinaryOp::Gt: return "gpy_lt(" + b + ", " + a + ")";
+                case BinaryOp::Le: return "!gpy_lt(" + b + ", " + a + ")";
+                case BinaryOp::Ge: return "!gpy_lt(" + a + ", " + b + ")";
+                case BinaryOp::Eq: return "gpy_eq(" + a + ", " + b + ")";
+                case BinaryOp::Ne: return "!gpy_eq(" + a + ", " + b + ")";
+                default: break;
+            }
+        }
         switch (n->binary) {
             case BinaryOp::Add: return flt ? a + " + " + b : boolean ? "(" + a + " || " + b + ")" : "gpy_wrap_add(" + a + ", " + b + ")";
             case BinaryOp::Sub: return flt ? a + " - " + b : "gpy_wrap_sub(" + a + ", " + b + ")";

@@ -149,6 +149,11 @@ template <class T> GPY_INLINE T gpy_rshift(T a, T b) {
     if (b < 0 || (U)b >= sizeof(T) * 8) return a < 0 ? (T)-1 : (T)0;
     return (T)(a >> b);
 }
+// Comparisons of int64 with uint64 (NumPy compares their values exactly).
+GPY_INLINE bool gpy_lt(int64_t a, uint64_t b) { return a < 0 || (uint64_t)a < b; }
+GPY_INLINE bool gpy_lt(uint64_t a, int64_t b) { return b >= 0 && a < (uint64_t)b; }
+GPY_INLINE bool gpy_eq(int64_t a, uint64_t b) { return a >= 0 && (uint64_t)a == b; }
+GPY_INLINE bool gpy_eq(uint64_t a, int64_t b) { return b >= 0 && a == (uint64_t)b; }
 template <class T> GPY_INLINE T gpy_sign(T x) { return x > 0 ? (T)1 : x < 0 ? (T)-1 : x == 0 ? (T)0 : x; }
 template <class T> GPY_INLINE T gpy_heaviside(T x, T h0) { return x < 0 ? (T)0 : x > 0 ? (T)1 : x == 0 ? h0 : x; }
 template <class T> GPY_INLINE T gpy_int_abs(T x) { return x < 0 ? gpy_wrap_neg(x) : x; }

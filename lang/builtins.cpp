@@ -156,6 +156,7 @@ Value bi_print(Interp& in, CallArgs& a) {
     }
     out += end;
     in.write_out(out);
+    if (const Value* f = kwarg(a, "flush"); f && truthy(*f)) in.flush_out();
     return Value::none();
 }
 

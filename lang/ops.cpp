@@ -789,7 +789,7 @@ Value get_attr(Interp& in, const Value& obj, const std::string& name) {
             }
             case OK::Type: {
                 auto* ty = obj.as<TypeObject>();
-                if (name == "__name__") return make_str(ty->name);
+                if (name == "__name__") return make_str(ty->name.substr(ty->name.rfind('.') + 1));
                 if (const Value* v = ty->lookup(name)) return *v;
                 raise(types::AttributeError, "type object '" + ty->name + "' has no attribute '" + name + "'");
             }

@@ -20,7 +20,7 @@ namespace gpy {
 Value make_list_iterator(Value list);  // lang/iter.cpp
 
 namespace types {
-TypeObject *ndarray, *dtype, *AxisError;
+TypeObject *ndarray, *dtype, *AxisError, *UFuncTypeError;
 }
 
 bool ArrayObj::c_contiguous() const {
@@ -531,6 +531,8 @@ void init_array_types() {
         types::dtype->getattr = dtype_getattr;
         types::AxisError = new TypeObject("AxisError", types::ValueError, OK::Exception);
         types::AxisError->doc = "Axis supplied was invalid.";
+        types::UFuncTypeError = new TypeObject("UFuncTypeError", types::TypeError, OK::Exception);
+        types::UFuncTypeError->doc = "A ufunc cannot cast its inputs or output as asked.";
         for (int k = 0; k < kNumDTypes; ++k) {
             auto* t = new TypeObject(std::string("numpy.") + name(DType(k)), nullptr, OK::Other);
             static const auto ctors = scalar_constructors(std::make_integer_sequence<int, kNumDTypes>{});

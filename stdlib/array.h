@@ -14,7 +14,7 @@
 namespace gpy {
 
 namespace types {
-extern TypeObject *ndarray, *dtype, *AxisError;
+extern TypeObject *ndarray, *dtype, *AxisError, *UFuncTypeError;
 }
 
 struct ArrayObj : Object {

@@ -479,6 +479,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     m->set("newaxis", Value::none());
     m->set("ndarray", Value::object(types::ndarray));
     m->set("AxisError", Value::object(types::AxisError));
+    m->set("UFuncTypeError", Value::object(types::UFuncTypeError));
     for (int k = 0; k < kNumDTypes; ++k) m->set(name(DType(k)), Value::object(scalar_type_object(DType(k))));
     m->set("bool_", Value::object(scalar_type_object(DType::Bool)));
     m->set("intp", Value::object(scalar_type_object(DType::Int64)));

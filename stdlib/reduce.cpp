@@ -2,6 +2,7 @@
 // statistics built from them (mean, var, std). A reduction's elementwise input
 // fuses into its kernel, so np.sum(x*x) reads x once and allocates nothing else.
 #include <algorithm>
+#include <functional>
 
 #include "codegen/plan.h"
 #include "codegen/promote.h"
@@ -15,6 +16,11 @@ using namespace dag;
 
 std::vector<int> parse_axes(Interp& in, const Value* axis, int ndim) {
     std::vector<int> axes;
+    // NumPy lets a 0-d array be reduced along axis 0 / -1 (which is no axis).
+    if (ndim == 0 && axis && axis->is_intlike()) {
+        normalize_axis(axis->as_int(), 1);
+        return axes;
+    }
     if (!axis || axis->is_none()) {
         for (int d = 0; d < ndim; ++d) axes.push_back(d);
         return axes;
@@ -85,9 +91,9 @@ static Value keep_dims(const Value& r, const std::vector<int>& axes, int ndim) {
 Value reduce(Interp& in, ReduceOp op, const Value& x, const ReduceOptions& o) {
     Value arr = as_array_value(in, x);
     ArrayObj* a = arr.as<ArrayObj>();
+    if ((op == ReduceOp::ArgMax || op == ReduceOp::ArgMin) && o.axis && !o.axis->is_none() && !o.axis->is_intlike())
+        raise(types::TypeError, std::string("'") + type_name(*o.axis) + "' object cannot be interpreted as an integer");
     std::vector<int> axes = parse_axes(in, o.axis, a->ndim());
-    if ((op == ReduceOp::ArgMax || op == ReduceOp::ArgMin) && axes.size() > 1 && axes.size() != size_t(a->ndim()))
-        raise(types::TypeError, "'tuple' object cannot be interpreted as an integer");
     int64_t count = 1;
     for (int d : axes) count *= a->shape[size_t(d)];
     if (count == 0 && !o.initial) {
@@ -118,9 +124,32 @@ Value reduce(Interp& in, ReduceOp op, const Value& x, const ReduceOptions& o) {
     return result;
 }
 
+// NumPy computes float16 statistics in float32 and rounds the result back.
+static Value via_float32(Interp& in, const Value& arr, const ReduceOptions& o, const std::function<Value(const Value&, const ReduceOptions&)>& f) {
+    ArrayObj* a = arr.as<ArrayObj>();
+    ReduceOptions inner = o;
+    inner.out = nullptr;
+    Value r = f(array_from_node(make_cast(array_node(a), DType::Float32)), inner);
+    ArrayObj* ra = r.as<ArrayObj>();
+    Value back = array_from_node(make_cast(array_node(ra), DType::Float16), ra->numpy_scalar);
+    if (o.out) {
+        assign_array(in, *o.out, back);
+        return *o.out;
+    }
+    return back;
+}
+
+// mean/var/std (unlike the ufunc reductions) reject any axis on a 0-d array.
+static void check_0d_axis(const ArrayObj* a, const ReduceOptions& o) {
+    if (a->ndim() == 0 && o.axis && o.axis->is_intlike()) normalize_axis(o.axis->as_int(), 0);
+}
+
 Value mean(Interp& in, const Value& x, const ReduceOptions& o) {
     Value arr = as_array_value(in, x);
     ArrayObj* a = arr.as<ArrayObj>();
+    check_0d_axis(a, o);
+    if (a->dtype == DType::Float16 && !o.dtype)
+        return via_float32(in, arr, o, [&](const Value& v, const ReduceOptions& ro) { return mean(in, v, ro); });
     std::vector<int> axes = parse_axes(in, o.axis, a->ndim());
     int64_t count = 1;
     for (int d : axes) count *= a->shape[size_t(d)];
@@ -144,6 +173,9 @@ Value mean(Interp& in, const Value& x, const ReduceOptions& o) {
 Value variance(Interp& in, const Value& x, const ReduceOptions& o, int64_t ddof, bool take_sqrt) {
     Value arr = as_array_value(in, x);
     ArrayObj* a = arr.as<ArrayObj>();
+    check_0d_axis(a, o);
+    if (a->dtype == DType::Float16 && !o.dtype)
+        return via_float32(in, arr, o, [&](const Value& v, const ReduceOptions& ro) { return variance(in, v, ro, ddof, take_sqrt); });
     std::vector<int> axes = parse_axes(in, o.axis, a->ndim());
     int64_t count = 1;
     for (int d : axes) count *= a->shape[size_t(d)];

@@ -128,16 +128,6 @@ bool all_scalars(const std::vector<Arg>& args) {
 }  // namespace
 
 Value apply_ufunc(Interp& in, std::string_view name, const std::vector<Value>& values, const UfuncOptions& opts) {
-    // x ** 2 and friends with a Python scalar exponent: NumPy's fast paths
-    // (same results, no pow() call).
-    if (name == "power" && values.size() == 2 && !opts.out && !opts.dtype && as_array(values[0]) &&
-        (values[1].is_int() || values[1].is_float()) && is_inexact(as_array(values[0])->dtype)) {
-        double e = values[1].as_float();
-        if (e == 2) return apply_ufunc(in, "square", {values[0]});
-        if (e == 0.5) return apply_ufunc(in, "sqrt", {values[0]});
-        if (e == 1) return apply_ufunc(in, "positive", {values[0]});
-        if (e == -1) return apply_ufunc(in, "reciprocal", {values[0]});
-    }
     std::vector<Arg> args;
     std::vector<Operand> ops;
     for (auto& v : values) {
@@ -220,6 +210,17 @@ static bool array_operand(const Value& v) {
 Value slot_binary(Interp& in, BinOp op, const Value& a, const Value& b) {
     if (!array_operand(a) || !array_operand(b)) return Value();
     if (op == BinOp::MatMul) return matmul(in, a, b);
+    // array ** scalar: NumPy's operator fast paths (np.power itself has none):
+    // ** 2 is square for every dtype (bool ** 2 is int8), and for inexact
+    // arrays ** 0.5, ** 1, ** -1 are sqrt, positive, reciprocal.
+    if (op == BinOp::Pow && as_array(a) && (b.is_int() || b.is_float())) {
+        double e = b.as_float();
+        bool inexact = is_inexact(as_array(a)->dtype);
+        if (e == 2 && (inexact || b.is_int())) return apply_ufunc(in, "square", {a});
+        if (inexact && e == 0.5) return apply_ufunc(in, "sqrt", {a});
+        if (inexact && e == 1) return apply_ufunc(in, "positive", {a});
+        if (inexact && e == -1) return apply_ufunc(in, "reciprocal", {a});
+    }
     return apply_ufunc(in, binop_ufunc(op), {a, b});
 }
 
@@ -231,7 +232,7 @@ Value slot_inplace(Interp& in, BinOp op, const Value& a, const Value& b) {
     Value r = apply_ufunc(in, binop_ufunc(op), {a, b});
     DType rt = r.as<ArrayObj>()->dtype;
     if (rt != arr->dtype && !can_cast(rt, arr->dtype, Casting::SameKind))
-        raise(types::TypeError, std::string("Cannot cast ufunc '") + binop_ufunc(op) + "' output from dtype('" + name(rt) +
+        raise(types::UFuncTypeError, std::string("Cannot cast ufunc '") + binop_ufunc(op) + "' output from dtype('" + name(rt) +
                                     "') to dtype('" + name(arr->dtype) + "') with casting rule 'same_kind'");
     assign_array(in, a, r);
     return a;
