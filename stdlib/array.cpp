@@ -1,6 +1,7 @@
 // ndarray: the object, its type slots (printing, truth, len, iteration,
 // attributes), conversion from Python values, materialisation and views.
 #include "stdlib/array.h"
+#include "stdlib/module_parts.h"
 
 #include <algorithm>
 #include <array>
@@ -540,6 +541,10 @@ void init_array_types() {
             g_scalar_types[k] = t;
         }
         install_array_methods();
+        install_shape_methods();
+        install_sorting_methods();
+        install_linalg_methods();
+        install_scan_methods();
     });
 }
 

@@ -8,6 +8,7 @@
 #include "stdlib/array.h"
 #include "stdlib/array_state.h"
 #include "stdlib/indexing.h"
+#include "stdlib/np_args.h"
 #include "stdlib/reduce.h"
 #include "stdlib/ufuncs.h"
 
@@ -18,11 +19,6 @@ using namespace dag;
 namespace {
 
 ArrayObj* self_array(CallArgs& a) { return a.pos[0].as<ArrayObj>(); }
-
-const Value* arg(CallArgs& a, size_t pos, const char* name) {
-    if (a.npos > pos) return &a.pos[pos];
-    return kwarg(a, name);
-}
 
 ReduceOptions reduce_options(Interp& in, CallArgs& a, size_t first) {
     ReduceOptions o;

@@ -15,6 +15,8 @@
 #include "runtime/cpu_jit.h"
 #include "stdlib/array.h"
 #include "stdlib/array_state.h"
+#include "stdlib/module_parts.h"
+#include "stdlib/np_args.h"
 #include "stdlib/reduce.h"
 #include "stdlib/ufuncs.h"
 
@@ -23,13 +25,6 @@ namespace gpy {
 using namespace dag;
 
 TypeObject* scalar_type_object(DType t);
-
-namespace {
-
-const Value* arg(CallArgs& a, size_t pos, const char* name) {
-    if (a.npos > pos) return &a.pos[pos];
-    return kwarg(a, name);
-}
 
 std::optional<DType> dtype_arg(Interp& in, CallArgs& a, size_t pos) {
     const Value* d = arg(a, pos, "dtype");
@@ -48,6 +43,8 @@ Shape shape_arg(Interp& in, const Value& v) {
         if (d < 0) raise(types::ValueError, "negative dimensions are not allowed");
     return s;
 }
+
+namespace {
 
 // ---- creation ----
 
@@ -472,6 +469,13 @@ ModuleObj* make_numpy_module(Interp& in) {
     auto* m = new ModuleObj("numpy");
     m->doc = "gpy's NumPy-compatible array module (lazy, fused, compiled kernels).";
     for (const Fn& f : kFunctions) m->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));
+    add_shape_functions(in, m);
+    add_sorting_functions(in, m);
+    add_linalg_functions(in, m);
+    add_random_module(in, m);
+    add_io_functions(in, m);
+    add_type_info_functions(in, m);
+    add_scan_functions(in, m);
     m->set("pi", Value::real(M_PI));
     m->set("e", Value::real(M_E));
     m->set("inf", Value::real(INFINITY));

@@ -1,0 +1,29 @@
+// The parts of the array module, one file each. make_numpy_module() calls
+// every add_* function on the module it builds (once per interpreter) and
+// init_array_types() calls every install_*_methods function (once per process).
+#pragma once
+
+#include "lang/interp.h"
+
+namespace gpy {
+
+// stdlib/shape_funcs.cpp: concatenate, stack, split, tile, repeat, flip, roll, pad, diag, ...
+void add_shape_functions(Interp& in, ModuleObj* m);
+void install_shape_methods();
+// stdlib/sorting.cpp: sort, argsort, unique, searchsorted, nonzero, argwhere
+void add_sorting_functions(Interp& in, ModuleObj* m);
+void install_sorting_methods();
+// stdlib/linalg.cpp, stdlib/einsum.cpp: dot, inner, outer, tensordot, einsum, trace, np.linalg
+void add_linalg_functions(Interp& in, ModuleObj* m);
+void install_linalg_methods();
+// stdlib/random.cpp: np.random (Philox4x32-10, cuRAND's stream)
+void add_random_module(Interp& in, ModuleObj* m);
+// stdlib/npy_io.cpp: save, load, savetxt, loadtxt
+void add_io_functions(Interp& in, ModuleObj* m);
+// stdlib/type_info.cpp: finfo, iinfo
+void add_type_info_functions(Interp& in, ModuleObj* m);
+// stdlib/scan.cpp: cumsum, cumprod, nan-reductions; ufunc objects and their methods
+void add_scan_functions(Interp& in, ModuleObj* m);
+void install_scan_methods();
+
+}  // namespace gpy
