@@ -89,6 +89,8 @@ public:
         plan.source.summary = summary();
         Launch& L = plan.launch;
         for (auto& op : ops_) L.ptrs.push_back(op.base);
+        plan.source.may_fail = may_fail_;
+        if (may_fail_) L.ptrs.push_back(nullptr);  // the runner points it at its error word
         for (int64_t d : space_) L.meta.push_back(d);
         for (auto& op : ops_) for (int64_t s : op.strides) L.meta.push_back(s);
         L.scalars = scalar_slots_;
@@ -114,6 +116,7 @@ private:
     std::vector<uint64_t> scalar_slots_;
     Shape space_;                        // iteration shape (outer dims, then inner dims)
     size_t n_outer_ = 0;                 // dims of space_ that index outputs
+    bool may_fail_ = false;              // the body can set `err`
     std::vector<int64_t> output_strides_;
     DType acc_dtype_ = DType::Float64;
 
@@ -388,7 +391,10 @@ private:
             case BinaryOp::FloorDiv: return flt ? "gpy_float_floordiv(" + a + ", " + b + ")" : "gpy_int_floordiv(" + a + ", " + b + ")";
             case BinaryOp::Mod: return flt ? "gpy_float_mod(" + a + ", " + b + ")" : "gpy_int_mod(" + a + ", " + b + ")";
             case BinaryOp::Fmod: return flt ? "gpy_fmod(" + a + ", " + b + ")" : "(" + b + " == 0 ? (" + T + ")0 : (" + T + ")(" + a + " % " + b + "))";
-            case BinaryOp::Pow: return flt ? "gpy_pow(" + a + ", " + b + ")" : "gpy_int_pow(" + a + ", " + b + ", &err)";
+            case BinaryOp::Pow:
+                if (flt) return "gpy_pow(" + a + ", " + b + ")";
+                if (kind(n->dtype) == DKind::Int) may_fail_ = true;  // a negative exponent is an error
+                return "gpy_int_pow(" + a + ", " + b + ", &err)";
             case BinaryOp::Max: return boolean ? "(" + a + " || " + b + ")" : "gpy_maximum(" + a + ", " + b + ")";
             case BinaryOp::Min: return boolean ? "(" + a + " && " + b + ")" : "gpy_minimum(" + a + ", " + b + ")";
             case BinaryOp::Fmax: return flt ? "gpy_fmax(" + a + ", " + b + ")" : "(" + a + " >= " + b + " ? " + a + " : " + b + ")";
@@ -470,7 +476,7 @@ private:
         s << "        for (int64_t j = 0; j < n; ++j) {\n" << body << "        }\n";
         s << "        i += n;\n        idx[" << D - 1 << "] = 0;\n";
         s << "        for (int d = " << int(D) - 2 << "; d >= 0; --d) { if (++idx[d] < shape[d]) break; idx[d] = 0; }\n";
-        s << "    }\n}\n";
+        s << "    }\n" << error_report() << "}\n";
         return s.str();
     }
 
@@ -597,7 +603,7 @@ private:
         s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx; bool rnan = false; (void)rnan;\n";
         s << loop_all << nan_fix();
         s << epi;
-        s << "    }\n}\n";
+        s << "    }\n" << error_report() << "}\n";
         if (n_outer_ == 0) {
             // Partials over a range of the reduced elements, then a finishing pass.
             std::string loop_part = inner_loop("begin", "end");
@@ -606,7 +612,7 @@ private:
             s << "    {\n" << outer_offsets("0");
             s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx; bool rnan = false; (void)rnan;\n" << loop_part << nan_fix();
             s << "        *(" << A << "*)(partials + part * 16) = racc; *(int64_t*)(partials + part * 16 + 8) = ridx;\n";
-            s << "    }\n}\n";
+            s << "    }\n" << error_report() << "}\n";
             s << "GPY_KERNEL void KNAME_finish(char** P, const int64_t* M, const uint64_t* S, int64_t nparts, char* partials) {\n"
               << header;
             s << "    {\n" << outer_offsets("0");
@@ -614,9 +620,16 @@ private:
             s << "        for (int64_t k = 0; k < nparts; ++k) {\n";
             s << "            " << A << " pv = *(" << A << "*)(partials + k * 16); int64_t pi = *(int64_t*)(partials + k * 16 + 8);\n";
             s << "            " << combine_partial() << "\n        }\n";
-            s << epi << "    }\n}\n";
+            s << epi << "    }\n" << error_report() << "}\n";
         }
         return s.str();
+    }
+
+    // Kernels that can fail (integer ** negative integer) store their error
+    // code through the pointer after the operands (Launch::error).
+    std::string error_report() const {
+        if (!may_fail_) return "";
+        return "    if (err) GPY_REPORT_ERROR(P[" + std::to_string(ops_.size()) + "], err);\n";
     }
 
     std::string nan_fix() const {

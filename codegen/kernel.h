@@ -25,6 +25,9 @@ struct KernelSource {
     std::string body;     // C++ without prelude
     enum Kind : uint8_t { Elementwise, ReduceRows, ReduceFull } kind = Elementwise;
     std::string summary;  // one line for GPY_DEBUG / %kernels, e.g. "exp(mul(f32,f32)) -> f32[1048576]"
+    // The kernel can fail at run time: its last ptrs slot is an int error
+    // word, stored with GPY_REPORT_ERROR (kernel_error_message gives the text).
+    bool may_fail = false;
 };
 
 struct Launch {
@@ -33,6 +36,7 @@ struct Launch {
     std::vector<uint64_t> scalars;
     int64_t outer = 0;              // outputs to compute
     int64_t inner = 1;              // reduced elements per output
+    int error = 0;                  // set by the runner when a may_fail kernel reported one
 };
 
 struct KernelPlan {
@@ -53,6 +57,9 @@ struct Target {
     dag::Shape shape;
     std::vector<int64_t> strides;
 };
+// The error codes a kernel can report through GPY_REPORT_ERROR.
+enum KernelErrorCode : int { kErrNegativeIntPower = 1 };
+
 KernelPlan emit_kernel(const dag::NodeP& root, const Target* target = nullptr);
 
 }  // namespace gpy

@@ -14,6 +14,7 @@ typedef _Float16 gpy_half;
 #define GPY_KERNEL extern "C"
 #define GPY_INLINE static inline __attribute__((always_inline))
 #define GPY_RESTRICT __restrict__
+#define GPY_REPORT_ERROR(word, code) __atomic_store_n((int*)(word), (code), __ATOMIC_RELAXED)
 template <class T> struct gpy_unsigned { typedef T type; };
 template <> struct gpy_unsigned<int8_t> { typedef uint8_t type; };
 template <> struct gpy_unsigned<int16_t> { typedef uint16_t type; };

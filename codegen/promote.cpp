@@ -126,8 +126,9 @@ std::string dtype_class_name(const Operand& op) {
         }
         types += ")";
     }
-    type_error("ufunc '" + std::string(u.numpy_name) +
-               "' did not contain a loop with signature matching types " + types + " -> None");
+    // NumPy raises its no-loop error as UFuncTypeError (a TypeError subclass).
+    throw PromotionError("UFuncTypeError", "ufunc '" + std::string(u.numpy_name) +
+                                               "' did not contain a loop with signature matching types " + types + " -> None");
 }
 
 [[noreturn]] void no_safe_loop_error(const UfuncDef& u) {

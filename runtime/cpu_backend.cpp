@@ -51,10 +51,7 @@ const Entry& entry_for(const KernelSource& k) {
     return entries[k.name] = std::move(e);  // node-based map: references stay valid
 }
 
-}  // namespace
-
-void run_kernel_cpu(KernelPlan& plan) {
-    const Entry& k = entry_for(plan.source);
+void run_entry(const Entry& k, KernelPlan& plan) {
     Launch& L = plan.launch;
     char** ptrs = L.ptrs.data();
     const int64_t* meta = L.meta.data();
@@ -85,6 +82,17 @@ void run_kernel_cpu(KernelPlan& plan) {
             return;
         }
     }
+}
+
+}  // namespace
+
+void run_kernel_cpu(KernelPlan& plan) {
+    const Entry& k = entry_for(plan.source);
+    Launch& L = plan.launch;
+    int error = 0;
+    if (plan.source.may_fail) L.ptrs.back() = reinterpret_cast<char*>(&error);
+    run_entry(k, plan);
+    L.error = error;
 }
 
 }  // namespace gpy

@@ -240,7 +240,37 @@ Value element_to_python(const ArrayObj* a, const uint8_t* p) {
 }
 
 // Stores a Python scalar into an element of type `t` (C conversion rules).
+void check_python_store(const Value& v, DType t) {
+    if (!is_integer(t) || v.is_bool() || !v.is_number()) return;
+    int64_t i;
+    if (v.is_float()) {
+        double f = v.f;
+        if (std::isnan(f)) raise(types::ValueError, "cannot convert float NaN to integer");
+        if (std::isinf(f)) raise(types::OverflowError, "cannot convert float infinity to integer");
+        double tf = std::trunc(f);
+        if (t == DType::UInt64 && tf >= 0 && tf < 18446744073709551616.0) return;
+        if (tf < -9223372036854775808.0 || tf >= 9223372036854775808.0)
+            raise(types::OverflowError, "Python int too large to convert to C long");
+        i = int64_t(tf);
+    } else {
+        i = v.as_int();
+    }
+    bool fits;
+    switch (t) {
+        case DType::Int8: fits = i >= INT8_MIN && i <= INT8_MAX; break;
+        case DType::Int16: fits = i >= INT16_MIN && i <= INT16_MAX; break;
+        case DType::Int32: fits = i >= INT32_MIN && i <= INT32_MAX; break;
+        case DType::UInt8: fits = i >= 0 && i <= UINT8_MAX; break;
+        case DType::UInt16: fits = i >= 0 && i <= UINT16_MAX; break;
+        case DType::UInt32: fits = i >= 0 && i <= int64_t(UINT32_MAX); break;
+        case DType::UInt64: fits = i >= 0; break;
+        default: fits = true; break;
+    }
+    if (!fits) raise(types::OverflowError, "Python integer " + std::to_string(i) + " out of bounds for " + name(t));
+}
+
 static void store_element(DType t, uint8_t* p, const Value& v) {
+    check_python_store(v, t);
     double f = v.as_float();
     int64_t i = v.is_float() ? int64_t(v.f) : v.as_int();
     switch (t) {

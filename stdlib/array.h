@@ -80,6 +80,10 @@ std::optional<DType> maybe_dtype(Interp& in, const Value& v);
 
 // Converts anything array-like (array, Python scalar, nested lists/tuples) to an array.
 Value as_array_value(Interp& in, const Value& v, std::optional<DType> dtype = std::nullopt);
+// NumPy's checks for a Python int or float stored into an element of an
+// integer array (setitem, fill, array(..., dtype=)): OverflowError when out of
+// the dtype's range, ValueError for NaN. Other values and dtypes pass.
+void check_python_store(const Value& v, DType t);
 // A Python scalar for element `flat` of a materialised array (row-major).
 Value element_to_python(const ArrayObj* a, const uint8_t* p);
 // Normalises an axis argument (raises AxisError with NumPy's message).

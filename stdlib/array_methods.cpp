@@ -230,12 +230,9 @@ Value m_get(Interp&, CallArgs& a) { return copy_array(self_array(a)); }
 Value m_abs(Interp& in, CallArgs& a) { return apply_ufunc(in, "absolute", {a.pos[0]}); }
 
 Value m_clip(Interp& in, CallArgs& a) {
-    const Value* lo = arg(a, 1, "min");
-    const Value* hi = arg(a, 2, "max");
-    Value r = a.pos[0];
-    if (lo && !lo->is_none()) r = apply_ufunc(in, "maximum", {r, *lo});
-    if (hi && !hi->is_none()) r = apply_ufunc(in, "minimum", {r, *hi});
-    return r;
+    UfuncOptions o;
+    o.out = arg_not_none(a, 3, "out");
+    return clip(in, a.pos[0], arg(a, 1, "min"), arg(a, 2, "max"), o);
 }
 
 Value m_round(Interp& in, CallArgs& a) {
@@ -289,7 +286,7 @@ void install_array_methods() {
     def_method(t, "item", m_item, "ndarray.item(*args)", "Copy an element of an array to a standard Python scalar.");
     def_method(t, "fill", m_fill, "ndarray.fill(value)", "Fill the array with a scalar value.");
     def_method(t, "get", m_get, "ndarray.get()", "A host copy of the array (CuPy's name).");
-    def_method(t, "clip", m_clip, "ndarray.clip(min=None, max=None)", "Return an array whose values are limited to [min, max].");
+    def_method(t, "clip", m_clip, "ndarray.clip(min=None, max=None, out=None)", "Return an array whose values are limited to [min, max].");
     def_method(t, "round", m_round, "ndarray.round(decimals=0)", "Round to the given number of decimals (half to even).");
     def_method(t, "dot", m_dot, "ndarray.dot(b)", "Dot product of two arrays.");
     def_method(t, "__abs__", m_abs, "ndarray.__abs__()", "abs(self)");

@@ -98,6 +98,7 @@ Value np_full(Interp& in, CallArgs& a) {
         assign_array(in, out, *fill);
         return out;
     }
+    if (fill->is_int()) check_python_store(*fill, t);  // floats cast unsafely, as NumPy's copyto
     return filled(t, shape_arg(in, *shape), *fill);
 }
 
@@ -233,11 +234,16 @@ Value np_where(Interp& in, CallArgs& a) {
 }
 
 Value np_clip(Interp& in, CallArgs& a) {
-    expect_args(a, "clip", 3, 3);
-    Value r = a.pos[0];
-    if (!a.pos[1].is_none()) r = apply_ufunc(in, "maximum", {r, a.pos[1]});
-    if (!a.pos[2].is_none()) r = apply_ufunc(in, "minimum", {r, a.pos[2]});
-    return r;
+    const Value* x = arg(a, 0, "a");
+    if (!x) raise(types::TypeError, "clip() missing required argument 'a' (pos 0)");
+    const Value* lo = arg(a, 1, "a_min");
+    const Value* hi = arg(a, 2, "a_max");
+    if (!lo) lo = kwarg(a, "min");
+    if (!hi) hi = kwarg(a, "max");
+    UfuncOptions o;
+    o.out = arg_not_none(a, 3, "out");
+    if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) o.dtype = to_dtype(in, *d);
+    return clip(in, *x, lo, hi, o);
 }
 
 // ---- reductions and methods as functions: np.sum(x, ...) == x.sum(...) ----
@@ -393,7 +399,7 @@ const Fn kFunctions[] = {
     {"eye", np_eye, "eye(N, M=None, k=0, dtype=float)", "Return a 2-D array with ones on the diagonal and zeros elsewhere."},
     {"identity", np_identity, "identity(n, dtype=float)", "Return the identity array."},
     {"where", np_where, "where(condition, x, y)", "Return elements chosen from x or y depending on condition."},
-    {"clip", np_clip, "clip(a, a_min, a_max)", "Clip (limit) the values in an array."},
+    {"clip", np_clip, "clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, dtype=None)", "Clip (limit) the values in an array."},
     {"sum", np_sum, "sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=0)", "Sum of array elements over a given axis."},
     {"prod", np_prod, "prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=1)", "Product of array elements over a given axis."},
     {"max", np_max, "max(a, axis=None, out=None, keepdims=False)", "Maximum of an array or maximum along an axis."},
@@ -441,7 +447,11 @@ const Fn kFunctions[] = {
 void install_cpu_backend(Interp& in) {
     static std::once_flag once;
     std::call_once(once, [&] {
-        set_kernel_runner(run_kernel_cpu);
+        set_kernel_runner([](KernelPlan& plan) {
+            run_kernel_cpu(plan);
+            if (plan.launch.error == kErrNegativeIntPower)
+                raise(types::ValueError, "Integers to negative integer powers are not allowed.");
+        });
         if (!in.cfg.cache_dir.empty()) CpuJit::instance().set_cache_dir(in.cfg.cache_dir);
         const char* dbg = std::getenv("GPY_DEBUG");
         int level = dbg ? std::atoi(dbg) : 0;

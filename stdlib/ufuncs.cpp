@@ -143,7 +143,8 @@ Value apply_ufunc(Interp& in, std::string_view name, const std::vector<Value>& v
         }
         loop = resolve_ufunc(name, rops);
     } catch (const PromotionError& e) {
-        raise(e.kind == "OverflowError" ? types::OverflowError : types::TypeError, e.what());
+        raise(e.kind == "OverflowError" ? types::OverflowError : e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError,
+              e.what());
     }
     std::vector<const Shape*> shapes;
     static const Shape kScalarShape;
@@ -229,11 +230,20 @@ Value slot_inplace(Interp& in, BinOp op, const Value& a, const Value& b) {
     // NumPy: `a += b` writes into a's memory; the result must cast back
     // (same_kind), e.g. int_array += 1.5 raises.
     ArrayObj* arr = a.as<ArrayObj>();
+    // NumPy scalars are immutable: `x[i] += v` computes x[i] + v and stores
+    // it back with setitem's unsafe cast.
+    if (arr->numpy_scalar) return slot_binary(in, op, a, b);
+    // The cast back is checked before the shapes, as NumPy resolves the loop first.
+    try {
+        Value bv = as_array(b) || b.is_number() ? b : as_array_value(in, b);
+        DType rt = resolve_ufunc(binop_ufunc(op), {operand_of(a), operand_of(bv)}).out[0];
+        if (rt != arr->dtype && !can_cast(rt, arr->dtype, Casting::SameKind))
+            raise(types::UFuncTypeError, std::string("Cannot cast ufunc '") + binop_ufunc(op) + "' output from dtype('" + name(rt) +
+                                        "') to dtype('" + name(arr->dtype) + "') with casting rule 'same_kind'");
+    } catch (const PromotionError&) {
+        // apply_ufunc below raises it with the right exception type.
+    }
     Value r = apply_ufunc(in, binop_ufunc(op), {a, b});
-    DType rt = r.as<ArrayObj>()->dtype;
-    if (rt != arr->dtype && !can_cast(rt, arr->dtype, Casting::SameKind))
-        raise(types::UFuncTypeError, std::string("Cannot cast ufunc '") + binop_ufunc(op) + "' output from dtype('" + name(rt) +
-                                    "') to dtype('" + name(arr->dtype) + "') with casting rule 'same_kind'");
     assign_array(in, a, r);
     return a;
 }
@@ -267,12 +277,54 @@ Value slot_compare(Interp& in, CmpOp op, const Value& a, const Value& b) {
     return apply_ufunc(in, n, {a, b});
 }
 
+// ---- clip ----
+
+namespace {
+// NumPy 2 (numpy/_core/_methods.py _clip): on integer arrays a Python-int
+// lower bound at or below the dtype's minimum, or upper bound at or above its
+// maximum, is dropped; other out-of-range bounds raise OverflowError as usual.
+bool useless_int_bound(const Value* bound, DType t, bool lower) {
+    if (!bound || !bound->is_int() || !is_integer(t)) return false;
+    int64_t i = bound->i;
+    if (lower) return kind(t) == DKind::UInt ? i <= 0 : t == DType::Int8 ? i <= INT8_MIN : t == DType::Int16 ? i <= INT16_MIN
+                    : t == DType::Int32 ? i <= INT32_MIN : i == INT64_MIN;
+    switch (t) {
+        case DType::Int8: return i >= INT8_MAX;
+        case DType::Int16: return i >= INT16_MAX;
+        case DType::Int32: return i >= INT32_MAX;
+        case DType::UInt8: return i >= UINT8_MAX;
+        case DType::UInt16: return i >= UINT16_MAX;
+        case DType::UInt32: return i >= int64_t(UINT32_MAX);
+        case DType::Int64: return i == INT64_MAX;
+        default: return false;  // uint64's maximum is beyond any Python int gpy has
+    }
+}
+}  // namespace
+
+Value clip(Interp& in, const Value& x, const Value* lo, const Value* hi, const UfuncOptions& opts) {
+    Value r = as_array(x) ? x : as_array_value(in, x);
+    DType t = r.as<ArrayObj>()->dtype;
+    UfuncOptions inner;
+    inner.dtype = opts.dtype;
+    if (lo && !lo->is_none() && !useless_int_bound(lo, t, true)) r = apply_ufunc(in, "maximum", {r, *lo}, inner);
+    if (hi && !hi->is_none() && !useless_int_bound(hi, t, false)) r = apply_ufunc(in, "minimum", {r, *hi}, inner);
+    if (opts.out) {
+        assign_array(in, *opts.out, r);
+        return *opts.out;
+    }
+    if (r.as<ArrayObj>() == as_array(x)) r = apply_ufunc(in, "positive", {r});  // a copy, as NumPy
+    return r;
+}
+
 // ---- assignment into views ----
 
 void assign_array(Interp& in, const Value& target, const Value& value) {
     ArrayObj* t = as_array(target);
     materialize(t);
-    Value src = as_array_value(in, value);
+    check_python_store(value, t->dtype);
+    // Nested lists convert straight to the target's dtype, with the same checks.
+    bool seq = is_kind(value, OK::List) || is_kind(value, OK::Tuple);
+    Value src = seq ? as_array_value(in, value, t->dtype) : as_array_value(in, value);
     ArrayObj* s = src.as<ArrayObj>();
     // Validate broadcasting of the value into the target's shape.
     Shape b = broadcast_shapes({&s->shape, &t->shape});

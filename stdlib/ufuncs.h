@@ -24,6 +24,8 @@ dag::Shape broadcast_shapes(const std::vector<const dag::Shape*>& shapes);
 dag::ScalarValue convert_scalar(const Value& v, DType t);
 // The promotion operand of an array (strong) or a Python scalar (weak, NEP 50).
 Operand operand_of(const Value& v);
+// np.clip / ndarray.clip: maximum then minimum; None bounds are skipped.
+Value clip(Interp& in, const Value& x, const Value* lo, const Value* hi, const UfuncOptions& opts = {});
 Value matmul(Interp& in, const Value& a, const Value& b);
 
 // Slots installed on the ndarray type.

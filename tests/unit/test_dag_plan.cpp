@@ -1,0 +1,184 @@
+// The expression DAG, the kernel emitter and the planner, driven directly
+// (no interpreter values): what a tree compiles to, how many kernels run,
+// what the launch arguments are, and that results are right.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "codegen/dag.h"
+#include "codegen/kernel.h"
+#include "codegen/plan.h"
+#include "gpy/gpy.h"
+
+using namespace gpy;
+using namespace gpy::dag;
+
+namespace {
+
+// The planner's kernel runner is installed when the array module is first
+// imported; one import in a throw-away interpreter sets it up for this process.
+void ensure_backend() {
+    static bool done = [] {
+        gpy::Config c;
+        c.out = [](std::string_view) {};
+        c.err = [](std::string_view) {};
+        Interpreter interp(std::move(c));
+        interp.run_string("import numpy", "<setup>");
+        return true;
+    }();
+    (void)done;
+}
+
+NodeP input_f32(const std::vector<float>& values, Shape shape = {}) {
+    if (shape.empty()) shape = {int64_t(values.size())};
+    BufferRef b(Buffer::allocate_host(values.size() * sizeof(float)));
+    std::memcpy(b.bytes(), values.data(), values.size() * sizeof(float));
+    return make_input(b, DType::Float32, shape, contiguous_strides(shape, sizeof(float)), 0);
+}
+
+NodeP scalar_f32(float v) {
+    ScalarValue s;
+    s.f32 = v;
+    return make_scalar(DType::Float32, s);
+}
+
+std::vector<float> result_f32(const NodeP& n) {
+    REQUIRE(n->result);
+    std::vector<float> out(size_t(n->size()));
+    std::memcpy(out.data(), n->result->buffer.bytes() + n->result->offset, out.size() * sizeof(float));
+    return out;
+}
+
+int count(const std::string& text, const std::string& what) {
+    int k = 0;
+    for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++k;
+    return k;
+}
+
+}  // namespace
+
+TEST_CASE("dag: nodes carry shapes, dtypes and a pending weight", "[dag]") {
+    NodeP x = input_f32({1, 2, 3, 4}, {2, 2});
+    NodeP y = make_binary(BinaryOp::Mul, x, x, DType::Float32, {2, 2});
+    NodeP z = make_unary(UnaryOp::Exp, y, DType::Float32);
+    CHECK(z->shape == Shape{2, 2});
+    CHECK(z->dtype == DType::Float32);
+    CHECK(x->pending_weight == 0);
+    CHECK(y->pending_weight == 1);
+    CHECK(z->pending_weight == 2);
+    CHECK(make_cast(x, DType::Float32) == x);  // a cast to the same dtype is no node
+    NodeP s = make_reduce(ReduceOp::Sum, z, {1}, DType::Float32);
+    CHECK(s->shape == Shape{2});
+}
+
+TEST_CASE("emit: scalars are kernel arguments, so other constants reuse the kernel", "[emit]") {
+    NodeP x = input_f32({1, 2, 3});
+    KernelPlan a = emit_kernel(make_binary(BinaryOp::Mul, x, scalar_f32(2.5f), DType::Float32, {3}));
+    KernelPlan b = emit_kernel(make_binary(BinaryOp::Mul, x, scalar_f32(-7.0f), DType::Float32, {3}));
+    CHECK(a.source.name == b.source.name);
+    CHECK(a.source.body == b.source.body);
+    CHECK(a.source.body.find("2.5") == std::string::npos);
+    REQUIRE(a.launch.scalars.size() == 1);
+    REQUIRE(b.launch.scalars.size() == 1);
+    CHECK(a.launch.scalars[0] != b.launch.scalars[0]);
+}
+
+TEST_CASE("emit: contiguous operands collapse to one dimension", "[emit]") {
+    NodeP x = input_f32(std::vector<float>(24, 1.0f), {2, 3, 4});
+    KernelPlan k = emit_kernel(make_unary(UnaryOp::Sqrt, x, DType::Float32));
+    // meta = iteration shape, then each operand's strides: one dim each.
+    CHECK(k.launch.meta.size() == 1 + 2);
+    CHECK(k.launch.meta[0] == 24);
+    CHECK(k.source.kind == KernelSource::Elementwise);
+}
+
+TEST_CASE("emit: a transposed operand keeps its dimensions", "[emit]") {
+    BufferRef b(Buffer::allocate_host(6 * sizeof(float)));
+    // a (3, 2) view of a (2, 3) buffer: strides (4, 12)
+    NodeP xt = make_input(b, DType::Float32, {3, 2}, {4, 12}, 0);
+    KernelPlan k = emit_kernel(make_unary(UnaryOp::Neg, xt, DType::Float32));
+    CHECK(k.launch.meta.size() == 2 + 2 * 2);
+}
+
+TEST_CASE("plan: an elementwise tree is one kernel and the node keeps its result", "[plan]") {
+    ensure_backend();
+    NodeP x = input_f32({1, 4, 9, 16});
+    NodeP y = make_binary(BinaryOp::Add, make_unary(UnaryOp::Sqrt, x, DType::Float32), scalar_f32(1.0f), DType::Float32, {4});
+    uint64_t before = kernels_launched();
+    gpy::materialize(y);
+    CHECK(kernels_launched() - before == 1);
+    CHECK(result_f32(y) == std::vector<float>{2, 3, 4, 5});
+    CHECK(y->in.empty());  // inputs released once computed
+    gpy::materialize(y);   // computed nodes are not recomputed
+    CHECK(kernels_launched() - before == 1);
+}
+
+TEST_CASE("plan: sum(x*x) is one kernel that reads x once", "[plan]") {
+    ensure_backend();
+    std::vector<float> v(100000);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = float(i % 7) - 3.0f;
+    NodeP x = input_f32(v);
+    NodeP sq = make_binary(BinaryOp::Mul, x, x, DType::Float32, {int64_t(v.size())});
+    NodeP s = make_reduce(ReduceOp::Sum, sq, {0}, DType::Float32);
+    KernelPlan k = emit_kernel(s);
+    CHECK(k.source.kind == KernelSource::ReduceFull);
+    CHECK(k.launch.ptrs.size() == 2);  // the output and x: x*x allocates nothing
+    uint64_t before = kernels_launched();
+    gpy::materialize(s);
+    CHECK(kernels_launched() - before == 1);
+    double want = 0;
+    for (float f : v) want += double(f) * f;
+    CHECK(result_f32(s)[0] == Approx(want).epsilon(1e-6));
+}
+
+TEST_CASE("plan: a row reduction with an epilogue is one kernel", "[plan]") {
+    ensure_backend();
+    NodeP x = input_f32({1, 2, 3, 4, 5, 6}, {2, 3});
+    NodeP m = make_reduce(ReduceOp::Max, x, {1}, DType::Float32);
+    NodeP y = make_binary(BinaryOp::Mul, m, scalar_f32(10.0f), DType::Float32, {2});
+    uint64_t before = kernels_launched();
+    gpy::materialize(y);
+    CHECK(kernels_launched() - before == 1);
+    CHECK(result_f32(y) == std::vector<float>{30, 60});
+}
+
+TEST_CASE("plan: a reduction nested in another's input is its own kernel", "[plan]") {
+    ensure_backend();
+    // sum(x - max(x)) over a 1-D x: max first, then the fused subtract+sum.
+    NodeP x = input_f32({1, 2, 3, 10});
+    NodeP mx = make_reduce(ReduceOp::Max, x, {0}, DType::Float32);
+    NodeP d = make_binary(BinaryOp::Sub, x, mx, DType::Float32, {4});
+    NodeP s = make_reduce(ReduceOp::Sum, d, {0}, DType::Float32);
+    uint64_t before = kernels_launched();
+    gpy::materialize(s);
+    CHECK(kernels_launched() - before == 2);
+    CHECK(result_f32(s)[0] == -24.0f);
+    CHECK(mx->result);
+}
+
+TEST_CASE("plan: materialize_into writes a strided view in place", "[plan]") {
+    ensure_backend();
+    NodeP x = input_f32({1, 2, 3});
+    BufferRef out(Buffer::allocate_host(6 * sizeof(float), true));
+    Target t{out, 0, {3}, {8}};  // every other float
+    gpy::materialize_into(make_binary(BinaryOp::Mul, x, scalar_f32(2.0f), DType::Float32, {3}), t);
+    const float* o = reinterpret_cast<const float*>(out.bytes());
+    CHECK(std::vector<float>(o, o + 6) == std::vector<float>{2, 0, 4, 0, 6, 0});
+}
+
+TEST_CASE("emit: only kernels that can fail carry an error word", "[emit]") {
+    BufferRef b(Buffer::allocate_host(2 * sizeof(int64_t)));
+    NodeP i = make_input(b, DType::Int64, {2}, {8}, 0);
+    NodeP f = input_f32({1, 2});
+    KernelPlan ipow = emit_kernel(make_binary(BinaryOp::Pow, i, i, DType::Int64, {2}));
+    KernelPlan fpow = emit_kernel(make_binary(BinaryOp::Pow, f, f, DType::Float32, {2}));
+    CHECK(ipow.source.may_fail);
+    CHECK(ipow.launch.ptrs.size() == 2 + 1);  // output, i (read once), the error word
+    CHECK(count(ipow.source.body, "GPY_REPORT_ERROR") == 1);
+    CHECK_FALSE(fpow.source.may_fail);
+    CHECK(fpow.launch.ptrs.size() == 2);
+    CHECK(count(fpow.source.body, "GPY_REPORT_ERROR") == 0);
+}
