@@ -554,11 +554,42 @@ private:
             s << " for (int d = 0; d < " << Di << "; ++d) q" << k << " += ridx_[d] * st[" << k * D + n_outer_ << " + d];";
             s << " const int64_t s" << k << " = st[" << k * D + D - 1 << "]; (void)s" << k << ";\n";
         }
-        s << "            for (int64_t j = 0; j < n; ++j) {\n" << body << "                " << combine(v, "(i + j)") << "\n            }\n";
+        s << "            int64_t j = 0;\n";
+        if (float_minmax()) s << lane_blocked_minmax();
+        s << "            for (; j < n; ++j) {\n" << body << "                " << combine(v, "(i + j)") << "\n            }\n";
         s << "            i += n;\n            ridx_[" << Di - 1 << "] = 0;\n";
         s << "            for (int d = " << int(Di) - 2 << "; d >= 0; --d) { if (++ridx_[d] < shape[" << n_outer_
           << " + d]) break; ridx_[d] = 0; }\n";
         s << "        }\n";
+        return s.str();
+    }
+
+    bool float_minmax() const {
+        return is_float(acc_dtype_) && (reduce_->reduce == ReduceOp::Max || reduce_->reduce == ReduceOp::Min);
+    }
+
+    // Float max/min over a row in 16 independent lanes (a compare-and-select
+    // per lane vectorises; fmax chained through one accumulator does not),
+    // then folded into racc; the NaN flag is kept per lane too. Leaves j at
+    // the first element the scalar loop still has to do.
+    std::string lane_blocked_minmax() {
+        code_.str("");
+        values_.clear();
+        std::string v = value(effective(reduce_->in[0].get()), "jj", true);
+        std::string body = code_.str();
+        std::string A = acc_type();
+        const char* cmp = reduce_->reduce == ReduceOp::Max ? " > " : " < ";
+        const char* fold = reduce_->reduce == ReduceOp::Max ? "gpy_fmax" : "gpy_fmin";
+        std::ostringstream s;
+        s << "            if (n >= 32) {\n";
+        s << "                " << A << " lacc[16]; unsigned char lnan[16];\n";
+        s << "                for (int l = 0; l < 16; ++l) { lacc[l] = racc; lnan[l] = 0; }\n";
+        s << "                for (; j + 16 <= n; j += 16) {\n";
+        s << "                    for (int l = 0; l < 16; ++l) {\n                    const int64_t jj = j + l;\n" << body;
+        s << "                    " << A << " w = (" << A << ")" << v << "; lacc[l] = w" << cmp << "lacc[l] ? w : lacc[l]; lnan[l] |= (w != w);\n";
+        s << "                    }\n                }\n";
+        s << "                for (int l = 0; l < 16; ++l) { racc = " << fold << "(racc, lacc[l]); rnan |= lnan[l] != 0; }\n";
+        s << "            }\n";
         return s.str();
     }
 
