@@ -77,7 +77,8 @@ public:
         out.strides = output_strides_;
         ops_.insert(ops_.begin(), out);
         collapse();
-        std::string body = reduce_ ? emit_reduce() : emit_elementwise();
+        tile_outputs_ = reduce_ && tiling_pays();
+        std::string body = !reduce_ ? emit_elementwise() : tile_outputs_ ? emit_reduce_tiled() : emit_reduce();
         char name[32];
         std::snprintf(name, sizeof name, "gpy_k_%016llx", (unsigned long long)fnv1a(body));
         std::string src = body;
@@ -85,7 +86,8 @@ public:
         plan.source.name = name;
         plan.source.body = src;
         plan.source.kind = !reduce_ ? KernelSource::Elementwise
-                           : n_outer_ == 0 ? KernelSource::ReduceFull : KernelSource::ReduceRows;
+                           : n_outer_ == 0 ? KernelSource::ReduceFull
+                           : tile_outputs_ ? KernelSource::ReduceTiled : KernelSource::ReduceRows;
         plan.source.summary = summary();
         Launch& L = plan.launch;
         for (auto& op : ops_) L.ptrs.push_back(op.base);
@@ -117,6 +119,7 @@ private:
     Shape space_;                        // iteration shape (outer dims, then inner dims)
     size_t n_outer_ = 0;                 // dims of space_ that index outputs
     bool may_fail_ = false;              // the body can set `err`
+    bool tile_outputs_ = false;          // column reduction: loops run across a tile of outputs
     std::vector<int64_t> output_strides_;
     DType acc_dtype_ = DType::Float64;
 
@@ -284,12 +287,14 @@ private:
         return raw;
     }
 
+    // Strides along the dim the innermost loop walks: the last dim, or for
+    // column-tiled reductions the last output dim.
+    int64_t walk_stride(size_t k) const { return ops_[k].strides[tile_outputs_ ? n_outer_ - 1 : space_.size() - 1]; }
     bool unit(size_t k) const {
         if (space_.empty()) return true;
-        int64_t s = ops_[k].strides.back();
-        return s == int64_t(itemsize(ops_[k].dtype));
+        return walk_stride(k) == int64_t(itemsize(ops_[k].dtype));
     }
-    bool zero(size_t k) const { return !space_.empty() && ops_[k].strides.back() == 0 && k != 0; }
+    bool zero(size_t k) const { return !space_.empty() && walk_stride(k) == 0 && k != 0; }
 
     // Emits statements computing `n` (inside the innermost loop) and returns its variable.
     std::string value(const Node* n, const std::string& idx, bool in_prologue) {
@@ -616,6 +621,74 @@ private:
         // Epilogue operands read through q<k> = o<k> with index 0.
         for (size_t k = 1; k < ops_.size(); ++k)
             if (ops_[k].epilogue) s << "        char* GPY_RESTRICT q" << k << " = o" << k << "; const int64_t s" << k << " = 0; (void)s" << k << ";\n";
+        return s.str();
+    }
+
+    // A reduction whose input is contiguous along the outputs but strided
+    // along the reduced dims (x.sum(axis=0) of a C-order matrix): walking one
+    // output's column touches a new cache line per element. Instead each
+    // step takes one reduced element for a tile of up to kTile neighbouring
+    // outputs, so loads run along memory and vectorise across the tile.
+    static constexpr int kTile = 256;
+    bool tiling_pays() const {
+        size_t D = space_.size();
+        if (n_outer_ == 0 || n_outer_ == D || is_arg() || space_[n_outer_ - 1] < 8) return false;
+        bool strided_rows = false;
+        for (size_t k = 1; k < ops_.size(); ++k) {
+            if (ops_[k].epilogue) continue;
+            int64_t across = std::llabs(ops_[k].strides[n_outer_ - 1]), along = std::llabs(ops_[k].strides[D - 1]);
+            if (across > along && along != 0) return false;
+            if (along != int64_t(itemsize(ops_[k].dtype))) strided_rows = true;
+        }
+        return strided_rows;
+    }
+
+    std::string emit_reduce_tiled() {
+        size_t D = space_.size(), Di = D - n_outer_, last = n_outer_ - 1;
+        std::string A = acc_type();
+        bool minmax = float_minmax();
+        std::ostringstream s;
+        s << "GPY_KERNEL void KNAME(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end) {\n";
+        if (reduce_->reduce == ReduceOp::Sum || reduce_->reduce == ReduceOp::Prod || minmax) s << "    GPY_REASSOC\n";
+        s << "    int err = 0; (void)err; (void)S;\n" << scalar_hoists() << operand_decls();
+        s << "    int64_t rn = 1; for (int d = " << n_outer_ << "; d < " << D << "; ++d) rn *= shape[d];\n";
+        s << "    const int64_t L = shape[" << last << "];\n";
+        s << "    for (int64_t o = begin; o < end;) {\n";
+        s << "        int64_t t = L - o % L; if (t > end - o) t = end - o; if (t > " << kTile << ") t = " << kTile << ";\n";
+        s << outer_offsets("o");
+        s << "        " << A << " tacc[" << kTile << "]; unsigned char tnan[" << kTile << "]; (void)tnan;\n";
+        s << "        for (int64_t b = 0; b < t; ++b) { tacc[b] = " << acc_init() << "; tnan[b] = 0; }\n";
+        code_.str("");
+        values_.clear();
+        std::string v = value(effective(reduce_->in[0].get()), "b", true);
+        std::string body = code_.str();
+        std::string step = combine(v, "0");
+        for (auto [from, to] : {std::pair<std::string, std::string>{"racc", "tacc[b]"}, {"rnan", "tnan[b]"}})
+            for (size_t p = step.find(from); p != std::string::npos; p = step.find(from, p + to.size())) step.replace(p, from.size(), to);
+        s << "        int64_t ridx_[" << Di << "] = {0};\n";
+        s << "        for (int64_t i = 0; i < rn; ++i) {\n";
+        for (size_t k = 1; k < ops_.size(); ++k) {
+            if (ops_[k].epilogue) continue;
+            s << "            char* GPY_RESTRICT q" << k << " = o" << k << ";";
+            s << " for (int d = 0; d < " << Di << "; ++d) q" << k << " += ridx_[d] * st[" << k * D + n_outer_ << " + d];";
+            s << " const int64_t s" << k << " = st[" << k * D + last << "]; (void)s" << k << ";\n";
+        }
+        s << "            for (int64_t b = 0; b < t; ++b) {\n" << body << "                " << step << "\n            }\n";
+        s << "            for (int d = " << Di - 1 << "; d >= 0; --d) { if (++ridx_[d] < shape[" << n_outer_ << " + d]) break; ridx_[d] = 0; }\n";
+        s << "        }\n";
+        // Epilogue per output of the tile: o<k> shifted by b along the last output dim.
+        s << "        for (int64_t b = 0; b < t; ++b) {\n";
+        for (size_t k = 0; k < ops_.size(); ++k)
+            if (k == 0 || ops_[k].epilogue) s << "            char* GPY_RESTRICT e" << k << " = o" << k << " + b * st[" << k * D + last << "];\n";
+        s << "            {\n";
+        for (size_t k = 0; k < ops_.size(); ++k) {
+            if (k == 0) s << "            char* GPY_RESTRICT o0 = e0;\n";
+            else if (ops_[k].epilogue) s << "            char* GPY_RESTRICT q" << k << " = e" << k << ";\n";
+        }
+        s << "            " << A << " racc = tacc[b]; bool rnan = tnan[b] != 0; (void)rnan; int64_t ridx = -1; (void)ridx;\n";
+        s << nan_fix() << epilogue();
+        s << "            }\n        }\n";
+        s << "        o += t;\n    }\n" << error_report() << "}\n";
         return s.str();
     }
 

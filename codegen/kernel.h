@@ -23,7 +23,9 @@ namespace gpy {
 struct KernelSource {
     std::string name;     // gpy_k_<hash of body>
     std::string body;     // C++ without prelude
-    enum Kind : uint8_t { Elementwise, ReduceRows, ReduceFull } kind = Elementwise;
+    // ReduceTiled: like ReduceRows, but each call walks tiles of up to 64
+    // neighbouring outputs (column reductions), so give it ranges of >= 64.
+    enum Kind : uint8_t { Elementwise, ReduceRows, ReduceTiled, ReduceFull } kind = Elementwise;
     std::string summary;  // one line for GPY_DEBUG / %kernels, e.g. "exp(mul(f32,f32)) -> f32[1048576]"
     // The kernel can fail at run time: its last ptrs slot is an int error
     // word, stored with GPY_REPORT_ERROR (kernel_error_message gives the text).
