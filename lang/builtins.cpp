@@ -897,6 +897,7 @@ void install_number_methods() {
 
 void install_type_methods() {
     install_number_methods();
+    install_complex_type();
     install_str_methods();
     install_container_methods();
 }
@@ -906,6 +907,7 @@ void install_builtins(Interp& in) {
     auto type_value = [](TypeObject* t) { return Value::object(t); };
     in.builtins["int"] = type_value(types::integer);
     in.builtins["float"] = type_value(types::real);
+    in.builtins["complex"] = type_value(types::complex);
     in.builtins["bool"] = type_value(types::boolean);
     in.builtins["str"] = type_value(types::str);
     in.builtins["list"] = type_value(types::list);

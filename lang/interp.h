@@ -126,6 +126,17 @@ void sort_values(Interp& in, std::vector<Value>& items, const Value* key, bool r
 // Signature text of a user function, e.g. "f(a, b=..., *args)".
 std::string function_signature(const FuncInfo& info);
 
+// ---- complex numbers (complex.cpp) ----
+// The value of an int, bool, float or complex as (re, im); false for anything else.
+bool complex_parts(const Value& v, double& re, double& im);
+// CPython's complex ** (also what float ** float gives for a negative base).
+Value complex_power(double are, double aim, double bre, double bim);
+// CPython's repr of a complex, e.g. "(1+2j)", "1j", "(-0-1j)", "(nan+infj)".
+std::string complex_repr(double re, double im);
+int64_t hash_double(double v);  // CPython's float hash (ops.cpp)
+void install_complex_type();      // slots, methods and constructor of `complex`
+ModuleObj* make_cmath(Interp& in);
+
 // Registration of the built-in library (builtins*.cpp, modules.cpp).
 void install_builtins(Interp& in);
 void install_type_methods();  // once per process: calls the three below

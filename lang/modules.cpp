@@ -298,6 +298,7 @@ ModuleObj* Interp::import_module(const std::string& name) {
     if (it != modules.end()) return it->second.get();
     ModuleObj* m = nullptr;
     if (name == "math") m = make_math(*this);
+    else if (name == "cmath") m = make_cmath(*this);
     else if (name == "time") m = make_time(*this);
     else if (name == "sys") m = make_sys(*this);
     else if (name == "numpy" || name == "cupy" || name == "gpy") {

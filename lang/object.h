@@ -247,6 +247,13 @@ struct SliceObj : Object {
     void indices(int64_t n, int64_t& begin, int64_t& end, int64_t& stride, int64_t& count) const;
 };
 
+// Python's complex: two doubles (lang/complex.cpp holds its operations).
+struct ComplexObj : Object {
+    double re, im;
+    ComplexObj(double r, double i) : Object(types::complex), re(r), im(i) {}
+};
+inline ComplexObj* as_complex(const Value& v) { return v.is_obj() && v.o->type == types::complex ? v.as<ComplexObj>() : nullptr; }
+
 struct DictViewObj : Object {
     Ref<DictObj> dict;
     int which;  // 0 keys, 1 values, 2 items
@@ -268,5 +275,6 @@ Value make_str(std::string s);
 Value make_list(std::vector<Value> items = {});
 Value make_tuple(std::vector<Value> items = {});
 Value make_builtin(std::string name, NativeFn fn, std::string sig, std::string doc);
+Value make_complex(double re, double im);  // lang/complex.cpp
 
 }  // namespace gpy

@@ -288,7 +288,7 @@ static int64_t hash_int(int64_t v) {
     return h == -1 ? -2 : h;
 }
 
-static int64_t hash_double(double v) {
+int64_t hash_double(double v) {
     if (std::isinf(v)) return v > 0 ? 314159 : -314159;
     if (std::isnan(v)) return 0;
     int e;
@@ -428,8 +428,8 @@ static Value float_op(BinOp op, double a, double b, const Value& va, const Value
         }
         case BinOp::Pow: {
             if (a == 0 && b < 0) raise(types::ZeroDivisionError, "0.0 cannot be raised to a negative power");
-            if (a < 0 && b != std::floor(b) && std::isfinite(b))
-                raise(types::ValueError, "negative number cannot be raised to a fractional power (complex results are not supported)");
+            // Python 3: a negative base with a fractional exponent gives a complex.
+            if (a < 0 && b != std::floor(b) && std::isfinite(b)) return complex_power(a, 0, b, 0);
             double r = std::pow(a, b);
             if (std::isinf(r) && std::isfinite(a) && std::isfinite(b)) raise(types::OverflowError, "(34, 'Numerical result out of range')");
             return Value::real(r);

@@ -1020,7 +1020,7 @@ private:
             }
             case T::Int: return constant(s, Value::integer(advance().ival));
             case T::Float: return constant(s, Value::real(advance().fval));
-            case T::Imag: error_here("complex literals are not supported yet");
+            case T::Imag: return constant(s, make_complex(0.0, advance().fval));
             case T::True: advance(); return constant(s, Value::boolean(true));
             case T::False: advance(); return constant(s, Value::boolean(false));
             case T::None: advance(); return constant(s, Value::none());

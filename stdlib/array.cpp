@@ -15,6 +15,7 @@
 #include "codegen/plan.h"
 #include "stdlib/array_print.h"
 #include "stdlib/array_state.h"
+#include "stdlib/shape_funcs.h"
 
 namespace gpy {
 
@@ -36,6 +37,12 @@ bool ArrayObj::c_contiguous() const {
 std::string shape_text(const dag::Shape& s) {
     std::string out = "(";
     for (size_t k = 0; k < s.size(); ++k) out += (k ? ", " : "") + std::to_string(s[k]);
+    return out + (s.size() == 1 ? ",)" : ")");
+}
+
+std::string compact_shape_text(const dag::Shape& s) {
+    std::string out = "(";
+    for (size_t k = 0; k < s.size(); ++k) out += (k ? "," : "") + std::to_string(s[k]);
     return out + (s.size() == 1 ? ",)" : ")");
 }
 
@@ -120,7 +127,9 @@ Value new_array(DType dt, const dag::Shape& shape, bool zero) {
         n *= d;
     }
     BufferRef buf(Buffer::allocate_host(size_t(n) * itemsize(dt), zero));
-    return array_from_buffer(buf, dt, shape, dag::contiguous_strides(shape, itemsize(dt)), 0);
+    Value out = array_from_buffer(buf, dt, shape, dag::contiguous_strides(shape, itemsize(dt)), 0);
+    out.as<ArrayObj>()->owndata = true;
+    return out;
 }
 
 dag::NodeP array_node(ArrayObj* a) {
@@ -146,6 +155,7 @@ void materialize(ArrayObj* a) {
         a->strides = f->strides;
         a->offset = 0;
         a->node.reset();
+        a->owndata = true;
         return;
     }
     gpy::materialize(n);
@@ -154,6 +164,7 @@ void materialize(ArrayObj* a) {
     a->strides = r->strides;
     a->offset = r->offset;
     a->node.reset();
+    a->owndata = true;  // a computed result is a fresh buffer
 }
 
 Value compute_into_new(const dag::NodeP& n, DType dtype, const dag::Shape& shape) {
@@ -469,6 +480,7 @@ Value slot_getattr(Interp& in, const Value& v, const std::string& name) {
         return in.call0(m);
     }
     if (name == "device") return make_str("cpu");
+    if (name == "flags") return array_flags(a);
     return Value();
 }
 
@@ -575,6 +587,7 @@ void init_array_types() {
         install_sorting_methods();
         install_linalg_methods();
         install_scan_methods();
+        install_indexing_methods();
     });
 }
 

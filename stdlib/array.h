@@ -27,6 +27,8 @@ struct ArrayObj : Object {
     // A 0-d result that prints like a NumPy scalar (np.float64(3.0)): what
     // reductions and integer indexing return.
     bool numpy_scalar = false;
+    // The buffer was allocated for this array, not borrowed from another (x.flags.owndata).
+    bool owndata = false;
     uint64_t serial = 0;  // creation order (synchronize() computes newest first)
 
     ArrayObj() : Object(types::ndarray) {}
@@ -89,5 +91,7 @@ Value element_to_python(const ArrayObj* a, const uint8_t* p);
 // Normalises an axis argument (raises AxisError with NumPy's message).
 int normalize_axis(int64_t axis, int ndim);
 std::string shape_text(const dag::Shape& s);  // "(3,)", "(2, 3)"
+// "(3,)", "(2,3)": NumPy's shapes in iterator and setitem messages.
+std::string compact_shape_text(const dag::Shape& s);
 
 }  // namespace gpy

@@ -10,6 +10,7 @@
 #include "stdlib/indexing.h"
 #include "stdlib/np_args.h"
 #include "stdlib/reduce.h"
+#include "stdlib/shape_funcs.h"
 #include "stdlib/ufuncs.h"
 
 namespace gpy {
@@ -28,6 +29,7 @@ ReduceOptions reduce_options(Interp& in, CallArgs& a, size_t first) {
     if (o.out && o.out->is_none()) o.out = nullptr;
     if (const Value* k = kwarg(a, "keepdims")) o.keepdims = truthy(*k);
     if (const Value* i = kwarg(a, "initial")) o.initial = i;
+    if (const Value* w = kwarg(a, "where")) o.where = w;
     return o;
 }
 
@@ -41,6 +43,7 @@ Value m_reduce(Interp& in, CallArgs& a) {
         if (o.out && o.out->is_none()) o.out = nullptr;
         if (const Value* k = kwarg(a, "keepdims")) o.keepdims = truthy(*k);
         if (const Value* i = kwarg(a, "initial")) o.initial = i;
+        if (const Value* w = kwarg(a, "where")) o.where = w;
     }
     return reduce(in, OP, a.pos[0], o);
 }
@@ -65,7 +68,9 @@ Value m_astype(Interp& in, CallArgs& a) {
 // A fresh C-contiguous copy (one copy kernel).
 Value copy_array(ArrayObj* x) { return compute_into_new(array_node(x), x->dtype, x->shape); }
 
-Value m_copy(Interp&, CallArgs& a) { return copy_array(self_array(a)); }
+Value m_copy(Interp& in, CallArgs& a) {
+    return copy_order(in, a.pos[0], self_array(a)->dtype, order_arg(arg(a, 1, "order"), 'C'));
+}
 
 Shape parse_shape(Interp& in, CallArgs& a, size_t first, int64_t size, const char* fname) {
     std::vector<Value> dims;
@@ -97,28 +102,21 @@ Shape parse_shape(Interp& in, CallArgs& a, size_t first, int64_t size, const cha
     return shape;
 }
 
-Value reshape_to(ArrayObj* x, const Shape& shape) {
-    materialize(x);
-    Value src = Value::object(x);
-    if (!x->c_contiguous()) src = copy_array(x);
-    ArrayObj* c = src.as<ArrayObj>();
-    return array_from_buffer(c->buffer, c->dtype, shape, contiguous_strides(shape, itemsize(c->dtype)), c->offset);
-}
-
 Value m_reshape(Interp& in, CallArgs& a) {
     ArrayObj* x = self_array(a);
-    return reshape_to(x, parse_shape(in, a, 1, x->size(), "reshape"));
+    return reshape_order(x, parse_shape(in, a, 1, x->size(), "reshape"), order_arg(kwarg(a, "order"), 'C'));
 }
 
-Value m_ravel(Interp&, CallArgs& a) {
-    ArrayObj* x = self_array(a);
-    return reshape_to(x, {x->size()});
-}
+Value m_ravel(Interp&, CallArgs& a) { return ravel_order(self_array(a), order_arg(arg(a, 1, "order"), 'C')); }
 
-Value m_flatten(Interp&, CallArgs& a) {
+// A fresh copy laid out in the order it is read: its buffer is the result.
+Value m_flatten(Interp& in, CallArgs& a) {
     ArrayObj* x = self_array(a);
-    Value c = copy_array(x);
-    return reshape_to(c.as<ArrayObj>(), {x->size()});
+    Value c = copy_order(in, a.pos[0], x->dtype, order_arg(arg(a, 1, "order"), 'C'));
+    ArrayObj* ca = c.as<ArrayObj>();
+    ca->shape = {x->size()};
+    ca->strides = {int64_t(itemsize(x->dtype))};
+    return c;
 }
 
 Value m_transpose(Interp& in, CallArgs& a) {
@@ -275,10 +273,10 @@ void install_array_methods() {
     def_method(t, "var", m_var, "ndarray.var(axis=None, dtype=None, out=None, ddof=0, keepdims=False)", "Variance along the given axes.");
     def_method(t, "std", m_std, "ndarray.std(axis=None, dtype=None, out=None, ddof=0, keepdims=False)", "Standard deviation along the given axes.");
     def_method(t, "astype", m_astype, "ndarray.astype(dtype)", "Copy of the array, cast to a specified type.");
-    def_method(t, "copy", m_copy, "ndarray.copy()", "Return a copy of the array.");
-    def_method(t, "reshape", m_reshape, "ndarray.reshape(shape)", "Gives a new shape to an array without changing its data.");
-    def_method(t, "ravel", m_ravel, "ndarray.ravel()", "Return a flattened array (a view when possible).");
-    def_method(t, "flatten", m_flatten, "ndarray.flatten()", "Return a copy of the array collapsed into one dimension.");
+    def_method(t, "copy", m_copy, "ndarray.copy(order='C')", "Return a copy of the array.");
+    def_method(t, "reshape", m_reshape, "ndarray.reshape(*shape, order='C')", "Gives a new shape to an array without changing its data.");
+    def_method(t, "ravel", m_ravel, "ndarray.ravel(order='C')", "Return a flattened array (a view when possible).");
+    def_method(t, "flatten", m_flatten, "ndarray.flatten(order='C')", "Return a copy of the array collapsed into one dimension.");
     def_method(t, "transpose", m_transpose, "ndarray.transpose(*axes)", "Returns a view of the array with axes transposed.");
     def_method(t, "swapaxes", m_swapaxes, "ndarray.swapaxes(axis1, axis2)", "Return a view of the array with axis1 and axis2 interchanged.");
     def_method(t, "squeeze", m_squeeze, "ndarray.squeeze(axis=None)", "Remove axes of length one.");

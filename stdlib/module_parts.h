@@ -13,6 +13,9 @@ void install_shape_methods();
 // stdlib/sorting.cpp: sort, argsort, unique, searchsorted, nonzero, argwhere
 void add_sorting_functions(Interp& in, ModuleObj* m);
 void install_sorting_methods();
+// np.nonzero(x): a tuple of int64 index arrays (stdlib/searching.cpp); np.where(cond)
+// when for_where (its 0-d error message says more).
+Value nonzero(Interp& in, const Value& x, bool for_where = false);
 // stdlib/linalg.cpp, stdlib/einsum.cpp: dot, inner, outer, tensordot, einsum, trace, np.linalg
 void add_linalg_functions(Interp& in, ModuleObj* m);
 void install_linalg_methods();
@@ -25,5 +28,8 @@ void add_type_info_functions(Interp& in, ModuleObj* m);
 // stdlib/scan.cpp: cumsum, cumprod, nan-reductions; ufunc objects and their methods
 void add_scan_functions(Interp& in, ModuleObj* m);
 void install_scan_methods();
+// stdlib/indexing_functions.cpp: take, put, take_along_axis, put_along_axis, choose, compress, extract, place, putmask
+void add_indexing_functions(Interp& in, ModuleObj* m);
+void install_indexing_methods();
 
 }  // namespace gpy

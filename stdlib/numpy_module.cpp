@@ -18,6 +18,8 @@
 #include "stdlib/module_parts.h"
 #include "stdlib/np_args.h"
 #include "stdlib/reduce.h"
+#include "stdlib/shape_funcs.h"
+#include "stdlib/ufunc_object.h"
 #include "stdlib/ufuncs.h"
 
 namespace gpy {
@@ -52,33 +54,44 @@ Value np_array(Interp& in, CallArgs& a) {
     if (a.npos < 1) raise(types::TypeError, "array() missing required argument 'object' (pos 0)");
     auto dt = dtype_arg(in, a, 1);
     const Value& obj = a.pos[0];
-    if (ArrayObj* x = as_array(obj)) {  // np.array copies (and casts)
-        DType t = dt ? *dt : x->dtype;
-        return compute_into_new(make_cast(array_node(x), t), t, x->shape);
-    }
-    return as_array_value(in, obj, dt);
+    char order = order_arg(kwarg(a, "order"), 'K');
+    if (ArrayObj* x = as_array(obj)) return copy_order(in, obj, dt ? *dt : x->dtype, order);  // np.array copies (and casts)
+    Value r = as_array_value(in, obj, dt);
+    // A new array from nested sequences is C-contiguous unless 'F' is asked for.
+    return order == 'F' ? copy_order(in, r, r.as<ArrayObj>()->dtype, 'F') : r;
 }
 
 Value np_asarray(Interp& in, CallArgs& a) {
     if (a.npos < 1) raise(types::TypeError, "asarray() missing required argument 'a' (pos 0)");
-    return as_array_value(in, a.pos[0], dtype_arg(in, a, 1));
+    Value r = as_array_value(in, a.pos[0], dtype_arg(in, a, 1));
+    ArrayObj* ra = r.as<ArrayObj>();
+    // A copy only when the layout asked for differs ('A' and 'K' keep any layout).
+    char order = order_arg(arg(a, 2, "order"), 'K');
+    if ((order == 'C' && !is_c_contiguous(ra)) || (order == 'F' && !is_f_contiguous(ra))) return copy_order(in, r, ra->dtype, order);
+    return r;
 }
 
-Value filled(DType t, const Shape& shape, const Value& v) {
-    return compute_into_new(make_scalar(t, convert_scalar(v, t)), t, shape);
+// A new array holding v, laid out in `order` ('K': like proto's memory).
+Value filled(DType t, const Shape& shape, const Value& v, char order = 'C', const ArrayObj* proto = nullptr) {
+    NodeP n = make_scalar(t, convert_scalar(v, t));
+    if (order == 'C') return compute_into_new(n, t, shape);
+    Value out = new_array_order(t, shape, order, proto);
+    ArrayObj* o = out.as<ArrayObj>();
+    if (o->size() > 0) materialize_into(n, Target{o->buffer, 0, o->shape, o->strides});
+    return out;
 }
 
 Value np_zeros(Interp& in, CallArgs& a) {
     if (a.npos < 1) raise(types::TypeError, "zeros() missing required argument 'shape' (pos 0)");
-    return new_array(dtype_arg(in, a, 1).value_or(DType::Float64), shape_arg(in, a.pos[0]), true);
+    return new_array_order(dtype_arg(in, a, 1).value_or(DType::Float64), shape_arg(in, a.pos[0]), c_or_f_order(arg(a, 2, "order")), nullptr, true);
 }
 Value np_empty(Interp& in, CallArgs& a) {
     if (a.npos < 1) raise(types::TypeError, "empty() missing required argument 'shape' (pos 0)");
-    return new_array(dtype_arg(in, a, 1).value_or(DType::Float64), shape_arg(in, a.pos[0]), true);
+    return new_array_order(dtype_arg(in, a, 1).value_or(DType::Float64), shape_arg(in, a.pos[0]), c_or_f_order(arg(a, 2, "order")), nullptr, true);
 }
 Value np_ones(Interp& in, CallArgs& a) {
     if (a.npos < 1) raise(types::TypeError, "ones() missing required argument 'shape' (pos 0)");
-    return filled(dtype_arg(in, a, 1).value_or(DType::Float64), shape_arg(in, a.pos[0]), Value::integer(1));
+    return filled(dtype_arg(in, a, 1).value_or(DType::Float64), shape_arg(in, a.pos[0]), Value::integer(1), c_or_f_order(arg(a, 2, "order")));
 }
 
 DType python_scalar_dtype(const Value& v) {
@@ -93,13 +106,14 @@ Value np_full(Interp& in, CallArgs& a) {
     const Value* fill = arg(a, 1, "fill_value");
     if (!shape || !fill) raise(types::TypeError, "full() missing required argument 'fill_value' (pos 1)");
     DType t = dtype_arg(in, a, 2).value_or(python_scalar_dtype(*fill));
+    char order = c_or_f_order(arg(a, 3, "order"));
     if (as_array(*fill)) {
-        Value out = new_array(t, shape_arg(in, *shape));
+        Value out = new_array_order(t, shape_arg(in, *shape), order);
         assign_array(in, out, *fill);
         return out;
     }
     if (fill->is_int()) check_python_store(*fill, t);  // floats cast unsafely, as NumPy's copyto
-    return filled(t, shape_arg(in, *shape), *fill);
+    return filled(t, shape_arg(in, *shape), *fill, order);
 }
 
 Value like(Interp& in, CallArgs& a, int kind) {
@@ -108,12 +122,15 @@ Value like(Interp& in, CallArgs& a, int kind) {
     ArrayObj* xa = x.as<ArrayObj>();
     size_t dpos = kind == 3 ? 2 : 1;
     DType t = dtype_arg(in, a, dpos).value_or(xa->dtype);
-    if (kind == 0) return new_array(t, xa->shape, true);
-    if (kind == 1) return filled(t, xa->shape, Value::integer(1));
-    if (kind == 2) return new_array(t, xa->shape, true);
+    // like(a, dtype, order='K', subok=True, shape=None): 'K' follows a's memory layout.
+    char order = resolve_order(order_arg(arg(a, dpos + 1, "order"), 'K'), xa);
+    Shape shape = xa->shape;
+    if (const Value* s = arg_not_none(a, dpos + 3, "shape")) shape = shape_arg(in, *s);
+    if (kind == 0 || kind == 2) return new_array_order(t, shape, order, xa, true);
+    if (kind == 1) return filled(t, shape, Value::integer(1), order, xa);
     const Value* fill = arg(a, 1, "fill_value");
     if (!fill) raise(types::TypeError, "full_like() missing required argument 'fill_value' (pos 1)");
-    return filled(t, xa->shape, *fill);
+    return filled(t, shape, *fill, order, xa);
 }
 Value np_zeros_like(Interp& in, CallArgs& a) { return like(in, a, 0); }
 Value np_ones_like(Interp& in, CallArgs& a) { return like(in, a, 1); }
@@ -207,16 +224,11 @@ Value np_identity(Interp& in, CallArgs& a) { return np_eye(in, a); }
 
 template <const char* NAME>
 Value np_ufunc(Interp& in, CallArgs& a) {
-    UfuncOptions o;
-    if (const Value* out = kwarg(a, "out"); out && !out->is_none()) o.out = out;
-    if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) o.dtype = to_dtype(in, *d);
-    if (kwarg(a, "where")) raise(types::NotImplementedError, std::string(NAME) + "(where=...) is not supported yet");
-    std::vector<Value> vals(a.pos, a.pos + a.npos);
-    return apply_ufunc(in, NAME, vals, o);
+    return call_ufunc(in, NAME, a);
 }
 
 Value np_where(Interp& in, CallArgs& a) {
-    if (a.npos == 1) raise(types::NotImplementedError, "where(condition) with one argument (nonzero) is not supported yet");
+    if (a.npos == 1) return nonzero(in, a.pos[0], true);
     expect_args(a, "where", 3, 3);
     Value c = as_array_value(in, a.pos[0], DType::Bool);
     Value x = a.pos[1], y = a.pos[2];
@@ -260,9 +272,29 @@ Value call_method(Interp& in, const char* name, CallArgs& a) {
 
 #define METHOD_FN(NAME) Value np_##NAME(Interp& in, CallArgs& a) { return call_method(in, #NAME, a); }
 METHOD_FN(sum) METHOD_FN(prod) METHOD_FN(max) METHOD_FN(min) METHOD_FN(any) METHOD_FN(all) METHOD_FN(argmax)
-METHOD_FN(argmin) METHOD_FN(mean) METHOD_FN(var) METHOD_FN(std) METHOD_FN(reshape) METHOD_FN(ravel)
-METHOD_FN(transpose) METHOD_FN(squeeze) METHOD_FN(swapaxes) METHOD_FN(copy) METHOD_FN(round)
+METHOD_FN(argmin) METHOD_FN(mean) METHOD_FN(var) METHOD_FN(std) METHOD_FN(ravel)
+METHOD_FN(transpose) METHOD_FN(squeeze) METHOD_FN(swapaxes) METHOD_FN(round)
 #undef METHOD_FN
+
+// np.reshape(a, shape, order='C'): the method takes order only by keyword.
+Value np_reshape(Interp& in, CallArgs& a) {
+    const Value* x = arg(a, 0, "a");
+    const Value* shape = arg(a, 1, "shape");
+    if (!x || !shape) raise(types::TypeError, "reshape() missing required argument 'shape' (pos 1)");
+    Value pos[2] = {as_array_value(in, *x), *shape};
+    std::vector<std::pair<std::string, Value>> kw;
+    if (const Value* order = arg(a, 2, "order")) kw.push_back({"order", *order});
+    CallArgs ca{pos, 2, &kw};
+    return types::ndarray->lookup("reshape")->as<BuiltinObj>()->fn(in, ca);
+}
+
+// np.copy(a, order='K'): unlike ndarray.copy (order='C') it keeps a's layout.
+Value np_copy(Interp& in, CallArgs& a) {
+    const Value* x = arg(a, 0, "a");
+    if (!x) raise(types::TypeError, "copy() missing required argument 'a' (pos 0)");
+    Value xv = as_array_value(in, *x);
+    return copy_order(in, xv, xv.as<ArrayObj>()->dtype, order_arg(arg(a, 1, "order"), 'K'));
+}
 
 Value np_ptp(Interp& in, CallArgs& a) {
     Value mx = call_method(in, "max", a);
@@ -357,11 +389,6 @@ Value np_size(Interp& in, CallArgs& a) {
     return get_attr(in, as_array_value(in, a.pos[0]), "size");
 }
 
-Value np_matmul(Interp& in, CallArgs& a) {
-    expect_args(a, "matmul", 2, 2);
-    return matmul(in, a.pos[0], a.pos[1]);
-}
-
 #define UFUNC_NAMES(X) \
     X(add) X(subtract) X(multiply) X(divide) X(true_divide) X(floor_divide) X(remainder) X(mod) X(fmod) X(power) \
     X(float_power) X(negative) X(positive) X(absolute) X(fabs) X(sign) X(reciprocal) X(square) X(sqrt) X(cbrt) \
@@ -383,22 +410,32 @@ struct Fn {
     const char* doc;
 };
 
+// The ufuncs are numpy.ufunc objects (stdlib/ufunc_object.cpp).
+const struct {
+    const char* name;
+    NativeFn fn;
+} kUfuncs[] = {
+#define X(n) {#n, np_ufunc<k_##n>},
+    UFUNC_NAMES(X)
+#undef X
+};
+
 const Fn kFunctions[] = {
-    {"array", np_array, "array(object, dtype=None)", "Create an array from nested lists, tuples or another array."},
-    {"asarray", np_asarray, "asarray(a, dtype=None)", "Convert the input to an array (no copy if it already is one)."},
-    {"zeros", np_zeros, "zeros(shape, dtype=float)", "Return a new array of given shape and type, filled with zeros."},
-    {"ones", np_ones, "ones(shape, dtype=float)", "Return a new array of given shape and type, filled with ones."},
-    {"empty", np_empty, "empty(shape, dtype=float)", "Return a new array of given shape and type (gpy zero-fills it)."},
-    {"full", np_full, "full(shape, fill_value, dtype=None)", "Return a new array of given shape and type, filled with fill_value."},
-    {"zeros_like", np_zeros_like, "zeros_like(a, dtype=None)", "Return an array of zeros with the same shape and type as a given array."},
-    {"ones_like", np_ones_like, "ones_like(a, dtype=None)", "Return an array of ones with the same shape and type as a given array."},
-    {"empty_like", np_empty_like, "empty_like(a, dtype=None)", "Return a new array with the same shape and type as a given array."},
-    {"full_like", np_full_like, "full_like(a, fill_value, dtype=None)", "Return a full array with the same shape and type as a given array."},
+    {"array", np_array, "array(object, dtype=None, *, order='K')", "Create an array from nested lists, tuples or another array."},
+    {"asarray", np_asarray, "asarray(a, dtype=None, order=None)", "Convert the input to an array (no copy if it already is one)."},
+    {"zeros", np_zeros, "zeros(shape, dtype=float, order='C')", "Return a new array of given shape and type, filled with zeros."},
+    {"ones", np_ones, "ones(shape, dtype=float, order='C')", "Return a new array of given shape and type, filled with ones."},
+    {"empty", np_empty, "empty(shape, dtype=float, order='C')", "Return a new array of given shape and type (gpy zero-fills it)."},
+    {"full", np_full, "full(shape, fill_value, dtype=None, order='C')", "Return a new array of given shape and type, filled with fill_value."},
+    {"zeros_like", np_zeros_like, "zeros_like(a, dtype=None, order='K', subok=True, shape=None)", "Return an array of zeros with the same shape and type as a given array."},
+    {"ones_like", np_ones_like, "ones_like(a, dtype=None, order='K', subok=True, shape=None)", "Return an array of ones with the same shape and type as a given array."},
+    {"empty_like", np_empty_like, "empty_like(a, dtype=None, order='K', subok=True, shape=None)", "Return a new array with the same shape and type as a given array."},
+    {"full_like", np_full_like, "full_like(a, fill_value, dtype=None, order='K', subok=True, shape=None)", "Return a full array with the same shape and type as a given array."},
     {"arange", np_arange, "arange([start,] stop[, step], dtype=None)", "Return evenly spaced values within a given interval."},
     {"linspace", np_linspace, "linspace(start, stop, num=50, endpoint=True, dtype=None)", "Return evenly spaced numbers over a specified interval."},
     {"eye", np_eye, "eye(N, M=None, k=0, dtype=float)", "Return a 2-D array with ones on the diagonal and zeros elsewhere."},
     {"identity", np_identity, "identity(n, dtype=float)", "Return the identity array."},
-    {"where", np_where, "where(condition, x, y)", "Return elements chosen from x or y depending on condition."},
+    {"where", np_where, "where(condition, [x, y])", "Return elements chosen from x or y depending on condition (nonzero(condition) when alone)."},
     {"clip", np_clip, "clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, dtype=None)", "Clip (limit) the values in an array."},
     {"sum", np_sum, "sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=0)", "Sum of array elements over a given axis."},
     {"prod", np_prod, "prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=1)", "Product of array elements over a given axis."},
@@ -415,12 +452,12 @@ const Fn kFunctions[] = {
     {"std", np_std, "std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)", "Compute the standard deviation along the specified axis."},
     {"ptp", np_ptp, "ptp(a, axis=None)", "Range of values (maximum - minimum) along an axis."},
     {"count_nonzero", np_count_nonzero, "count_nonzero(a, axis=None)", "Counts the number of non-zero values in the array."},
-    {"reshape", np_reshape, "reshape(a, shape)", "Gives a new shape to an array without changing its data."},
-    {"ravel", np_ravel, "ravel(a)", "Return a contiguous flattened array."},
+    {"reshape", np_reshape, "reshape(a, shape, order='C')", "Gives a new shape to an array without changing its data."},
+    {"ravel", np_ravel, "ravel(a, order='C')", "Return a contiguous flattened array."},
     {"transpose", np_transpose, "transpose(a, axes=None)", "Returns an array with axes transposed."},
     {"squeeze", np_squeeze, "squeeze(a, axis=None)", "Remove axes of length one from a."},
     {"swapaxes", np_swapaxes, "swapaxes(a, axis1, axis2)", "Interchange two axes of an array."},
-    {"copy", np_copy, "copy(a)", "Return an array copy of the given object."},
+    {"copy", np_copy, "copy(a, order='K')", "Return an array copy of the given object."},
     {"around", np_round, "around(a, decimals=0)", "Evenly round to the given number of decimals."},
     {"round", np_round, "round(a, decimals=0)", "Evenly round to the given number of decimals."},
     {"isclose", np_isclose, "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)", "Element-wise: whether two arrays are equal within a tolerance."},
@@ -432,13 +469,6 @@ const Fn kFunctions[] = {
     {"shape", np_shape, "shape(a)", "Return the shape of an array."},
     {"ndim", np_ndim, "ndim(a)", "Return the number of dimensions of an array."},
     {"size", np_size, "size(a)", "Return the number of elements."},
-    {"matmul", np_matmul, "matmul(x1, x2)", "Matrix product of two arrays."},
-    {"dot", np_matmul, "dot(a, b)", "Dot product of two arrays."},
-#define X(n) {#n, np_ufunc<k_##n>, #n "(x, /, out=None, dtype=None)", "NumPy ufunc " #n "."},
-    UFUNC_NAMES(X)
-#undef X
-    {"abs", np_ufunc<k_absolute>, "abs(x, /, out=None)", "Calculate the absolute value element-wise."},
-    {"pow", np_ufunc<k_power>, "pow(x1, x2, /, out=None)", "First array elements raised to powers from second array, element-wise."},
 };
 
 }  // namespace
@@ -479,6 +509,11 @@ ModuleObj* make_numpy_module(Interp& in) {
     auto* m = new ModuleObj("numpy");
     m->doc = "gpy's NumPy-compatible array module (lazy, fused, compiled kernels).";
     for (const Fn& f : kFunctions) m->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));
+    for (const auto& u : kUfuncs) m->set(u.name, make_ufunc(u.name, u.fn));
+    // NumPy's aliases are the same objects (np.true_divide.__name__ == 'divide').
+    for (auto [alias, target] : {std::pair{"true_divide", "divide"}, {"mod", "remainder"}, {"abs", "absolute"}, {"pow", "power"}})
+        m->set(alias, *m->get(target));
+    m->set("ufunc", Value::object(ufunc_type()));
     add_shape_functions(in, m);
     add_sorting_functions(in, m);
     add_linalg_functions(in, m);
@@ -486,6 +521,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     add_io_functions(in, m);
     add_type_info_functions(in, m);
     add_scan_functions(in, m);
+    add_indexing_functions(in, m);
     m->set("pi", Value::real(M_PI));
     m->set("e", Value::real(M_E));
     m->set("inf", Value::real(INFINITY));

@@ -54,8 +54,7 @@ static const char* ufunc_of(ReduceOp op) {
     return "?";
 }
 
-// The dtype NumPy's reduction produces.
-static DType reduce_dtype(ReduceOp op, DType in, std::optional<DType> requested) {
+DType reduce_dtype(ReduceOp op, DType in, std::optional<DType> requested) {
     if (requested) return *requested;
     switch (op) {
         case ReduceOp::Sum: case ReduceOp::Prod:
@@ -68,8 +67,7 @@ static DType reduce_dtype(ReduceOp op, DType in, std::optional<DType> requested)
     }
 }
 
-// Inserts size-1 dims at `axes` (keepdims) into a materialised result.
-static Value keep_dims(const Value& r, const std::vector<int>& axes, int ndim) {
+Value keep_dims(const Value& r, const std::vector<int>& axes, int ndim) {
     ArrayObj* a = r.as<ArrayObj>();
     materialize(a);
     Shape shape;
@@ -88,6 +86,43 @@ static Value keep_dims(const Value& r, const std::vector<int>& axes, int ndim) {
     return array_from_buffer(a->buffer, a->dtype, shape, strides, a->offset);
 }
 
+Value replace_nan(Interp& in, const Value& x, const Value& fill) {
+    Value arr = as_array_value(in, x);
+    ArrayObj* a = arr.as<ArrayObj>();
+    if (!is_inexact(a->dtype)) return arr;
+    NodeP isnan = array_node(apply_ufunc(in, "isnan", {arr}).as<ArrayObj>());
+    NodeP f = make_scalar(a->dtype, convert_scalar(fill, a->dtype));
+    return array_from_node(make_where(isnan, f, array_node(a), a->shape), a->numpy_scalar);
+}
+
+// A where= mask as a bool node; it must broadcast to `shape`.
+static NodeP where_mask(Interp& in, const Value& where, const Shape& shape) {
+    Value w = as_array_value(in, where);
+    ArrayObj* wa = w.as<ArrayObj>();
+    if (broadcast_shapes({&wa->shape, &shape}) != shape)
+        raise(types::ValueError, "could not broadcast where mask from shape " + shape_text(wa->shape) + " into shape " + shape_text(shape));
+    return make_cast(array_node(wa), DType::Bool);
+}
+
+// where=: the elements left out become the reduction's identity (for
+// maximum/minimum, which have none, the initial value NumPy requires).
+static NodeP mask_input(Interp& in, ReduceOp op, NodeP input, const ArrayObj* a, const ReduceOptions& o) {
+    Value fill;
+    switch (op) {
+        case ReduceOp::Sum: case ReduceOp::Any: fill = Value::integer(0); break;
+        case ReduceOp::Prod: case ReduceOp::All: fill = Value::integer(1); break;
+        case ReduceOp::Max: case ReduceOp::Min:
+            if (!o.initial)
+                raise(types::ValueError, std::string("reduction operation '") + ufunc_of(op) +
+                                             "' does not have an identity, so to use a where mask one has to specify 'initial'");
+            fill = *o.initial;
+            break;
+        default: raise(types::TypeError, std::string(ufunc_of(op)) + "() got an unexpected keyword argument 'where'");
+    }
+    NodeP f = make_scalar(input->dtype, convert_scalar(fill, input->dtype));
+    return make_where(where_mask(in, *o.where, a->shape), input, f, a->shape);
+}
+
 Value reduce(Interp& in, ReduceOp op, const Value& x, const ReduceOptions& o) {
     Value arr = as_array_value(in, x);
     ArrayObj* a = arr.as<ArrayObj>();
@@ -96,15 +131,16 @@ Value reduce(Interp& in, ReduceOp op, const Value& x, const ReduceOptions& o) {
     std::vector<int> axes = parse_axes(in, o.axis, a->ndim());
     int64_t count = 1;
     for (int d : axes) count *= a->shape[size_t(d)];
+    DType out = reduce_dtype(op, a->dtype, o.dtype);
+    NodeP input = array_node(a);
+    if (op == ReduceOp::Sum || op == ReduceOp::Prod || op == ReduceOp::Max || op == ReduceOp::Min) input = make_cast(input, out);
+    if (o.where) input = mask_input(in, op, input, a, o);
     if (count == 0 && !o.initial) {
         if (op == ReduceOp::Max || op == ReduceOp::Min)
             raise(types::ValueError, std::string("zero-size array to reduction operation ") + ufunc_of(op) + " which has no identity");
         if (op == ReduceOp::ArgMax || op == ReduceOp::ArgMin)
             raise(types::ValueError, std::string("attempt to get ") + ufunc_of(op) + " of an empty sequence");
     }
-    DType out = reduce_dtype(op, a->dtype, o.dtype);
-    NodeP input = array_node(a);
-    if (op == ReduceOp::Sum || op == ReduceOp::Prod || op == ReduceOp::Max || op == ReduceOp::Min) input = make_cast(input, out);
     NodeP node = make_reduce(op, input, axes, out);
     if (o.initial) {
         const char* uf = ufunc_of(op);
@@ -139,6 +175,19 @@ static Value via_float32(Interp& in, const Value& arr, const ReduceOptions& o, c
     return back;
 }
 
+// The number of elements each result of a reduction over `axes` combines:
+// a Python int, or with where= an int64 array counting the mask.
+static Value element_count(Interp& in, const ArrayObj* a, const std::vector<int>& axes, const ReduceOptions& o) {
+    if (!o.where) {
+        int64_t count = 1;
+        for (int d : axes) count *= a->shape[size_t(d)];
+        return Value::integer(count);
+    }
+    NodeP ones = make_where(where_mask(in, *o.where, a->shape), make_scalar(DType::Int64, convert_scalar(Value::integer(1), DType::Int64)),
+                            make_scalar(DType::Int64, ScalarValue()), a->shape);
+    return array_from_node(make_reduce(ReduceOp::Sum, ones, axes, DType::Int64), axes.size() == size_t(a->ndim()));
+}
+
 // mean/var/std (unlike the ufunc reductions) reject any axis on a 0-d array.
 static void check_0d_axis(const ArrayObj* a, const ReduceOptions& o) {
     if (a->ndim() == 0 && o.axis && o.axis->is_intlike()) normalize_axis(o.axis->as_int(), 0);
@@ -151,8 +200,6 @@ Value mean(Interp& in, const Value& x, const ReduceOptions& o) {
     if (a->dtype == DType::Float16 && !o.dtype)
         return via_float32(in, arr, o, [&](const Value& v, const ReduceOptions& ro) { return mean(in, v, ro); });
     std::vector<int> axes = parse_axes(in, o.axis, a->ndim());
-    int64_t count = 1;
-    for (int d : axes) count *= a->shape[size_t(d)];
     // NumPy: integer and bool inputs average in float64; floats in their own type.
     DType acc = o.dtype ? *o.dtype : (is_inexact(a->dtype) ? a->dtype : DType::Float64);
     ReduceOptions so = o;
@@ -160,7 +207,7 @@ Value mean(Interp& in, const Value& x, const ReduceOptions& o) {
     so.keepdims = false;
     so.out = nullptr;
     Value s = reduce(in, ReduceOp::Sum, arr, so);
-    Value m = apply_ufunc(in, "true_divide", {s, Value::integer(count)});
+    Value m = apply_ufunc(in, "true_divide", {s, element_count(in, a, axes, o)});
     if (m.as<ArrayObj>()->dtype != acc) m = array_from_node(make_cast(array_node(m.as<ArrayObj>()), acc), m.as<ArrayObj>()->numpy_scalar);
     if (o.keepdims) m = keep_dims(m, axes, a->ndim());
     if (o.out) {
@@ -170,27 +217,49 @@ Value mean(Interp& in, const Value& x, const ReduceOptions& o) {
     return m;
 }
 
+// NumPy's _var divides sums by an intp count (a strong int64), in place:
+// the quotient is computed in float64 and cast back to the sum's dtype
+// (float16 sums over 65504 elements do not divide by an inf count).
+static Value divide_by_count(Interp& in, const Value& sum, const Value& count) {
+    Value c = count;
+    if (count.is_int()) {
+        ScalarValue sv;
+        sv.i = count.i;
+        c = array_from_node(make_scalar(DType::Int64, sv), true);
+    }
+    ArrayObj* sa = sum.as<ArrayObj>();
+    Value q = apply_ufunc(in, "true_divide", {sum, c});
+    if (q.as<ArrayObj>()->dtype == sa->dtype) return q;
+    return array_from_node(make_cast(array_node(q.as<ArrayObj>()), sa->dtype), sa->numpy_scalar);
+}
+
 Value variance(Interp& in, const Value& x, const ReduceOptions& o, int64_t ddof, bool take_sqrt) {
     Value arr = as_array_value(in, x);
     ArrayObj* a = arr.as<ArrayObj>();
     check_0d_axis(a, o);
-    if (a->dtype == DType::Float16 && !o.dtype)
-        return via_float32(in, arr, o, [&](const Value& v, const ReduceOptions& ro) { return variance(in, v, ro, ddof, take_sqrt); });
     std::vector<int> axes = parse_axes(in, o.axis, a->ndim());
-    int64_t count = 1;
-    for (int d : axes) count *= a->shape[size_t(d)];
     ReduceOptions mo;
     mo.axis = o.axis;
     mo.keepdims = true;
     mo.dtype = o.dtype;
-    Value mu = mean(in, arr, mo);
+    mo.where = o.where;
+    // NumPy's _var takes the float16 mean as a float16 sum divided by the
+    // count (not _mean's float32 path), then squares the deviations in
+    // float16: a result that overflows there is inf, as in NumPy.
+    Value mu = a->dtype == DType::Float16 && !o.dtype
+                   ? divide_by_count(in, reduce(in, ReduceOp::Sum, arr, mo), element_count(in, a, axes, mo))
+                   : mean(in, arr, mo);
     Value dev = apply_ufunc(in, "subtract", {arr, mu});
     Value sq = apply_ufunc(in, "multiply", {dev, dev});
     ReduceOptions so;
     so.axis = o.axis;
     so.keepdims = false;
+    so.where = o.where;
     Value ss = reduce(in, ReduceOp::Sum, sq, so);
-    Value v = apply_ufunc(in, "true_divide", {ss, Value::integer(std::max<int64_t>(count - ddof, 0))});
+    Value count = element_count(in, a, axes, o);
+    Value dof = count.is_int() ? Value::integer(std::max<int64_t>(count.i - ddof, 0))
+                               : apply_ufunc(in, "maximum", {apply_ufunc(in, "subtract", {count, Value::integer(ddof)}), Value::integer(0)});
+    Value v = divide_by_count(in, ss, dof);
     if (take_sqrt) v = apply_ufunc(in, "sqrt", {v});
     if (o.keepdims) v = keep_dims(v, axes, a->ndim());
     return v;

@@ -15,11 +15,18 @@ struct ReduceOptions {
     std::optional<DType> dtype;
     const Value* out = nullptr;
     const Value* initial = nullptr;
+    const Value* where = nullptr;  // a boolean mask broadcast to x: elements left out count as the identity
 };
 
 Value reduce(Interp& in, dag::ReduceOp op, const Value& x, const ReduceOptions& o);
 Value mean(Interp& in, const Value& x, const ReduceOptions& o);
 Value variance(Interp& in, const Value& x, const ReduceOptions& o, int64_t ddof, bool take_sqrt);
 std::vector<int> parse_axes(Interp& in, const Value* axis, int ndim);
+// The dtype NumPy's reduction produces (sum/prod widen bool and small ints).
+DType reduce_dtype(dag::ReduceOp op, DType in, std::optional<DType> requested);
+// Inserts size-1 dims at `axes` (keepdims) into a reduction's result.
+Value keep_dims(const Value& r, const std::vector<int>& axes, int ndim);
+// where(isnan(x), fill, x) for inexact x (one fused node); x itself otherwise.
+Value replace_nan(Interp& in, const Value& x, const Value& fill);
 
 }  // namespace gpy

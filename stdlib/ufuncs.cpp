@@ -127,6 +127,18 @@ bool all_scalars(const std::vector<Arg>& args) {
 
 }  // namespace
 
+// where=mask: mask ? result : out (NumPy leaves the False elements of a new
+// result uninitialised; gpy makes them 0). One fused node.
+static Value mask_result(Interp& in, const Value& result, const Value& where, const Value* out) {
+    ArrayObj* r = result.as<ArrayObj>();
+    Value mask = as_array_value(in, where);
+    ArrayObj* m = mask.as<ArrayObj>();
+    ArrayObj* o = out ? as_array(*out) : nullptr;
+    NodeP keep = o ? make_cast(array_node(o), r->dtype) : make_scalar(r->dtype, ScalarValue());
+    Shape shape = broadcast_shapes({&r->shape, &m->shape, o ? &o->shape : &r->shape});
+    return array_from_node(make_where(make_cast(array_node(m), DType::Bool), array_node(r), keep, shape), r->numpy_scalar && m->numpy_scalar);
+}
+
 Value apply_ufunc(Interp& in, std::string_view name, const std::vector<Value>& values, const UfuncOptions& opts) {
     std::vector<Arg> args;
     std::vector<Operand> ops;
@@ -176,6 +188,7 @@ Value apply_ufunc(Interp& in, std::string_view name, const std::vector<Value>& v
             raise(types::ValueError, "Integers to negative integer powers are not allowed.");
     }
     Value result = array_from_node(node, all_scalars(args));
+    if (opts.where) result = mask_result(in, result, *opts.where, opts.out);
     if (opts.out) {
         assign_array(in, *opts.out, result);
         return *opts.out;

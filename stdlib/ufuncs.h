@@ -14,6 +14,8 @@ namespace gpy {
 struct UfuncOptions {
     const Value* out = nullptr;
     std::optional<DType> dtype;
+    // where=: a boolean mask; where False, out keeps its value (0 without out=).
+    const Value* where = nullptr;
 };
 
 // np.<name>(*values): builds the lazy node (or writes into out=).

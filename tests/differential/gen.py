@@ -919,7 +919,7 @@ class Case:
         """Indexes the array expression `a` (basic, boolean or integer-array index)."""
         shape = a.shape
         rank = len(shape)
-        kind = self.wpick([("basic", 60), ("mask", 20), ("intarr", 20)])
+        kind = self.wpick([("basic", 50), ("mask", 20), ("intarr", 30)])
         w = self.wrap(a)
         if kind == "basic" or rank == 0:
             idx = self.basic_index(shape) if rank or self.r() < 0.5 else self.pick(["...", "None", "()"])
@@ -954,20 +954,33 @@ class Case:
                 ix = "[%s]" % ", ".join(str(i) for i in ids)
                 if not ids:
                     ix = "np.array([], dtype=np.int64)"
-            elif form < 0.8 or rank < 2 or not self.opts.include_unsupported:
+            elif form < 0.7 or rank < 2:
                 ix = "np.array([%s], dtype=np.%s)" % (", ".join(str(i) for i in ids),
-                                                     self.pick(["int64", "int32", "intp", "int8"]))
-            else:
-                self.meta["areas"].add("multi_intarr")  # several index arrays: not in gpy yet
+                                                     self.pick(["int64", "int32", "intp", "int8", "uint8"]
+                                                               if min(ids, default=0) >= 0 else ["int64", "int32", "intp", "int8"]))
+            elif form < 0.85:
+                self.meta["areas"].add("multi_intarr")  # several index arrays, broadcast together
                 d1 = shape[1]
                 ids2 = [self.rng.randrange(-d1, d1) if d1 else 0 for _ in range(len(ids))]
                 ix = "np.array([%s]), np.array([%s])" % (", ".join(str(i) for i in ids),
                                                         ", ".join(str(i) for i in ids2))
                 if not ids:
                     ix = "np.array([], dtype=np.int64), np.array([], dtype=np.int64)"
-            if self.opts.include_unsupported and rank >= 2 and self.r() < 0.3:
+                elif self.r() < 0.3:
+                    ix = "np.array([%s]).reshape(-1, 1), np.array([%s])" % (", ".join(str(i) for i in ids),
+                                                                            ", ".join(str(i) for i in ids2))
+            else:
+                self.meta["areas"].add("mixed_adv")  # an integer or a mask on a later axis
+                d1 = shape[1]
+                if self.r() < 0.5:
+                    ix = ":, [%s]" % ", ".join(str(self.rng.randrange(-d1, d1)) for _ in range(self.rng.randint(0, 3))) if d1 else ":, []"
+                else:
+                    ix = "%s, np.array([%s], dtype=np.bool_)" % (
+                        self.pick([":", "...", "::-1", str(self.rng.randrange(-shape[0], shape[0])) if shape[0] else ":"]),
+                        ", ".join(lit(self.r() < 0.5) for _ in range(d1)))
+            if rank >= 2 and self.r() < 0.3:
                 self.meta["areas"].add("mixed_adv")
-                ix = self.pick([":, ", "1:, ", "..., "]) + ix if self.r() < 0.5 else ix + ", ::-1"
+                ix = self.pick([":, ", "1:, ", "..., ", "None, "]) + ix if self.r() < 0.5 else ix + self.pick([", ::-1", ", 0", ", None"])
             code = "%s[%s]" % (w, ix)
         e = self.ex(code)
         if e.err is None:
@@ -1067,8 +1080,22 @@ class Case:
             ix = self.pick(["[%s]" % ", ".join(map(str, ids)), "np.array([%s], dtype=np.int64)" % ", ".join(map(str, ids))])
             if not ids:
                 ix = "np.array([], dtype=np.int64)"
-            v = lit(self.py_scalar(dtn))
-            err = self.stmt("%s[%s] = %s" % (name, ix, v))
+            if rank >= 2 and self.r() < 0.4:
+                self.meta["areas"].add("inplace_mixed_adv")
+                d1 = shape[1]
+                ids2 = [self.rng.randrange(-d1, d1) if d1 else 0 for _ in ids]
+                ix = self.pick(["%s, [%s]" % (ix, ", ".join(map(str, ids2))), ":, [%s]" % ", ".join(map(str, ids2)),
+                                "%s, 1:" % ix, "..., [%s]" % ", ".join(map(str, ids2))])
+            sub, err = self.ev("%s[%s]" % (name, ix))
+            if err:
+                return Ex("%s[%s]" % (name, ix), err=err)
+            if self.r() < 0.5 or not np.shape(sub):
+                v = lit(self.py_scalar(dtn))
+            else:
+                v = rhs(np.shape(sub)[self.rng.randrange(0, len(np.shape(sub)) + 1):], allow_scalar=False)
+            op = self.pick(["=", "=", aug])
+            check_assign("%s[%s]" % (name, ix), op, v)
+            err = self.stmt("%s[%s] %s %s" % (name, ix, op, v))
         elif kind == "view" and rank:
             idx = self.basic_index(shape)
             err = self.stmt("v = %s[%s]" % (name, idx))

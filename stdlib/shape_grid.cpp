@@ -1,0 +1,208 @@
+// Grids and index conversions: meshgrid, logspace and geomspace (on top of
+// the module's linspace), ravel_multi_index and unravel_index.
+#include <cmath>
+
+#include "stdlib/np_args.h"
+#include "stdlib/shape_funcs.h"
+#include "stdlib/ufuncs.h"
+
+namespace gpy {
+
+using dag::Shape;
+
+namespace {
+
+Value np_meshgrid(Interp& in, CallArgs& a) {
+    bool copy = true, sparse = false, xy = true;
+    if (const Value* v = kwarg(a, "copy")) copy = truthy(*v);
+    if (const Value* v = kwarg(a, "sparse")) sparse = truthy(*v);
+    if (const Value* v = kwarg(a, "indexing")) {
+        const std::string& s = str_of(*v, "indexing");
+        if (s != "xy" && s != "ij") raise(types::ValueError, "Valid values for `indexing` are 'xy' and 'ij'.");
+        xy = s == "xy";
+    }
+    size_t nd = a.npos;
+    std::vector<Value> out;
+    for (size_t i = 0; i < nd; ++i) {
+        Value x = materialized(in, a.pos[i]);
+        // Input i varies along axis i (axes 0 and 1 swap for 'xy').
+        size_t at = xy && nd > 1 && i < 2 ? 1 - i : i;
+        Shape shape(nd, 1);
+        shape[at] = x.as<ArrayObj>()->size();
+        out.push_back(reshape_order(x.as<ArrayObj>(), shape, 'C'));
+    }
+    if (!sparse && nd > 0) {
+        Shape full(nd, 1);
+        for (auto& x : out)
+            for (size_t d = 0; d < nd; ++d) full[d] = std::max(full[d], x.as<ArrayObj>()->shape[d]);
+        for (auto& x : out) x = broadcast_view(x.as<ArrayObj>(), full);
+    }
+    if (copy)
+        for (auto& x : out) x = copy_order(in, x, x.as<ArrayObj>()->dtype, 'C');
+    return make_tuple(std::move(out));
+}
+
+// The module's linspace (numpy_module.cpp), looked up once: its logic is reused as is.
+NativeFn g_linspace = nullptr;
+
+// NumPy's logspace: power(array(base), linspace(start, stop, num, endpoint)).
+Value logspace(Interp& in, const Value& start, const Value& stop, const Value& num, bool endpoint, const Value& base) {
+    Value args[4] = {start, stop, num, Value::boolean(endpoint)};
+    CallArgs la{args, 4, nullptr};
+    Value y = g_linspace(in, la);
+    return apply_ufunc(in, "power", {as_array_value(in, base), y});
+}
+
+Value np_logspace(Interp& in, CallArgs& a) {
+    const Value& start = required(a, 0, "start", "logspace");
+    const Value& stop = required(a, 1, "stop", "logspace");
+    const Value* num = arg(a, 2, "num");
+    const Value* ep = arg(a, 3, "endpoint");
+    const Value* base = arg(a, 4, "base");
+    Value r = logspace(in, start, stop, num ? *num : Value::integer(50), !ep || truthy(*ep), base ? *base : Value::real(10.0));
+    if (auto dt = dtype_arg(in, a, 5)) r = array_from_node(dag::make_cast(array_node(r.as<ArrayObj>()), *dt));
+    return r;
+}
+
+Value np_geomspace(Interp& in, CallArgs& a) {
+    double start = to_double(required(a, 0, "start", "geomspace"), "geomspace");
+    double stop = to_double(required(a, 1, "stop", "geomspace"), "geomspace");
+    const Value* num_v = arg(a, 2, "num");
+    int64_t num = num_v ? to_index(*num_v) : 50;
+    const Value* ep = arg(a, 3, "endpoint");
+    bool endpoint = !ep || truthy(*ep);
+    auto dt = dtype_arg(in, a, 4);
+    if (start == 0 || stop == 0) raise(types::ValueError, "Geometric sequence cannot include zero");
+    // NumPy: the sequence of |start|..stop/sign(start) in log space, its ends
+    // set exactly, then the sign restored.
+    double sign = start < 0 ? -1 : 1;
+    start /= sign;
+    stop /= sign;
+    Value r = logspace(in, Value::real(std::log10(start)), Value::real(std::log10(stop)), Value::integer(num), endpoint, Value::real(10.0));
+    ArrayObj* ra = r.as<ArrayObj>();
+    materialize(ra);
+    auto* p = reinterpret_cast<double*>(ra->buffer.bytes() + ra->offset);
+    if (num > 0) p[0] = start;
+    if (num > 1 && endpoint) p[num - 1] = stop;
+    if (sign < 0) r = apply_ufunc(in, "multiply", {r, Value::real(sign)});
+    if (dt && (kind(*dt) == DKind::Int || kind(*dt) == DKind::UInt)) r = apply_ufunc(in, "floor", {r});
+    if (dt) r = array_from_node(dag::make_cast(array_node(r.as<ArrayObj>()), *dt));
+    return r;
+}
+
+// ---- index conversions ----
+
+Shape dims_arg(Interp& in, const Value& v) {
+    Shape s;
+    if (is_kind(v, OK::Tuple) || is_kind(v, OK::List)) for (auto& d : to_vector(in, v)) s.push_back(to_index(d));
+    else s.push_back(to_index(v));
+    return s;
+}
+
+// Element strides (in elements) of a C or F layout of dims.
+std::vector<int64_t> index_strides(const Shape& dims, char order) {
+    std::vector<int64_t> st(dims.size());
+    int64_t m = 1;
+    for (size_t k = 0; k < dims.size(); ++k) {
+        size_t d = order == 'F' ? k : dims.size() - 1 - k;
+        st[d] = m;
+        m *= dims[d];
+    }
+    return st;
+}
+
+// An int64 array of `shape` from `vals`; a NumPy scalar when `scalar`.
+Value int_result(const std::vector<int64_t>& vals, const Shape& shape, bool scalar) {
+    Value out = new_array(DType::Int64, shape);
+    std::copy(vals.begin(), vals.end(), reinterpret_cast<int64_t*>(out.as<ArrayObj>()->buffer.bytes()));
+    out.as<ArrayObj>()->numpy_scalar = scalar;
+    return out;
+}
+
+// The int64 values of an index array-like, in C order.
+std::vector<int64_t> int_values(Interp& in, const Value& v, Shape& shape) {
+    Value x = as_array_value(in, v);
+    if (!is_integer(x.as<ArrayObj>()->dtype)) raise(types::TypeError, "only int indices permitted");
+    Value c = copy_order(in, x, DType::Int64, 'C');
+    ArrayObj* ca = c.as<ArrayObj>();
+    shape = ca->shape;
+    auto* p = reinterpret_cast<const int64_t*>(ca->buffer.bytes());
+    return std::vector<int64_t>(p, p + ca->size());
+}
+
+Value np_unravel_index(Interp& in, CallArgs& a) {
+    Shape ishape;
+    std::vector<int64_t> idx = int_values(in, required(a, 0, "indices", "unravel_index"), ishape);
+    Shape dims = dims_arg(in, required(a, 1, "shape", "unravel_index"));
+    char order = c_or_f_order(arg(a, 2, "order"));
+    int64_t size = 1;
+    for (int64_t d : dims) size *= d;
+    auto st = index_strides(dims, order);
+    std::vector<std::vector<int64_t>> coords(dims.size());
+    for (int64_t i : idx) {
+        if (i < 0 || i >= size)
+            raise(types::ValueError, "index " + std::to_string(i) + " is out of bounds for array with size " + std::to_string(size));
+        for (size_t d = 0; d < dims.size(); ++d) coords[d].push_back(i / st[d] % dims[d]);
+    }
+    std::vector<Value> out;
+    for (auto& c : coords) out.push_back(int_result(c, ishape, ishape.empty()));
+    return make_tuple(std::move(out));
+}
+
+Value np_ravel_multi_index(Interp& in, CallArgs& a) {
+    std::vector<Value> multi = to_vector(in, required(a, 0, "multi_index", "ravel_multi_index"));
+    Shape dims = dims_arg(in, required(a, 1, "dims", "ravel_multi_index"));
+    if (multi.size() != dims.size())
+        raise(types::ValueError, "parameter multi_index must be a sequence of length " + std::to_string(dims.size()));
+    std::vector<std::string> modes(dims.size(), "raise");
+    if (const Value* m = arg(a, 2, "mode")) {
+        if (is_kind(*m, OK::Str)) modes.assign(dims.size(), m->as<StrObj>()->s);
+        else {
+            auto ms = to_vector(in, *m);
+            for (size_t d = 0; d < dims.size() && d < ms.size(); ++d) modes[d] = str_of(ms[d], "mode");
+        }
+    }
+    char order = c_or_f_order(arg(a, 3, "order"));
+    auto st = index_strides(dims, order);
+    std::vector<std::vector<int64_t>> coords;
+    std::vector<Shape> shapes;
+    Shape shape;
+    for (auto& m : multi) {
+        Shape s;
+        coords.push_back(int_values(in, m, s));
+        shapes.push_back(s);
+    }
+    std::vector<const Shape*> sp;
+    for (auto& s : shapes) sp.push_back(&s);
+    shape = broadcast_shapes(sp);
+    int64_t count = 1;
+    for (int64_t d : shape) count *= d;
+    std::vector<int64_t> out(size_t(count), 0);
+    for (size_t d = 0; d < dims.size(); ++d) {
+        // Broadcast coordinate array d: its element for each output position.
+        Value cv = int_result(coords[d], shapes[d], false);
+        Value b = copy_order(in, broadcast_view(cv.as<ArrayObj>(), shape), DType::Int64, 'C');
+        auto* p = reinterpret_cast<const int64_t*>(b.as<ArrayObj>()->buffer.bytes());
+        for (int64_t k = 0; k < count; ++k) {
+            int64_t v = p[k], n = dims[d];
+            if (modes[d] == "wrap") v = n ? ((v % n) + n) % n : 0;
+            else if (modes[d] == "clip") v = std::clamp<int64_t>(v, 0, n - 1);
+            else if (v < 0 || v >= n) raise(types::ValueError, "invalid entry in coordinates array");
+            out[size_t(k)] += v * st[d];
+        }
+    }
+    return int_result(out, shape, shape.empty());
+}
+
+}  // namespace
+
+void add_grid_functions(Interp&, ModuleObj* m) {
+    g_linspace = m->get("linspace")->as<BuiltinObj>()->fn;
+    m->set("meshgrid", make_builtin("meshgrid", np_meshgrid, "meshgrid(*xi, copy=True, sparse=False, indexing='xy')", "Coordinate matrices from coordinate vectors."));
+    m->set("logspace", make_builtin("logspace", np_logspace, "logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None)", "Numbers spaced evenly on a log scale."));
+    m->set("geomspace", make_builtin("geomspace", np_geomspace, "geomspace(start, stop, num=50, endpoint=True, dtype=None)", "Numbers spaced evenly on a log scale (a geometric progression)."));
+    m->set("unravel_index", make_builtin("unravel_index", np_unravel_index, "unravel_index(indices, shape, order='C')", "Convert flat indices into a tuple of coordinate arrays."));
+    m->set("ravel_multi_index", make_builtin("ravel_multi_index", np_ravel_multi_index, "ravel_multi_index(multi_index, dims, mode='raise', order='C')", "Convert a tuple of index arrays into an array of flat indices."));
+}
+
+}  // namespace gpy
