@@ -32,7 +32,7 @@ enum class Op : uint8_t {
     X(Arccos, "arccos") X(Arctan, "arctan") X(Sinh, "sinh") X(Cosh, "cosh") X(Tanh, "tanh") X(Arcsinh, "arcsinh") \
     X(Arccosh, "arccosh") X(Arctanh, "arctanh") X(Floor, "floor") X(Ceil, "ceil") X(Trunc, "trunc") X(Rint, "rint") \
     X(IsNan, "isnan") X(IsInf, "isinf") X(IsFinite, "isfinite") X(SignBit, "signbit") X(LogicalNot, "logical_not") \
-    X(Invert, "invert") X(Deg2Rad, "deg2rad") X(Rad2Deg, "rad2deg")
+    X(Invert, "invert") X(Deg2Rad, "deg2rad") X(Rad2Deg, "rad2deg") X(Conj, "conj")
 
 #define GPY_BINARY_OPS(X) \
     X(Add, "add") X(Sub, "subtract") X(Mul, "multiply") X(TrueDiv, "true_divide") X(FloorDiv, "floor_divide") \

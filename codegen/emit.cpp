@@ -149,6 +149,10 @@ private:
                 static_assert(sizeof(slot) == sizeof(n->value.raw), "scalar slot");
                 __builtin_memcpy(&slot, n->value.raw, sizeof slot);
                 scalar_slots_.push_back(slot);
+                if (n->dtype == DType::Complex128) {  // 16 bytes: the imaginary part in the next slot
+                    __builtin_memcpy(&slot, &n->value.imag, sizeof slot);
+                    scalar_slots_.push_back(slot);
+                }
             }
             return;
         }
@@ -219,6 +223,7 @@ private:
         DType in = effective(reduce_->in[0].get())->dtype;
         switch (reduce_->reduce) {
             case ReduceOp::Sum: case ReduceOp::Prod:
+                if (is_complex(reduce_->dtype)) return DType::Complex128;
                 return is_float(reduce_->dtype) ? DType::Float64 : reduce_->dtype;
             case ReduceOp::Any: case ReduceOp::All: return DType::Bool;
             default: return in == DType::Float16 ? DType::Float32 : in;
@@ -339,6 +344,12 @@ private:
     }
 
     static std::string cast_expr(const std::string& x, DType from, DType to) {
+        if (is_complex(to)) return std::string("gpy_to_complex<") + (to == DType::Complex64 ? "float" : "double") + ">(" + x + ")";
+        if (is_complex(from)) {
+            // NumPy's complex -> real cast keeps the real part (ComplexWarning).
+            if (to == DType::Bool) return "gpy_truth(" + x + ")";
+            return cast_expr("(" + x + ").re", from == DType::Complex64 ? DType::Float32 : DType::Float64, to);
+        }
         if (to == DType::Bool) return "(" + x + " != 0)";
         if (to == DType::Float16) return "gpy_round_half((float)" + x + ")";
         return "(" + compute_type(to) + ")" + x;
@@ -348,7 +359,9 @@ private:
         DType t = n->dtype;
         DType in = effective(n->in[0].get())->dtype;
         bool flt = is_float(in);
+        if (is_complex(in)) return complex_unary_expr(n->unary, x);
         switch (n->unary) {
+            case UnaryOp::Conj: return x;
             case UnaryOp::Neg: return flt ? "-" + x : "gpy_wrap_neg(" + x + ")";
             case UnaryOp::Pos: return x;
             case UnaryOp::Abs: return flt ? "gpy_fabs(" + x + ")" : in == DType::Bool ? x : "gpy_int_abs(" + x + ")";
@@ -371,8 +384,42 @@ private:
         return std::string("gpy_") + unary_name(n->unary) + "(" + x + ")";
     }
 
+    // Complex operands (prelude: gpy_cplx operators and overloads).
+    static std::string complex_unary_expr(UnaryOp op, const std::string& x) {
+        switch (op) {
+            case UnaryOp::Neg: return "-" + x;
+            case UnaryOp::Pos: return x;
+            case UnaryOp::Abs: return "gpy_cabs(" + x + ")";
+            case UnaryOp::LogicalNot: return "!gpy_truth(" + x + ")";
+            default: return std::string("gpy_") + unary_name(op) + "(" + x + ")";
+        }
+    }
+
+    static std::string complex_binary_expr(BinaryOp op, const std::string& a, const std::string& b) {
+        switch (op) {
+            case BinaryOp::Add: return a + " + " + b;
+            case BinaryOp::Sub: return a + " - " + b;
+            case BinaryOp::Mul: return a + " * " + b;
+            case BinaryOp::TrueDiv: return a + " / " + b;
+            case BinaryOp::Pow: return "gpy_pow(" + a + ", " + b + ")";
+            case BinaryOp::Max: return "gpy_maximum(" + a + ", " + b + ")";
+            case BinaryOp::Min: return "gpy_minimum(" + a + ", " + b + ")";
+            case BinaryOp::Eq: return "(" + a + " == " + b + ")";
+            case BinaryOp::Ne: return "(" + a + " != " + b + ")";
+            case BinaryOp::Lt: return "gpy_clt(" + a + ", " + b + ")";
+            case BinaryOp::Le: return "gpy_cle(" + a + ", " + b + ")";
+            case BinaryOp::Gt: return "gpy_clt(" + b + ", " + a + ")";
+            case BinaryOp::Ge: return "gpy_cle(" + b + ", " + a + ")";
+            case BinaryOp::LogicalAnd: return "(gpy_truth(" + a + ") && gpy_truth(" + b + "))";
+            case BinaryOp::LogicalOr: return "(gpy_truth(" + a + ") || gpy_truth(" + b + "))";
+            case BinaryOp::LogicalXor: return "(gpy_truth(" + a + ") != gpy_truth(" + b + "))";
+            default: throw std::logic_error(std::string("emit: no complex ") + binary_name(op));
+        }
+    }
+
     std::string binary_expr(const Node* n, const std::string& a, const std::string& b) {
         DType in = effective(n->in[0].get())->dtype;
+        if (is_complex(in)) return complex_binary_expr(n->binary, a, b);
         bool flt = is_float(in);
         bool boolean = in == DType::Bool;
         std::string T = compute_type(n->dtype);
@@ -493,6 +540,7 @@ private:
     std::string acc_init() const {
         DType t = acc_dtype_;
         std::string A = acc_type();
+        if (is_complex(t)) return reduce_->reduce == ReduceOp::Prod ? "gpy_to_complex<double>(1)" : "gpy_to_complex<double>(0)";
         switch (reduce_->reduce) {
             case ReduceOp::Sum: return "(" + A + ")0";
             case ReduceOp::Prod: return "(" + A + ")1";
@@ -514,6 +562,10 @@ private:
     std::string combine(const std::string& v, const std::string& i) const {
         std::string A = acc_type();
         bool flt = is_float(acc_dtype_);
+        if (is_complex(acc_dtype_)) {
+            std::string w = cast_expr(v, effective(reduce_->in[0].get())->dtype, acc_dtype_);
+            return reduce_->reduce == ReduceOp::Prod ? "racc = racc * " + w + ";" : "racc = racc + " + w + ";";
+        }
         switch (reduce_->reduce) {
             case ReduceOp::Sum:
                 return flt || acc_dtype_ == DType::Bool ? "racc += (" + A + ")" + v + ";" : "racc = gpy_wrap_add(racc, (" + A + ")" + v + ");";
@@ -715,7 +767,9 @@ private:
               << reassoc << header;
             s << "    {\n" << outer_offsets("0");
             s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx; bool rnan = false; (void)rnan;\n" << loop_part << nan_fix();
-            s << "        *(" << A << "*)(partials + part * 16) = racc; *(int64_t*)(partials + part * 16 + 8) = ridx;\n";
+            // A complex accumulator fills the 16-byte partial; it has no index.
+            s << "        *(" << A << "*)(partials + part * 16) = racc;"
+              << (is_complex(acc_dtype_) ? "\n" : " *(int64_t*)(partials + part * 16 + 8) = ridx;\n");
             s << "    }\n" << error_report() << "}\n";
             s << "GPY_KERNEL void KNAME_finish(char** P, const int64_t* M, const uint64_t* S, int64_t nparts, char* partials) {\n"
               << header;
@@ -742,6 +796,7 @@ private:
     }
 
     std::string combine_partial() const {
+        if (is_complex(acc_dtype_)) return reduce_->reduce == ReduceOp::Prod ? "racc = racc * pv;" : "racc = racc + pv;";
         switch (reduce_->reduce) {
             case ReduceOp::Sum: return is_float(acc_dtype_) || acc_dtype_ == DType::Bool ? "racc += pv;" : "racc = gpy_wrap_add(racc, pv);";
             case ReduceOp::Prod: return is_float(acc_dtype_) ? "racc *= pv;" : "racc = gpy_wrap_mul(racc, pv);";
@@ -785,5 +840,27 @@ private:
 }  // namespace
 
 KernelPlan emit_kernel(const NodeP& root, const Target* target) { return Emitter(root, target).run(); }
+
+bool complex_unary_supported(UnaryOp op) {
+    switch (op) {
+        case UnaryOp::Floor: case UnaryOp::Ceil: case UnaryOp::Trunc: case UnaryOp::Cbrt: case UnaryOp::SignBit:
+        case UnaryOp::Invert: case UnaryOp::Deg2Rad: case UnaryOp::Rad2Deg:
+            return false;
+        default: return true;
+    }
+}
+
+bool complex_binary_supported(BinaryOp op) {
+    switch (op) {
+        case BinaryOp::Add: case BinaryOp::Sub: case BinaryOp::Mul: case BinaryOp::TrueDiv: case BinaryOp::Pow:
+        case BinaryOp::Max: case BinaryOp::Min: case BinaryOp::Eq: case BinaryOp::Ne: case BinaryOp::Lt:
+        case BinaryOp::Le: case BinaryOp::Gt: case BinaryOp::Ge: case BinaryOp::LogicalAnd: case BinaryOp::LogicalOr:
+        case BinaryOp::LogicalXor:
+            return true;
+        default: return false;
+    }
+}
+
+bool complex_reduce_supported(ReduceOp op) { return op == ReduceOp::Sum || op == ReduceOp::Prod; }
 
 }  // namespace gpy

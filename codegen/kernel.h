@@ -64,4 +64,10 @@ enum KernelErrorCode : int { kErrNegativeIntPower = 1 };
 
 KernelPlan emit_kernel(const dag::NodeP& root, const Target* target = nullptr);
 
+// Which operations the emitter implements for complex operands; callers raise
+// NotImplementedError for the others before building a node.
+bool complex_unary_supported(dag::UnaryOp op);
+bool complex_binary_supported(dag::BinaryOp op);
+bool complex_reduce_supported(dag::ReduceOp op);
+
 }  // namespace gpy

@@ -91,6 +91,28 @@ template <class T> GPY_INLINE bool gpy_isinf(T x) { return __builtin_isinf(x); }
 template <class T> GPY_INLINE bool gpy_isfinite(T x) { return __builtin_isfinite(x); }
 template <class T> GPY_INLINE bool gpy_signbit(T x) { return __builtin_signbit(x); }
 GPY_INLINE float gpy_round_half(float x) { return (float)(gpy_half)x; }
+// Complex elementary functions of any {re, im} struct through glibc's
+// (NumPy's npy_csqrt & co. call these on Linux).
+template <class T> struct gpy_libm_complex;
+template <> struct gpy_libm_complex<float> { typedef _Complex float type; };
+template <> struct gpy_libm_complex<double> { typedef _Complex double type; };
+template <class Z> GPY_INLINE typename gpy_libm_complex<__typeof__(Z().re)>::type gpy_libm_in(Z z) {
+    typename gpy_libm_complex<__typeof__(Z().re)>::type c; __real__ c = z.re; __imag__ c = z.im; return c;
+}
+template <class Z, class C> GPY_INLINE Z gpy_libm_out(C c) { Z r; r.re = __real__ c; r.im = __imag__ c; return r; }
+#define GPY_LIBM_COMPLEX(name, fn) \
+    GPY_INLINE _Complex float gpy_libm_##fn(_Complex float z) { return __builtin_##fn##f(z); } \
+    GPY_INLINE _Complex double gpy_libm_##fn(_Complex double z) { return __builtin_##fn(z); } \
+    template <class Z> GPY_INLINE Z gpy_libm_c##name(Z z) { return gpy_libm_out<Z>(gpy_libm_##fn(gpy_libm_in(z))); }
+GPY_LIBM_COMPLEX(sqrt, csqrt) GPY_LIBM_COMPLEX(exp, cexp) GPY_LIBM_COMPLEX(log, clog)
+GPY_LIBM_COMPLEX(sin, csin) GPY_LIBM_COMPLEX(cos, ccos) GPY_LIBM_COMPLEX(tan, ctan)
+GPY_LIBM_COMPLEX(arcsin, casin) GPY_LIBM_COMPLEX(arccos, cacos) GPY_LIBM_COMPLEX(arctan, catan)
+GPY_LIBM_COMPLEX(sinh, csinh) GPY_LIBM_COMPLEX(cosh, ccosh) GPY_LIBM_COMPLEX(tanh, ctanh)
+GPY_LIBM_COMPLEX(arcsinh, casinh) GPY_LIBM_COMPLEX(arccosh, cacosh) GPY_LIBM_COMPLEX(arctanh, catanh)
+#undef GPY_LIBM_COMPLEX
+GPY_INLINE _Complex float gpy_libm_cpow2(_Complex float a, _Complex float b) { return __builtin_cpowf(a, b); }
+GPY_INLINE _Complex double gpy_libm_cpow2(_Complex double a, _Complex double b) { return __builtin_cpow(a, b); }
+template <class Z> GPY_INLINE Z gpy_libm_cpow(Z a, Z b) { return gpy_libm_out<Z>(gpy_libm_cpow2(gpy_libm_in(a), gpy_libm_in(b))); }
 )PRELUDE";
 
 // Shared by every backend: NumPy's semantics for the operations whose C
@@ -158,6 +180,129 @@ GPY_INLINE bool gpy_eq(uint64_t a, int64_t b) { return b >= 0 && a == (uint64_t)
 template <class T> GPY_INLINE T gpy_sign(T x) { return x > 0 ? (T)1 : x < 0 ? (T)-1 : x == 0 ? (T)0 : x; }
 template <class T> GPY_INLINE T gpy_heaviside(T x, T h0) { return x < 0 ? (T)0 : x > 0 ? (T)1 : x == 0 ? h0 : x; }
 template <class T> GPY_INLINE T gpy_int_abs(T x) { return x < 0 ? gpy_wrap_neg(x) : x; }
+// Complex numbers laid out as NumPy's (real, imaginary), with the formulas of
+// NumPy's complex loops (umath loops and npy_math_complex); elementary
+// functions go to the backend's gpy_libm_c* (glibc's on the CPU).
+template <class T> struct gpy_cplx { T re, im; };
+typedef gpy_cplx<float> gpy_complex64;
+typedef gpy_cplx<double> gpy_complex128;
+template <class T> GPY_INLINE gpy_cplx<T> gpy_cpack(T re, T im) { gpy_cplx<T> r; r.re = re; r.im = im; return r; }
+template <class T, class S> GPY_INLINE gpy_cplx<T> gpy_to_complex(S x) { return gpy_cpack((T)x, (T)0); }
+template <class T, class S> GPY_INLINE gpy_cplx<T> gpy_to_complex(gpy_cplx<S> z) { return gpy_cpack((T)z.re, (T)z.im); }
+template <class T> GPY_INLINE gpy_cplx<T> operator+(gpy_cplx<T> a, gpy_cplx<T> b) { return gpy_cpack(a.re + b.re, a.im + b.im); }
+template <class T> GPY_INLINE gpy_cplx<T> operator-(gpy_cplx<T> a, gpy_cplx<T> b) { return gpy_cpack(a.re - b.re, a.im - b.im); }
+template <class T> GPY_INLINE gpy_cplx<T> operator-(gpy_cplx<T> a) { return gpy_cpack(-a.re, -a.im); }
+template <class T> GPY_INLINE gpy_cplx<T> operator*(gpy_cplx<T> a, gpy_cplx<T> b) {
+    return gpy_cpack(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
+}
+// Smith's division, as NumPy's divide loop (a zero divisor gives inf/nan parts).
+template <class T> GPY_INLINE gpy_cplx<T> operator/(gpy_cplx<T> a, gpy_cplx<T> b) {
+    T abr = b.re < 0 ? -b.re : b.re, abi = b.im < 0 ? -b.im : b.im;
+    if (abr >= abi) {
+        if (abr == 0 && abi == 0) return gpy_cpack(a.re / abr, a.im / abr);
+        T rat = b.im / b.re, scl = (T)1 / (b.re + b.im * rat);
+        return gpy_cpack((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);
+    }
+    T rat = b.re / b.im, scl = (T)1 / (b.im + b.re * rat);
+    return gpy_cpack((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);
+}
+template <class T> GPY_INLINE bool operator==(gpy_cplx<T> a, gpy_cplx<T> b) { return a.re == b.re && a.im == b.im; }
+template <class T> GPY_INLINE bool operator!=(gpy_cplx<T> a, gpy_cplx<T> b) { return !(a == b); }
+template <class T> GPY_INLINE bool gpy_truth(gpy_cplx<T> z) { return z.re != 0 || z.im != 0; }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_conj(gpy_cplx<T> z) { return gpy_cpack(z.re, -z.im); }
+template <class T> GPY_INLINE T gpy_cabs(gpy_cplx<T> z) { return gpy_hypot(z.re, z.im); }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_square(gpy_cplx<T> z) { return gpy_cpack(z.re * z.re - z.im * z.im, z.re * z.im + z.im * z.re); }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_reciprocal(gpy_cplx<T> z) {
+    if (gpy_fabs(z.im) <= gpy_fabs(z.re)) { T r = z.im / z.re, d = z.re + z.im * r; return gpy_cpack((T)1 / d, -r / d); }
+    T r = z.re / z.im, d = z.re * r + z.im;
+    return gpy_cpack(r / d, (T)-1 / d);
+}
+template <class T> GPY_INLINE bool gpy_isnan(gpy_cplx<T> z) { return gpy_isnan(z.re) || gpy_isnan(z.im); }
+template <class T> GPY_INLINE bool gpy_isinf(gpy_cplx<T> z) { return gpy_isinf(z.re) || gpy_isinf(z.im); }
+template <class T> GPY_INLINE bool gpy_isfinite(gpy_cplx<T> z) { return gpy_isfinite(z.re) && gpy_isfinite(z.im); }
+// NumPy 2's sign: z / |z| (0 for 0, nan for nan, the unit direction of an infinite part).
+template <class T> GPY_INLINE gpy_cplx<T> gpy_sign(gpy_cplx<T> z) {
+    T a = gpy_hypot(z.re, z.im), nan = __builtin_nan("");
+    if (gpy_isnan(a)) return gpy_cpack((T)nan, (T)nan);
+    if (gpy_isinf(a)) {
+        if (gpy_isinf(z.re)) return gpy_isinf(z.im) ? gpy_cpack((T)nan, (T)nan) : gpy_cpack(z.re > 0 ? (T)1 : (T)-1, (T)0);
+        return gpy_cpack((T)0, z.im > 0 ? (T)1 : (T)-1);
+    }
+    if (a == 0) return gpy_cpack((T)0, (T)0);
+    return gpy_cpack(z.re / a, z.im / a);
+}
+// Lexicographic order with NumPy's NaN rules (CLT/CLE in umath's loops).
+template <class T> GPY_INLINE bool gpy_clt(gpy_cplx<T> x, gpy_cplx<T> y) {
+    return (x.re < y.re && !gpy_isnan(x.im) && !gpy_isnan(y.im)) || (x.re == y.re && x.im < y.im);
+}
+template <class T> GPY_INLINE bool gpy_cle(gpy_cplx<T> x, gpy_cplx<T> y) {
+    return (x.re <= y.re && !gpy_isnan(x.im) && !gpy_isnan(y.im)) || (x.re == y.re && x.im <= y.im);
+}
+template <class T> GPY_INLINE gpy_cplx<T> gpy_maximum(gpy_cplx<T> a, gpy_cplx<T> b) { return (gpy_isnan(a) || gpy_cle(b, a)) ? a : b; }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_minimum(gpy_cplx<T> a, gpy_cplx<T> b) { return (gpy_isnan(a) || gpy_cle(a, b)) ? a : b; }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_rint(gpy_cplx<T> z) { return gpy_cpack(gpy_rint(z.re), gpy_rint(z.im)); }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_sqrt(gpy_cplx<T> z) { return gpy_libm_csqrt(z); }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_exp(gpy_cplx<T> z) { return gpy_libm_cexp(z); }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_log(gpy_cplx<T> z) { return gpy_libm_clog(z); }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_sin(gpy_cplx<T> z) { return gpy_libm_csin(z); }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_cos(gpy_cplx<T> z) { return gpy_libm_ccos(z); }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_tan(gpy_cplx<T> z) { return gpy_libm_ctan(z); }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_arcsin(gpy_cplx<T> z) { return gpy_libm_carcsin(z); }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_arccos(gpy_cplx<T> z) { return gpy_libm_carccos(z); }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_arctan(gpy_cplx<T> z) { return gpy_libm_carctan(z); }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_sinh(gpy_cplx<T> z) { return gpy_libm_csinh(z); }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_cosh(gpy_cplx<T> z) { return gpy_libm_ccosh(z); }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_tanh(gpy_cplx<T> z) { return gpy_libm_ctanh(z); }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_arcsinh(gpy_cplx<T> z) { return gpy_libm_carcsinh(z); }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_arccosh(gpy_cplx<T> z) { return gpy_libm_carccosh(z); }
+template <class T> GPY_INLINE gpy_cplx<T> gpy_arctanh(gpy_cplx<T> z) { return gpy_libm_carctanh(z); }
+// NumPy's own formulas (umath funcs.inc) for these.
+template <class T> GPY_INLINE gpy_cplx<T> gpy_exp2(gpy_cplx<T> z) {
+    const T ln2 = (T)0.693147180559945309417232121458176568;
+    return gpy_exp(gpy_cpack(z.re * ln2, z.im * ln2));
+}
+template <class T> GPY_INLINE gpy_cplx<T> gpy_expm1(gpy_cplx<T> z) {
+    T a = gpy_sin(z.im / 2);
+    return gpy_cpack(gpy_expm1(z.re) * gpy_cos(z.im) - 2 * a * a, gpy_exp(z.re) * gpy_sin(z.im));
+}
+template <class T> GPY_INLINE gpy_cplx<T> gpy_log2(gpy_cplx<T> z) {
+    const T k = (T)1.442695040888963407359924681001892137;
+    gpy_cplx<T> l = gpy_log(z);
+    return gpy_cpack(l.re * k, l.im * k);
+}
+template <class T> GPY_INLINE gpy_cplx<T> gpy_log10(gpy_cplx<T> z) {
+    const T k = (T)0.434294481903251827651128918916605082;
+    gpy_cplx<T> l = gpy_log(z);
+    return gpy_cpack(l.re * k, l.im * k);
+}
+template <class T> GPY_INLINE gpy_cplx<T> gpy_log1p(gpy_cplx<T> z) {
+    return gpy_cpack(gpy_log(gpy_hypot(z.re + 1, z.im)), gpy_atan2(z.im, z.re + 1));
+}
+// NumPy's npy_cpow: exact small integer powers by squaring, else the libm's cpow.
+template <class T> GPY_INLINE gpy_cplx<T> gpy_pow(gpy_cplx<T> a, gpy_cplx<T> b) {
+    if (b.re == 0 && b.im == 0) return gpy_cpack((T)1, (T)0);
+    if (a.re == 0 && a.im == 0) {
+        if (b.re > 0 && b.im == 0) return gpy_cpack((T)0, (T)0);
+        T nan = __builtin_nan("");
+        return gpy_cpack(nan, nan);
+    }
+    if (b.im == 0 && b.re > -100 && b.re < 100 && b.re == (T)(int64_t)b.re) {
+        int64_t n = (int64_t)b.re;
+        if (n == 1) return a;
+        if (n == 2) return a * a;
+        if (n == 3) return a * (a * a);
+        int64_t m = n < 0 ? -n : n, mask = 1;
+        gpy_cplx<T> r = gpy_cpack((T)1, (T)0), p = a;
+        for (;;) {
+            if (m & mask) r = r * p;
+            mask <<= 1;
+            if (m < mask || mask <= 0) break;
+            p = p * p;
+        }
+        return n < 0 ? gpy_cpack((T)1, (T)0) / r : r;
+    }
+    return gpy_libm_cpow(a, b);
+}
 )PRELUDE";
 
 }  // namespace gpy

@@ -211,6 +211,7 @@ std::optional<DType> maybe_dtype(Interp& in, const Value& v) {
         auto* t = v.as<TypeObject>();
         if (t == types::integer) return DType::Int64;
         if (t == types::real) return DType::Float64;
+        if (t == types::complex) return DType::Complex128;
         if (t == types::boolean) return DType::Bool;
         for (int k = 0; k < kNumDTypes; ++k)
             if (g_scalar_types[k] == t) return DType(k);
@@ -244,14 +245,25 @@ Value element_to_python(const ArrayObj* a, const uint8_t* p) {
         case DType::Float16: return Value::real(double(*reinterpret_cast<const _Float16*>(p)));
         case DType::Float32: return Value::real(*reinterpret_cast<const float*>(p));
         case DType::Float64: return Value::real(*reinterpret_cast<const double*>(p));
-        case DType::Complex64: case DType::Complex128:
-            raise(types::NotImplementedError, "complex elements cannot be converted to Python values yet");
+        case DType::Complex64: {
+            const float* c = reinterpret_cast<const float*>(p);
+            return make_complex(c[0], c[1]);
+        }
+        case DType::Complex128: {
+            const double* c = reinterpret_cast<const double*>(p);
+            return make_complex(c[0], c[1]);
+        }
     }
     return Value::none();
 }
 
 // Stores a Python scalar into an element of type `t` (C conversion rules).
 void check_python_store(const Value& v, DType t) {
+    if (as_complex(v) && !is_complex(t) && t != DType::Bool) {
+        // NumPy converts with int()/float(), which reject complex.
+        if (is_integer(t)) raise(types::TypeError, "int() argument must be a string, a bytes-like object or a real number, not 'complex'");
+        raise(types::TypeError, "float() argument must be a string or a real number, not 'complex'");
+    }
     if (!is_integer(t) || v.is_bool() || !v.is_number()) return;
     int64_t i;
     if (v.is_float()) {
@@ -282,6 +294,12 @@ void check_python_store(const Value& v, DType t) {
 
 static void store_element(DType t, uint8_t* p, const Value& v) {
     check_python_store(v, t);
+    if (ComplexObj* c = as_complex(v)) {
+        if (t == DType::Bool) *p = c->re != 0 || c->im != 0;
+        else if (t == DType::Complex64) { reinterpret_cast<float*>(p)[0] = float(c->re); reinterpret_cast<float*>(p)[1] = float(c->im); }
+        else { reinterpret_cast<double*>(p)[0] = c->re; reinterpret_cast<double*>(p)[1] = c->im; }
+        return;
+    }
     double f = v.as_float();
     int64_t i = v.is_float() ? int64_t(v.f) : v.as_int();
     switch (t) {
@@ -307,7 +325,7 @@ namespace {
 // Shape and default dtype of nested Python lists/tuples.
 struct Nested {
     dag::Shape shape;
-    bool any_float = false, any_int = false, any_bool = false, any_array = false;
+    bool any_complex = false, any_float = false, any_int = false, any_bool = false, any_array = false;
     std::optional<DType> array_dtype;
 };
 
@@ -351,6 +369,7 @@ void scan(Interp& in, const Value& v, size_t depth, Nested& n, bool& shape_fixed
     if (v.is_bool()) n.any_bool = true;
     else if (v.is_int()) n.any_int = true;
     else if (v.is_float()) n.any_float = true;
+    else if (as_complex(v)) n.any_complex = true;
     else if (v.is_none()) raise(types::TypeError, "gpy arrays do not hold None (object arrays are not supported)");
     else if (is_kind(v, OK::Str)) raise(types::TypeError, "gpy arrays do not hold strings: '" + v.as<StrObj>()->s + "'");
     else raise(types::TypeError, std::string("cannot convert a value of type '") + type_name(v) + "' to an array element");
@@ -396,12 +415,15 @@ Value as_array_value(Interp& in, const Value& v, std::optional<DType> dtype) {
     scan(in, v, 0, n, fixed);
     DType t;
     if (dtype) t = *dtype;
-    else if (n.any_array && !n.any_float && !n.any_int && !n.any_bool) t = *n.array_dtype;
+    else if (n.any_array && !n.any_complex && !n.any_float && !n.any_int && !n.any_bool) t = *n.array_dtype;
+    else if (n.any_complex) t = DType::Complex128;
     else if (n.any_float) t = DType::Float64;
     else if (n.any_int) t = DType::Int64;
     else if (n.any_bool) t = DType::Bool;
     else t = DType::Float64;  // empty list
-    if (n.any_array && (n.any_float || n.any_int || n.any_bool)) t = dtype ? *dtype : DType::Float64;
+    // Arrays mixed with Python scalars: float64 (complex128 with a complex scalar).
+    if (n.any_array && (n.any_complex || n.any_float || n.any_int || n.any_bool))
+        t = dtype ? *dtype : n.any_complex ? DType::Complex128 : DType::Float64;
     Value out = new_array(t, n.shape);
     uint8_t* p = out.as<ArrayObj>()->buffer.bytes();
     fill(in, v, p, t);
@@ -481,6 +503,7 @@ Value slot_getattr(Interp& in, const Value& v, const std::string& name) {
     }
     if (name == "device") return make_str("cpu");
     if (name == "flags") return array_flags(a);
+    if (name == "real" || name == "imag") return complex_part(v, name == "imag");
     return Value();
 }
 
@@ -525,7 +548,7 @@ Value construct_scalar(Interp& in, CallArgs& a) {
     }
     const Value& v = a.pos[0];
     if (is_kind(v, OK::Str)) {
-        Value num = in.call1(Value::object(is_float(t) ? types::real : types::integer), v);
+        Value num = in.call1(Value::object(is_complex(t) ? types::complex : is_float(t) ? types::real : types::integer), v);
         CallArgs parsed{&num, 1, nullptr};
         return construct_scalar<K>(in, parsed);
     }
@@ -588,6 +611,7 @@ void init_array_types() {
         install_linalg_methods();
         install_scan_methods();
         install_indexing_methods();
+        install_complex_methods();
     });
 }
 

@@ -329,14 +329,7 @@ Value np_choose(Interp& in, CallArgs& a) {
     return with_out(in, a, 2, out);
 }
 
-struct Fn {
-    const char* name;
-    NativeFn fn;
-    const char* sig;
-    const char* doc;
-};
-
-const Fn kFunctions[] = {
+const FunctionSpec kFunctions[] = {
     {"take", np_take, "take(a, indices, axis=None, out=None, mode='raise')", "Take elements from an array along an axis."},
     {"put", np_put, "put(a, ind, v, mode='raise')", "Replaces specified elements of an array with given values (flat indices, values cycled)."},
     {"take_along_axis", np_take_along_axis, "take_along_axis(arr, indices, axis)", "Take values from the input array by matching 1-d index and data slices."},
@@ -351,7 +344,7 @@ const Fn kFunctions[] = {
 }  // namespace
 
 void add_indexing_functions(Interp&, ModuleObj* m) {
-    for (const Fn& f : kFunctions) m->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));
+    add_functions(m, kFunctions);
 }
 
 void install_indexing_methods() {

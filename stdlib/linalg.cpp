@@ -340,14 +340,7 @@ Value np_trace(Interp& in, CallArgs& a) {
     return reduce(in, ReduceOp::Sum, diag, o);
 }
 
-struct Fn {
-    const char* name;
-    NativeFn fn;
-    const char* sig;
-    const char* doc;
-};
-
-const Fn kFunctions[] = {
+const FunctionSpec kFunctions[] = {
     {"matmul", np_matmul, "matmul(x1, x2, /, out=None)", "Matrix product of two arrays."},
     {"dot", np_dot, "dot(a, b, out=None)", "Dot product of two arrays."},
     {"vdot", np_vdot, "vdot(a, b, /)", "Return the dot product of two vectors (flattened)."},
@@ -363,7 +356,7 @@ const Fn kFunctions[] = {
 Value matmul(Interp& in, const Value& a, const Value& b) { return matmul_impl(in, a, b, nullptr); }
 
 void add_linalg_functions(Interp& in, ModuleObj* m) {
-    for (const Fn& f : kFunctions) m->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));
+    add_functions(m, kFunctions);
     add_einsum_function(m);
     add_linalg_module(in, m);
 }

@@ -712,14 +712,7 @@ Value la_norm(Interp& in, CallArgs& a) {
     raise(types::ValueError, "Improper number of dimensions to norm.");
 }
 
-struct Fn {
-    const char* name;
-    NativeFn fn;
-    const char* sig;
-    const char* doc;
-};
-
-const Fn kFunctions[] = {
+const FunctionSpec kFunctions[] = {
     {"norm", la_norm, "norm(x, ord=None, axis=None, keepdims=False)", "Matrix or vector norm."},
     {"solve", la_solve, "solve(a, b)", "Solve a linear matrix equation, or system of linear scalar equations."},
     {"inv", la_inv, "inv(a)", "Compute the inverse of a matrix."},
@@ -745,7 +738,7 @@ void install_linalg_error_type() {
 void add_linalg_module(Interp&, ModuleObj* m) {
     auto* la = new ModuleObj("numpy.linalg");
     la->doc = "Linear algebra on LAPACK (OpenBLAS, loaded at run time).";
-    for (const Fn& f : kFunctions) la->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));
+    add_functions(la, kFunctions);
     la->set("LinAlgError", Value::object(g_linalg_error));
     m->set("linalg", Value::object(la));
 }

@@ -31,5 +31,10 @@ void install_scan_methods();
 // stdlib/indexing_functions.cpp: take, put, take_along_axis, put_along_axis, choose, compress, extract, place, putmask
 void add_indexing_functions(Interp& in, ModuleObj* m);
 void install_indexing_methods();
+// stdlib/complex_parts.cpp: real, imag, angle, conj, iscomplex, isreal, iscomplexobj, isrealobj
+void add_complex_functions(Interp& in, ModuleObj* m);
+void install_complex_methods();
+// x.real / x.imag of an array: views into complex data; a real array / zeros otherwise.
+Value complex_part(const Value& x, bool imag);
 
 }  // namespace gpy

@@ -152,12 +152,7 @@ Value np_nanstd(Interp& in, CallArgs& a) { return nan_var_std(in, a, true); }
 }  // namespace
 
 void add_nan_reduce_functions(Interp&, ModuleObj* m) {
-    struct {
-        const char* name;
-        NativeFn fn;
-        const char* sig;
-        const char* doc;
-    } const fns[] = {
+    const FunctionSpec fns[] = {
         {"nansum", nan_sum_prod<ReduceOp::Sum>, "nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=0, where=True)", "Sum of array elements treating NaNs as zero."},
         {"nanprod", nan_sum_prod<ReduceOp::Prod>, "nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=1, where=True)", "Product of array elements treating NaNs as one."},
         {"nanmax", nan_max_min<ReduceOp::Max>, "nanmax(a, axis=None, out=None, keepdims=False, initial=<no value>, where=True)", "Maximum of an array, ignoring NaNs."},
@@ -168,7 +163,7 @@ void add_nan_reduce_functions(Interp&, ModuleObj* m) {
         {"nanvar", np_nanvar, "nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True)", "Variance ignoring NaNs."},
         {"nanstd", np_nanstd, "nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True)", "Standard deviation ignoring NaNs."},
     };
-    for (auto& f : fns) m->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));
+    add_functions(m, fns);
 }
 
 }  // namespace gpy

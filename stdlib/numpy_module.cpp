@@ -403,13 +403,6 @@ Value np_size(Interp& in, CallArgs& a) {
 UFUNC_NAMES(X)
 #undef X
 
-struct Fn {
-    const char* name;
-    NativeFn fn;
-    const char* sig;
-    const char* doc;
-};
-
 // The ufuncs are numpy.ufunc objects (stdlib/ufunc_object.cpp).
 const struct {
     const char* name;
@@ -420,7 +413,7 @@ const struct {
 #undef X
 };
 
-const Fn kFunctions[] = {
+const FunctionSpec kFunctions[] = {
     {"array", np_array, "array(object, dtype=None, *, order='K')", "Create an array from nested lists, tuples or another array."},
     {"asarray", np_asarray, "asarray(a, dtype=None, order=None)", "Convert the input to an array (no copy if it already is one)."},
     {"zeros", np_zeros, "zeros(shape, dtype=float, order='C')", "Return a new array of given shape and type, filled with zeros."},
@@ -508,7 +501,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     in.synchronize_hook = materialize_all_pending;
     auto* m = new ModuleObj("numpy");
     m->doc = "gpy's NumPy-compatible array module (lazy, fused, compiled kernels).";
-    for (const Fn& f : kFunctions) m->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));
+    add_functions(m, kFunctions);
     for (const auto& u : kUfuncs) m->set(u.name, make_ufunc(u.name, u.fn));
     // NumPy's aliases are the same objects (np.true_divide.__name__ == 'divide').
     for (auto [alias, target] : {std::pair{"true_divide", "divide"}, {"mod", "remainder"}, {"abs", "absolute"}, {"pow", "power"}})
@@ -522,6 +515,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     add_type_info_functions(in, m);
     add_scan_functions(in, m);
     add_indexing_functions(in, m);
+    add_complex_functions(in, m);
     m->set("pi", Value::real(M_PI));
     m->set("e", Value::real(M_E));
     m->set("inf", Value::real(INFINITY));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "codegen/kernel.h"
 #include "codegen/plan.h"
 #include "codegen/promote.h"
 #include "stdlib/array.h"
@@ -132,6 +133,8 @@ Value reduce(Interp& in, ReduceOp op, const Value& x, const ReduceOptions& o) {
     int64_t count = 1;
     for (int d : axes) count *= a->shape[size_t(d)];
     DType out = reduce_dtype(op, a->dtype, o.dtype);
+    if ((is_complex(a->dtype) || is_complex(out)) && !complex_reduce_supported(op))
+        raise(types::NotImplementedError, std::string(ufunc_of(op)) + " reduction of complex arrays is not supported yet");
     NodeP input = array_node(a);
     if (op == ReduceOp::Sum || op == ReduceOp::Prod || op == ReduceOp::Max || op == ReduceOp::Min) input = make_cast(input, out);
     if (o.where) input = mask_input(in, op, input, a, o);

@@ -253,12 +253,7 @@ Value np_ediff1d(Interp& in, CallArgs& a) {
 }  // namespace
 
 void add_scan_functions(Interp& in, ModuleObj* m) {
-    struct {
-        const char* name;
-        NativeFn fn;
-        const char* sig;
-        const char* doc;
-    } const fns[] = {
+    const FunctionSpec fns[] = {
         {"cumsum", cumulative<ScanOp::Sum, false>, "cumsum(a, axis=None, dtype=None, out=None)", "Return the cumulative sum of the elements along a given axis."},
         {"cumprod", cumulative<ScanOp::Prod, false>, "cumprod(a, axis=None, dtype=None, out=None)", "Return the cumulative product of elements along a given axis."},
         {"nancumsum", cumulative<ScanOp::Sum, true>, "nancumsum(a, axis=None, dtype=None, out=None)", "Cumulative sum treating NaNs as zero."},
@@ -266,7 +261,7 @@ void add_scan_functions(Interp& in, ModuleObj* m) {
         {"diff", np_diff, "diff(a, n=1, axis=-1, prepend=<no value>, append=<no value>)", "Calculate the n-th discrete difference along the given axis."},
         {"ediff1d", np_ediff1d, "ediff1d(ary, to_end=None, to_begin=None)", "The differences between consecutive elements of an array."},
     };
-    for (auto& f : fns) m->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));
+    add_functions(m, fns);
     add_nan_reduce_functions(in, m);
     add_statistics_functions(in, m);
 }

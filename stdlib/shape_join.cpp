@@ -216,14 +216,7 @@ Value np_hsplit(Interp& in, CallArgs& a) { return split_along(in, a, "hsplit", 1
 Value np_vsplit(Interp& in, CallArgs& a) { return split_along(in, a, "vsplit", 2, 0); }
 Value np_dsplit(Interp& in, CallArgs& a) { return split_along(in, a, "dsplit", 3, 2); }
 
-struct Fn {
-    const char* name;
-    NativeFn fn;
-    const char* sig;
-    const char* doc;
-};
-
-const Fn kFunctions[] = {
+const FunctionSpec kFunctions[] = {
     {"concatenate", np_concatenate, "concatenate(arrays, axis=0, out=None, *, dtype=None, casting='same_kind')", "Join a sequence of arrays along an existing axis."},
     {"stack", np_stack, "stack(arrays, axis=0, out=None, *, dtype=None, casting='same_kind')", "Join a sequence of arrays along a new axis."},
     {"vstack", np_vstack, "vstack(tup, *, dtype=None, casting='same_kind')", "Stack arrays in sequence vertically (row wise)."},
@@ -240,7 +233,7 @@ const Fn kFunctions[] = {
 }  // namespace
 
 void add_join_functions(Interp&, ModuleObj* m) {
-    for (const Fn& f : kFunctions) m->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));
+    add_functions(m, kFunctions);
 }
 
 }  // namespace gpy

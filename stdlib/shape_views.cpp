@@ -203,14 +203,7 @@ Value np_as_ordered(Interp& in, CallArgs& a) {
     return ok ? x : copy_order(in, x, xa->dtype, ORDER);
 }
 
-struct Fn {
-    const char* name;
-    NativeFn fn;
-    const char* sig;
-    const char* doc;
-};
-
-const Fn kFunctions[] = {
+const FunctionSpec kFunctions[] = {
     {"broadcast_to", np_broadcast_to, "broadcast_to(array, shape)", "Broadcast an array to a new shape (a view)."},
     {"broadcast_arrays", np_broadcast_arrays, "broadcast_arrays(*args)", "Broadcast any number of arrays against each other (views)."},
     {"flip", np_flip, "flip(m, axis=None)", "Reverse the order of elements along the given axes (a view)."},
@@ -229,7 +222,7 @@ const Fn kFunctions[] = {
 }  // namespace
 
 void add_view_functions(Interp&, ModuleObj* m) {
-    for (const Fn& f : kFunctions) m->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));
+    add_functions(m, kFunctions);
 }
 
 void install_view_methods() {

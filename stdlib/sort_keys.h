@@ -15,6 +15,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <vector>
 
 #include "runtime/thread_pool.h"
@@ -150,12 +151,33 @@ void stable_sort_by_key(Item* items, Item* tmp, int64_t n, KeyFn key, int bits =
         if (r != items) std::memcpy(static_cast<void*>(items), r, size_t(n) * sizeof(Item));
         return;
     }
+    // The split runs over chunks in parallel: each chunk counts its digits,
+    // then scatters from offsets that put earlier chunks first (stable).
     int shift = bits - 11;
-    std::vector<int64_t> start(2049, 0);
-    for (int64_t i = 0; i < n; ++i) ++start[size_t(((key(items[i]) >> shift) & 2047) + 1)];
-    for (int b = 0; b < 2048; ++b) start[size_t(b) + 1] += start[size_t(b)];
-    std::vector<int64_t> next(start.begin(), start.end() - 1);
-    for (int64_t i = 0; i < n; ++i) tmp[next[size_t((key(items[i]) >> shift) & 2047)]++] = items[i];
+    int64_t chunks = std::clamp<int64_t>(n >> 16, 1, int64_t(num_threads()) * 4), per = (n + chunks - 1) / chunks;
+    std::vector<int64_t> counts(size_t(chunks) * 2048, 0), start(2049, 0);
+    parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t c = begin; c < end; ++c) {
+            int64_t* h = &counts[size_t(c) * 2048];
+            for (int64_t i = c * per; i < std::min(n, (c + 1) * per); ++i) ++h[(key(items[i]) >> shift) & 2047];
+        }
+    });
+    int64_t sum = 0;
+    for (size_t b = 0; b < 2048; ++b) {
+        start[b] = sum;
+        for (int64_t c = 0; c < chunks; ++c) {
+            int64_t k = counts[size_t(c) * 2048 + b];
+            counts[size_t(c) * 2048 + b] = sum;
+            sum += k;
+        }
+    }
+    start[2048] = n;
+    parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t c = begin; c < end; ++c) {
+            int64_t* next = &counts[size_t(c) * 2048];
+            for (int64_t i = c * per; i < std::min(n, (c + 1) * per); ++i) tmp[next[(key(items[i]) >> shift) & 2047]++] = items[i];
+        }
+    });
     parallel_for(2048, 1, [&](int64_t begin, int64_t end) {
         for (int64_t b = begin; b < end; ++b) {
             int64_t lo = start[size_t(b)], len = start[size_t(b) + 1] - lo;
@@ -230,11 +252,19 @@ void sort_values(const typename E::T* in, typename E::T* out, int64_t n) {
     K *k = scratch_array<K>(holder, 2 * n), *tmp = k + n;
     K first = E::bits(in[0]), diff = 0;
     int64_t specials = 0;  // NaNs and zeros (a branch-free count keeps this loop vectorised)
-    for (int64_t i = 0; i < n; ++i) {
-        if constexpr (E::has_nan) specials += (in[i] != in[i]) | (in[i] == T(0));
-        k[i] = E::bits(in[i]);
-        diff |= K(k[i] ^ first);
-    }
+    std::mutex merge;
+    parallel_for(n, int64_t(1) << 16, [&](int64_t begin, int64_t end) {
+        K d = 0;
+        int64_t sp = 0;
+        for (int64_t i = begin; i < end; ++i) {
+            if constexpr (E::has_nan) sp += (in[i] != in[i]) | (in[i] == T(0));
+            k[i] = E::bits(in[i]);
+            d |= K(k[i] ^ first);
+        }
+        std::lock_guard<std::mutex> lock(merge);
+        diff |= d;
+        specials += sp;
+    });
     std::vector<T> nans, zeros;
     for (int64_t i = 0; specials > 0 && i < n; ++i) {
         if (in[i] != in[i]) nans.push_back(in[i]);
@@ -244,7 +274,9 @@ void sort_values(const typename E::T* in, typename E::T* out, int64_t n) {
     int64_t neg_nans = 0;
     if constexpr (E::has_nan) neg_nans = std::lower_bound(k, k + n, E::bits(-T(std::numeric_limits<float>::infinity()))) - k;
     int64_t m = n - int64_t(nans.size());
-    for (int64_t i = 0; i < m; ++i) out[i] = E::from_bits(k[neg_nans + i]);
+    parallel_for(m, int64_t(1) << 16, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) out[i] = E::from_bits(k[neg_nans + i]);
+    });
     if constexpr (E::has_nan) {
         std::copy(nans.begin(), nans.end(), out + m);
         if (!zeros.empty()) {

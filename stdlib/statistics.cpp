@@ -309,19 +309,14 @@ Value np_average(Interp& in, CallArgs& a) {
 }  // namespace
 
 void add_statistics_functions(Interp&, ModuleObj* m) {
-    struct {
-        const char* name;
-        NativeFn fn;
-        const char* sig;
-        const char* doc;
-    } const fns[] = {
+    const FunctionSpec fns[] = {
         {"median", np_median<false>, "median(a, axis=None, out=None, overwrite_input=False, keepdims=False)", "Compute the median along the specified axis."},
         {"nanmedian", np_median<true>, "nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False)", "Compute the median along the specified axis, ignoring NaNs."},
         {"percentile", np_percentile, "percentile(a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=False)", "Compute the q-th percentile of the data along the specified axis."},
         {"quantile", np_quantile, "quantile(a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=False)", "Compute the q-th quantile of the data along the specified axis."},
         {"average", np_average, "average(a, axis=None, weights=None, returned=False, *, keepdims=False)", "Compute the weighted average along the specified axis."},
     };
-    for (auto& f : fns) m->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));
+    add_functions(m, fns);
 }
 
 }  // namespace gpy

@@ -392,13 +392,7 @@ void add_type_info_functions(Interp&, ModuleObj* m) {
     m->set("finfo", Value::object(finfo_type()));
     m->set("iinfo", Value::object(iinfo_type()));
     for (size_t k = 0; k < kNumAbstract; ++k) m->set(kAbstract[k].name, Value::object(abstract_type(k)));
-    struct Fn {
-        const char* name;
-        NativeFn fn;
-        const char* sig;
-        const char* doc;
-    };
-    static const Fn kFunctions[] = {
+    static const FunctionSpec kFunctions[] = {
         {"issubdtype", np_issubdtype, "issubdtype(arg1, arg2)", "Returns True if first argument is a typecode lower/equal in type hierarchy."},
         {"isscalar", np_isscalar, "isscalar(element)", "Returns True if the type of element is a scalar type."},
         {"result_type", np_result_type, "result_type(*arrays_and_dtypes)", "The dtype NumPy's type promotion gives the arguments."},
@@ -406,7 +400,7 @@ void add_type_info_functions(Interp&, ModuleObj* m) {
         {"can_cast", np_can_cast, "can_cast(from_, to, casting='safe')", "True if the cast can occur under the casting rule."},
         {"min_scalar_type", np_min_scalar_type, "min_scalar_type(a)", "The smallest dtype of the same kind that holds a's value."},
     };
-    for (const Fn& f : kFunctions) m->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));
+    add_functions(m, kFunctions);
 }
 
 }  // namespace gpy
