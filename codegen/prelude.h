@@ -282,7 +282,7 @@ template <class T> GPY_INLINE gpy_cplx<T> gpy_log1p(gpy_cplx<T> z) {
 template <class T> GPY_INLINE gpy_cplx<T> gpy_pow(gpy_cplx<T> a, gpy_cplx<T> b) {
     if (b.re == 0 && b.im == 0) return gpy_cpack((T)1, (T)0);
     if (a.re == 0 && a.im == 0) {
-        if (b.re > 0 && b.im == 0) return gpy_cpack((T)0, (T)0);
+        if (b.re > 0) return gpy_cpack((T)0, (T)0);  // NumPy 2: 0 ** z is 0 for Re(z) > 0, else nan
         T nan = __builtin_nan("");
         return gpy_cpack(nan, nan);
     }

@@ -301,7 +301,13 @@ static void store_element(DType t, uint8_t* p, const Value& v) {
         return;
     }
     double f = v.as_float();
-    int64_t i = v.is_float() ? int64_t(v.f) : v.as_int();
+    if (t == DType::UInt64 && v.is_float() && f >= 9223372036854775808.0) {  // beyond int64 (checked above)
+        *reinterpret_cast<uint64_t*>(p) = uint64_t(f);
+        return;
+    }
+    // Integer targets were range-checked above; float targets do not use i,
+    // so a NaN or huge float must not reach the (undefined) conversion.
+    int64_t i = !v.is_float() ? v.as_int() : std::fabs(f) < 9223372036854775808.0 ? int64_t(f) : 0;
     switch (t) {
         case DType::Bool: *p = v.is_float() ? f != 0 : i != 0; break;
         case DType::Int8: *reinterpret_cast<int8_t*>(p) = int8_t(i); break;
@@ -416,14 +422,14 @@ Value as_array_value(Interp& in, const Value& v, std::optional<DType> dtype) {
     DType t;
     if (dtype) t = *dtype;
     else if (n.any_array && !n.any_complex && !n.any_float && !n.any_int && !n.any_bool) t = *n.array_dtype;
-    else if (n.any_complex) t = DType::Complex128;
+    else if (n.any_complex || (n.any_array && is_complex(*n.array_dtype))) t = DType::Complex128;
     else if (n.any_float) t = DType::Float64;
     else if (n.any_int) t = DType::Int64;
     else if (n.any_bool) t = DType::Bool;
     else t = DType::Float64;  // empty list
     // Arrays mixed with Python scalars: float64 (complex128 with a complex scalar).
     if (n.any_array && (n.any_complex || n.any_float || n.any_int || n.any_bool))
-        t = dtype ? *dtype : n.any_complex ? DType::Complex128 : DType::Float64;
+        t = dtype ? *dtype : n.any_complex || is_complex(*n.array_dtype) ? DType::Complex128 : DType::Float64;
     Value out = new_array(t, n.shape);
     uint8_t* p = out.as<ArrayObj>()->buffer.bytes();
     fill(in, v, p, t);

@@ -178,6 +178,22 @@ Value drop_leading_ones(const Value& value, size_t ndim) {
     return array_from_buffer(s->buffer, s->dtype, shape, strides, s->offset);
 }
 
+// a[mask] = scalar with a mask of a's full shape: one kernel writing
+// where(mask, scalar, a) over a in place, instead of a scatter through the
+// selected offsets. Returns false when the index or value is another form.
+static bool full_mask_fill(Interp& in, const Value& self, const Index& ix, const Value& value) {
+    ArrayObj* a = self.as<ArrayObj>();
+    if (ix.items.size() != 1 || ix.items[0].kind != IndexItem::Kind::Array) return false;
+    ArrayObj* mask = as_array(ix.items[0].v);
+    if (!mask || mask->dtype != DType::Bool || mask->shape != a->shape || a->ndim() == 0) return false;
+    ArrayObj* v = as_array(value);
+    if (!(value.is_number() || (v && v->ndim() == 0))) return false;
+    check_python_store(value, a->dtype);
+    dag::NodeP fill = v ? dag::make_cast(array_node(v), a->dtype) : dag::make_scalar(a->dtype, convert_scalar(value, a->dtype));
+    assign_array(in, self, array_from_node(dag::make_where(array_node(mask), fill, array_node(a), a->shape)));
+    return true;
+}
+
 void array_setitem(Interp& in, const Value& self, const Value& index, Value value) {
     ArrayObj* a = self.as<ArrayObj>();
     Index ix = parse_index(in, index, a->ndim());
@@ -186,6 +202,7 @@ void array_setitem(Interp& in, const Value& self, const Value& index, Value valu
     // elements get the Python-scalar range checks, their shape is checked
     // against the selection); Python scalars go to assign_array as they are.
     bool sequence = is_kind(value, OK::List) || is_kind(value, OK::Tuple);
+    if (ix.advanced && full_mask_fill(in, self, ix, value)) return;
     if (ix.advanced) return advanced_set(in, a, ix, sequence ? as_array_value(in, value, a->dtype) : value);
     View v = basic_view(a, ix);
     // NumPy's messages: a single element takes a scalar only; a sequence is

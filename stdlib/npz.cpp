@@ -132,7 +132,7 @@ std::vector<std::pair<std::string, Member>> zip_members(const std::string& d) {
         uint64_t usize = get(d, p + 24, 4);
         size_t name_len = get(d, p + 28, 2), extra_len = get(d, p + 30, 2), comment_len = get(d, p + 32, 2);
         m.offset = get(d, p + 42, 4);
-        get(d, p + 46, int(name_len));  // bounds check
+        if (p + 46 > d.size() || d.size() - (p + 46) < name_len) bad_zip();
         std::string name = d.substr(p + 46, name_len);
         // zip64 extra field: the 8-byte values of the fields saturated above, in order.
         for (uint64_t e = p + 46 + name_len; e + 4 <= p + 46 + name_len + extra_len;) {

@@ -61,6 +61,15 @@ Value np_array(Interp& in, CallArgs& a) {
     return order == 'F' ? copy_order(in, r, r.as<ArrayObj>()->dtype, 'F') : r;
 }
 
+// CuPy's cp.asnumpy(x): a host copy. On the CPU backend arrays already live
+// on the host; it copies like x.get() so the result never aliases x.
+Value np_asnumpy(Interp& in, CallArgs& a) {
+    expect_args(a, "asnumpy", 1, 1);
+    Value r = as_array_value(in, a.pos[0]);
+    ArrayObj* ra = r.as<ArrayObj>();
+    return ra == as_array(a.pos[0]) ? copy_order(in, r, ra->dtype, 'C') : r;
+}
+
 Value np_asarray(Interp& in, CallArgs& a) {
     if (a.npos < 1) raise(types::TypeError, "asarray() missing required argument 'a' (pos 0)");
     Value r = as_array_value(in, a.pos[0], dtype_arg(in, a, 1));
@@ -415,6 +424,7 @@ const struct {
 
 const FunctionSpec kFunctions[] = {
     {"array", np_array, "array(object, dtype=None, *, order='K')", "Create an array from nested lists, tuples or another array."},
+    {"asnumpy", np_asnumpy, "asnumpy(a)", "A host copy of the array (CuPy's name)."},
     {"asarray", np_asarray, "asarray(a, dtype=None, order=None)", "Convert the input to an array (no copy if it already is one)."},
     {"zeros", np_zeros, "zeros(shape, dtype=float, order='C')", "Return a new array of given shape and type, filled with zeros."},
     {"ones", np_ones, "ones(shape, dtype=float, order='C')", "Return a new array of given shape and type, filled with ones."},

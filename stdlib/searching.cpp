@@ -180,14 +180,7 @@ Value m_nonzero(Interp& in, CallArgs& a) {
     return nonzero(in, a.pos[0]);
 }
 
-struct Fn {
-    const char* name;
-    NativeFn fn;
-    const char* sig;
-    const char* doc;
-};
-
-const Fn kFunctions[] = {
+const FunctionSpec kFunctions[] = {
     {"nonzero", np_nonzero, "nonzero(a)", "Return the indices of the elements that are non-zero (a tuple of arrays, one per dimension)."},
     {"flatnonzero", np_flatnonzero, "flatnonzero(a)", "Return indices that are non-zero in the flattened version of a."},
     {"argwhere", np_argwhere, "argwhere(a)", "Find the indices of array elements that are non-zero, grouped by element."},
@@ -197,7 +190,7 @@ const Fn kFunctions[] = {
 }  // namespace
 
 void add_search_functions(Interp& in, ModuleObj* m) {
-    for (const Fn& f : kFunctions) m->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));
+    add_functions(m, kFunctions);
 }
 
 void install_search_methods() {

@@ -299,14 +299,7 @@ Value np_setxor1d(Interp& in, CallArgs& a) {
     });
 }
 
-struct Fn {
-    const char* name;
-    NativeFn fn;
-    const char* sig;
-    const char* doc;
-};
-
-const Fn kFunctions[] = {
+const FunctionSpec kFunctions[] = {
     {"unique", np_unique, "unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True)", "Find the sorted unique elements of an array."},
     {"isin", np_isin, "isin(element, test_elements, assume_unique=False, invert=False, *, kind=None)", "Whether each element is in test_elements (element's shape)."},
     {"intersect1d", np_intersect1d, "intersect1d(ar1, ar2, assume_unique=False, return_indices=False)", "Find the intersection of two arrays."},
@@ -318,7 +311,7 @@ const Fn kFunctions[] = {
 }  // namespace
 
 void add_set_functions(Interp& in, ModuleObj* m) {
-    for (const Fn& f : kFunctions) m->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));
+    add_functions(m, kFunctions);
 }
 
 }  // namespace gpy

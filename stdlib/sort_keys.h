@@ -132,13 +132,12 @@ Item* radix_passes(Item* items, Item* tmp, int64_t n, KeyFn key, int bits, int p
 
 // The fewest radix passes of at most 11 bits that cover `bits`.
 inline int lsd_passes(int bits) { return (bits + 10) / 11; }
-
 // Stable sort of items[0, n) by key(item), an unsigned integer; `tmp` holds n
-// items of scratch. Short runs use std::stable_sort and runs that fit in cache
-// an LSD radix sort over the key bits that vary (`bits`, when the caller knows
+// items of scratch. Short runs use std::stable_sort and runs up to 4 MiB an
+// LSD radix sort over the key bits that vary (`bits`, when the caller knows
 // them). Longer runs are first split (stably) by their top 11 varying bits
-// into buckets, sorted in parallel: one pass over memory instead of one per
-// digit; a bucket takes an odd number of passes to end where it belongs.
+// into buckets that fit in cache, sorted in parallel: one pass over memory
+// instead of one per digit.
 template <class Item, class KeyFn>
 void stable_sort_by_key(Item* items, Item* tmp, int64_t n, KeyFn key, int bits = -1) {
     if (n < 256) {
@@ -156,10 +155,13 @@ void stable_sort_by_key(Item* items, Item* tmp, int64_t n, KeyFn key, int bits =
     int shift = bits - 11;
     int64_t chunks = std::clamp<int64_t>(n >> 16, 1, int64_t(num_threads()) * 4), per = (n + chunks - 1) / chunks;
     std::vector<int64_t> counts(size_t(chunks) * 2048, 0), start(2049, 0);
-    parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
+    // (Loop bounds and shift are copied to locals: through the captured
+    // references the compiler would reload them after every store.)
+    parallel_for(chunks, 1, [&, shift](int64_t begin, int64_t end) {
         for (int64_t c = begin; c < end; ++c) {
             int64_t* h = &counts[size_t(c) * 2048];
-            for (int64_t i = c * per; i < std::min(n, (c + 1) * per); ++i) ++h[(key(items[i]) >> shift) & 2047];
+            const Item* src = items;
+            for (int64_t i = c * per, e = std::min(n, (c + 1) * per); i < e; ++i) ++h[(key(src[i]) >> shift) & 2047];
         }
     });
     int64_t sum = 0;
@@ -172,10 +174,12 @@ void stable_sort_by_key(Item* items, Item* tmp, int64_t n, KeyFn key, int bits =
         }
     }
     start[2048] = n;
-    parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
+    parallel_for(chunks, 1, [&, shift](int64_t begin, int64_t end) {
         for (int64_t c = begin; c < end; ++c) {
             int64_t* next = &counts[size_t(c) * 2048];
-            for (int64_t i = c * per; i < std::min(n, (c + 1) * per); ++i) tmp[next[(key(items[i]) >> shift) & 2047]++] = items[i];
+            const Item* src = items;
+            Item* dst = tmp;
+            for (int64_t i = c * per, e = std::min(n, (c + 1) * per); i < e; ++i) dst[next[(key(src[i]) >> shift) & 2047]++] = src[i];
         }
     });
     parallel_for(2048, 1, [&](int64_t begin, int64_t end) {
@@ -253,7 +257,7 @@ void sort_values(const typename E::T* in, typename E::T* out, int64_t n) {
     K first = E::bits(in[0]), diff = 0;
     int64_t specials = 0;  // NaNs and zeros (a branch-free count keeps this loop vectorised)
     std::mutex merge;
-    parallel_for(n, int64_t(1) << 16, [&](int64_t begin, int64_t end) {
+    parallel_for(n, int64_t(1) << 16, [&, in, k, first](int64_t begin, int64_t end) {
         K d = 0;
         int64_t sp = 0;
         for (int64_t i = begin; i < end; ++i) {
@@ -274,7 +278,7 @@ void sort_values(const typename E::T* in, typename E::T* out, int64_t n) {
     int64_t neg_nans = 0;
     if constexpr (E::has_nan) neg_nans = std::lower_bound(k, k + n, E::bits(-T(std::numeric_limits<float>::infinity()))) - k;
     int64_t m = n - int64_t(nans.size());
-    parallel_for(m, int64_t(1) << 16, [&](int64_t begin, int64_t end) {
+    parallel_for(m, int64_t(1) << 16, [out, k, neg_nans](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i) out[i] = E::from_bits(k[neg_nans + i]);
     });
     if constexpr (E::has_nan) {

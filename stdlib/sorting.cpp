@@ -372,14 +372,7 @@ Value np_lexsort(Interp& in, CallArgs& a) {
     return out;
 }
 
-struct Fn {
-    const char* name;
-    NativeFn fn;
-    const char* sig;
-    const char* doc;
-};
-
-const Fn kFunctions[] = {
+const FunctionSpec kFunctions[] = {
     {"sort", np_sort, "sort(a, axis=-1, kind=None, order=None, *, stable=None)", "Return a sorted copy of an array (NaNs last; every kind is stable)."},
     {"argsort", np_argsort, "argsort(a, axis=-1, kind=None, order=None, *, stable=None)", "Returns the indices that would sort an array."},
     {"partition", np_partition, "partition(a, kth, axis=-1, kind='introselect', order=None)", "Return a partitioned copy of an array."},
@@ -390,7 +383,7 @@ const Fn kFunctions[] = {
 }  // namespace
 
 void add_sorting_functions(Interp& in, ModuleObj* m) {
-    for (const Fn& f : kFunctions) m->set(f.name, make_builtin(f.name, f.fn, f.sig, f.doc));
+    add_functions(m, kFunctions);
     add_search_functions(in, m);
     add_set_functions(in, m);
 }

@@ -48,7 +48,7 @@ ScalarValue convert_scalar(const Value& v, DType t) {
         return s;
     }
     double f = v.as_float();
-    int64_t i = v.is_float() ? (std::isfinite(v.f) ? int64_t(v.f) : 0) : v.as_int();
+    int64_t i = v.is_float() ? (std::fabs(v.f) < 9223372036854775808.0 ? int64_t(v.f) : 0) : v.as_int();
     switch (t) {
         case DType::Bool: s.b = v.is_float() ? f != 0 : i != 0; break;
         case DType::Int8: { int8_t x = int8_t(i); std::memcpy(s.raw, &x, 1); break; }
