@@ -78,6 +78,12 @@ public:
         ops_.insert(ops_.begin(), out);
         collapse();
         tile_outputs_ = reduce_ && tiling_pays();
+        // A float32 column sum adds each row into the outputs in float32, in
+        // row order, as NumPy's outer-axis reduction does (bit-identical
+        // results, and half the accumulator traffic of float64 lanes).
+        if (tile_outputs_ && acc_dtype_ == DType::Float64 && reduce_->dtype == DType::Float32 &&
+            (reduce_->reduce == ReduceOp::Sum || reduce_->reduce == ReduceOp::Prod))
+            acc_dtype_ = DType::Float32;
         std::string body = !reduce_ ? emit_elementwise() : tile_outputs_ ? emit_reduce_tiled() : emit_reduce();
         char name[32];
         std::snprintf(name, sizeof name, "gpy_k_%016llx", (unsigned long long)fnv1a(body));
