@@ -744,7 +744,7 @@ class Case:
     def build(self):
         self.primary = self.pick_dtype()
         kind = self.wpick([("elementwise", 38), ("reduce", 22), ("index", 15), ("inplace", 13), ("shape", 8),
-                           ("scalar", 3), ("big", 2)])
+                           ("library", 8), ("scalar", 3), ("big", 2)])
         self.meta["kind"] = kind
         try:
             r = getattr(self, "case_" + kind)()
@@ -765,6 +765,82 @@ class Case:
         if e.err is None and self.r() < 0.1 and e.shape:
             return self.index_expr(e)
         return e
+
+    def case_library(self):
+        """Library functions whose results are exact: joining, splitting,
+        reordering, padding, triangles, stable sorts and searches, integer
+        scans, unique. Inputs are leaves or views (any dtype)."""
+        self.meta["areas"].add("library")
+        shape = self.rand_shape()
+        a = self.leaf_ex(shape)
+        if a.err:
+            return a
+        rank = len(a.shape)
+        w = self.wrap(a)
+        ax = self.rng.randrange(-rank, rank) if rank else 0
+        choices = ["flip", "roll", "tile", "repeat", "sort", "argsort", "unique", "nonzero", "argwhere",
+                   "expand_dims", "pad", "diff", "concatenate", "stack", "cumsum", "searchsorted", "split"]
+        if rank >= 2:
+            choices += ["tril", "triu", "moveaxis", "diagonal"]
+        if rank in (1, 2):
+            choices += ["diag"]
+        op = self.pick(choices)
+        if op == "flip":
+            code = self.pick(["np.flip(%s)" % a.code, "np.flip(%s, %d)" % (a.code, ax) if rank else "np.flip(%s)" % a.code])
+        elif op == "roll":
+            shift = self.rng.randrange(-5, 6)
+            code = "np.roll(%s, %d)" % (a.code, shift) if not rank or self.r() < 0.4 else "np.roll(%s, %d, axis=%d)" % (a.code, shift, ax)
+        elif op == "tile":
+            code = "np.tile(%s, %s)" % (a.code, tup([self.rng.randrange(0, 3) for _ in range(self.rng.randrange(1, 3))]))
+        elif op == "repeat":
+            code = "np.repeat(%s, %d)" % (a.code, self.rng.randrange(0, 3)) if not rank or self.r() < 0.5 else \
+                "%s.repeat(%d, axis=%d)" % (w, self.rng.randrange(0, 3), ax)
+        elif op == "sort":
+            code = "np.sort(%s, kind='stable')" % a.code if rank else "np.sort(%s, axis=None)" % a.code
+        elif op == "argsort":
+            code = "np.argsort(%s, kind='stable')" % a.code if rank else "np.argsort(%s, axis=None, kind='stable')" % a.code
+        elif op == "unique":
+            code = self.pick(["np.unique(%s)" % a.code, "np.unique(%s, return_counts=True)[1]" % a.code,
+                              "np.unique(%s, return_inverse=True)[1]" % a.code, "np.unique(%s, return_index=True)[1]" % a.code])
+        elif op == "nonzero":
+            code = "np.nonzero(%s)[%d]" % (a.code, self.rng.randrange(rank)) if rank else "np.flatnonzero(%s)" % a.code
+        elif op == "argwhere":
+            code = "np.argwhere(%s)" % a.code
+        elif op == "expand_dims":
+            code = "np.expand_dims(%s, %d)" % (a.code, self.rng.randrange(-rank - 1, rank + 1))
+        elif op == "pad":
+            mode = self.pick(["constant", "edge", "reflect", "symmetric", "wrap"])
+            code = "np.pad(%s, %d, mode='%s')" % (a.code, self.rng.randrange(0, 3), mode)
+        elif op == "diff":
+            code = "np.diff(%s)" % a.code if self.r() < 0.5 or not rank else "np.diff(%s, n=2, axis=%d)" % (a.code, ax)
+        elif op in ("concatenate", "stack"):
+            b = self.leaf_ex(a.shape)
+            if b.err:
+                return b
+            if op == "concatenate":
+                code = "np.concatenate([%s, %s], axis=%d)" % (a.code, b.code, ax) if rank else "np.concatenate([%s, %s], axis=None)" % (a.code, b.code)
+            else:
+                code = "np.stack([%s, %s], axis=%d)" % (a.code, b.code, self.rng.randrange(-rank - 1, rank + 1))
+        elif op == "cumsum":
+            # Exact only for integer and bool inputs (float scans round per step).
+            if a.dt.startswith("float"):
+                code = "np.cumsum(%s.astype(np.int64), axis=None)" % w
+            else:
+                code = "np.cumsum(%s)" % a.code if self.r() < 0.5 or not rank else "np.cumsum(%s, axis=%d)" % (a.code, ax)
+        elif op == "searchsorted":
+            code = "np.searchsorted(np.sort(%s, axis=None), %s, side='%s')" % (a.code, a.code, self.pick(["left", "right"]))
+        elif op == "split":
+            n = a.shape[0] if rank else 0
+            code = "np.array_split(%s, %d)[0]" % (a.code, self.rng.randrange(1, 4)) if rank and n else "np.ravel(%s)" % a.code
+        elif op in ("tril", "triu"):
+            code = "np.%s(%s, %d)" % (op, a.code, self.rng.randrange(-2, 3))
+        elif op == "moveaxis":
+            code = "np.moveaxis(%s, %d, %d)" % (a.code, ax, self.rng.randrange(-rank, rank))
+        elif op == "diagonal":
+            code = "np.diagonal(%s, %d)" % (a.code, self.rng.randrange(-2, 3))
+        else:  # diag
+            code = "np.diag(%s, %d)" % (a.code, self.rng.randrange(-2, 3))
+        return self.ex(code)
 
     def case_scalar(self):
         """Operations on NumPy scalars (0-d results, np.float32(x) constructors)."""
