@@ -7,6 +7,7 @@
 //
 // The selection is computed on the host as three offset tables (outer dims,
 // B, inner dims); every selected element is base + outer[o] + adv[b] + inner[i].
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/thread_pool.h"
@@ -282,7 +283,64 @@ std::vector<int64_t> flat_offsets(const ArrayObj* a) {
     return offs;
 }
 
+namespace {
+
+template <size_t N>
+void compact_chunk(const uint8_t* src, const uint8_t* mask, int64_t lo, int64_t hi, uint8_t* out) {
+    for (int64_t i = lo; i < hi; ++i)
+        if (mask[i]) {
+            std::memcpy(out, src + i * int64_t(N), N);
+            out += N;
+        }
+}
+
+// x[mask] with a C-contiguous mask of x's full shape over C-contiguous x: a
+// parallel compaction (count the Trues per chunk, then each chunk copies to
+// its offset) instead of building an offset table. Null when not applicable.
+Value full_mask_get(ArrayObj* a, const Index& ix) {
+    if (ix.items.size() != 1 || ix.items[0].kind != IndexItem::Kind::Array) return Value();
+    ArrayObj* m = as_array(ix.items[0].v);
+    if (!m || m->dtype != DType::Bool || m->shape != a->shape || a->ndim() == 0) return Value();
+    materialize(m);
+    if (!a->c_contiguous() || !m->c_contiguous()) return Value();
+    size_t item = itemsize(a->dtype);
+    if (item != 1 && item != 2 && item != 4 && item != 8 && item != 16) return Value();
+    const uint8_t* src = a->buffer.bytes() + a->offset;
+    const uint8_t* mask = m->buffer.bytes() + m->offset;
+    int64_t n = a->size();
+    constexpr int64_t kChunk = int64_t(1) << 16;
+    int64_t chunks = (n + kChunk - 1) / kChunk;
+    std::vector<int64_t> start(size_t(chunks) + 1, 0);
+    parallel_for(chunks, 1, [&](int64_t b, int64_t e) {
+        for (int64_t c = b; c < e; ++c) {
+            int64_t count = 0;
+            for (int64_t i = c * kChunk, hi = std::min(n, (c + 1) * kChunk); i < hi; ++i) count += mask[i] != 0;
+            start[size_t(c) + 1] = count;
+        }
+    });
+    for (int64_t c = 0; c < chunks; ++c) start[size_t(c) + 1] += start[size_t(c)];
+    Value out = new_array(a->dtype, {start.back()});
+    uint8_t* dst = out.as<ArrayObj>()->buffer.bytes();
+    parallel_for(chunks, 1, [&](int64_t b, int64_t e) {
+        for (int64_t c = b; c < e; ++c) {
+            int64_t lo = c * kChunk, hi = std::min(n, (c + 1) * kChunk);
+            uint8_t* o = dst + start[size_t(c)] * int64_t(item);
+            switch (item) {
+                case 1: compact_chunk<1>(src, mask, lo, hi, o); break;
+                case 2: compact_chunk<2>(src, mask, lo, hi, o); break;
+                case 4: compact_chunk<4>(src, mask, lo, hi, o); break;
+                case 8: compact_chunk<8>(src, mask, lo, hi, o); break;
+                default: compact_chunk<16>(src, mask, lo, hi, o); break;
+            }
+        }
+    });
+    return out;
+}
+
+}  // namespace
+
 Value advanced_get(ArrayObj* a, const Index& ix) {
+    if (Value r = full_mask_get(a, ix); !r.is_undef()) return r;
     Plan p = make_plan(a, ix);
     Value out = new_array(a->dtype, p.shape());
     transfer(a, p, out.as<ArrayObj>()->buffer.bytes(), true);
