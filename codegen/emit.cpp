@@ -606,11 +606,16 @@ private:
         std::string v = value(effective(reduce_->in[0].get()), "j", true);
         std::string body = code_.str();
         std::ostringstream s;
-        s << "        int64_t ridx_[" << Di << "];\n";
-        s << "        { int64_t r = " << rbegin << "; for (int d = " << Di - 1 << "; d >= 0; --d) { ridx_[d] = r % shape["
+        // Di == 0 (a reduction over no axes: sum(x, axis=())) reduces one
+        // element per output; ridx_ keeps one unused slot (C++ has no empty arrays).
+        size_t last = Di == 0 ? 0 : Di - 1;
+        s << "        int64_t ridx_[" << std::max<size_t>(Di, 1) << "];\n";
+        s << "        { int64_t r = " << rbegin << "; for (int d = " << int(Di) - 1 << "; d >= 0; --d) { ridx_[d] = r % shape["
           << n_outer_ << " + d]; r /= shape[" << n_outer_ << " + d]; } }\n";
         s << "        for (int64_t i = " << rbegin << "; i < " << rend << ";) {\n";
-        s << "            int64_t n = shape[" << D - 1 << "] - ridx_[" << Di - 1 << "];\n            if (n > " << rend << " - i) n = " << rend << " - i;\n";
+        if (Di == 0) s << "            int64_t n = 1;\n";
+        else s << "            int64_t n = shape[" << D - 1 << "] - ridx_[" << Di - 1 << "];\n";
+        s << "            if (n > " << rend << " - i) n = " << rend << " - i;\n";
         for (size_t k = 1; k < ops_.size(); ++k) {
             if (ops_[k].epilogue) continue;
             s << "            char* GPY_RESTRICT q" << k << " = o" << k << ";";
@@ -620,7 +625,7 @@ private:
         s << "            int64_t j = 0;\n";
         if (float_minmax()) s << lane_blocked_minmax();
         s << "            for (; j < n; ++j) {\n" << body << "                " << combine(v, "(i + j)") << "\n            }\n";
-        s << "            i += n;\n            ridx_[" << Di - 1 << "] = 0;\n";
+        s << "            i += n;\n            ridx_[" << last << "] = 0;\n";
         s << "            for (int d = " << int(Di) - 2 << "; d >= 0; --d) { if (++ridx_[d] < shape[" << n_outer_
           << " + d]) break; ridx_[d] = 0; }\n";
         s << "        }\n";

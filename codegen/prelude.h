@@ -115,6 +115,117 @@ GPY_INLINE _Complex double gpy_libm_cpow2(_Complex double a, _Complex double b) 
 template <class Z> GPY_INLINE Z gpy_libm_cpow(Z a, Z b) { return gpy_libm_out<Z>(gpy_libm_cpow2(gpy_libm_in(a), gpy_libm_in(b))); }
 )PRELUDE";
 
+// CUDA prelude (NVRTC, compiled with -default-device): no headers either;
+// NVRTC declares CUDA's device math (expf, exp, ...) itself. Kernel entry
+// points are __device__ functions: the CUDA backend appends the __global__
+// wrappers that map threads onto [begin, end) ranges.
+inline constexpr const char* kCudaPrelude = R"PRELUDE(
+typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;
+typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t; typedef unsigned long uint64_t;
+#define GPY_KERNEL static __device__
+#define GPY_INLINE __device__ __forceinline__
+#define GPY_RESTRICT __restrict__
+#define GPY_REPORT_ERROR(word, code) atomicExch((int*)(word), (code))
+#define GPY_REASSOC
+// The GCC builtins that kCommonPrelude and emitted bodies use, which NVRTC lacks.
+#define __builtin_nan(tag) __longlong_as_double(0x7ff8000000000000LL)
+#define __builtin_inf() __longlong_as_double(0x7ff0000000000000LL)
+#define __builtin_memcpy memcpy
+template <class T> struct gpy_unsigned { typedef T type; };
+template <> struct gpy_unsigned<int8_t> { typedef uint8_t type; };
+template <> struct gpy_unsigned<int16_t> { typedef uint16_t type; };
+template <> struct gpy_unsigned<int32_t> { typedef uint32_t type; };
+template <> struct gpy_unsigned<int64_t> { typedef uint64_t type; };
+// float16 storage: IEEE binary16 bits converted with the PTX cvt instructions
+// (round to nearest even), as <cuda_fp16.h> does, without its headers.
+struct gpy_half {
+    uint16_t bits;
+    gpy_half() = default;
+    __device__ gpy_half(float x) { asm("cvt.rn.f16.f32 %0, %1;" : "=h"(bits) : "f"(x)); }
+    __device__ gpy_half(double x) { asm("cvt.rn.f16.f64 %0, %1;" : "=h"(bits) : "d"(x)); }
+    // Integers: exact in double up to 2^53, so one rounding as _Float16 does.
+    template <class T> __device__ gpy_half(T x) : gpy_half((double)x) {}
+    __device__ operator float() const { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(bits)); return f; }
+};
+#define GPY_MATH1(name, fn) \
+    GPY_INLINE float gpy_##name(float x) { return fn##f(x); } \
+    GPY_INLINE double gpy_##name(double x) { return fn(x); }
+#define GPY_MATH2(name, fn) \
+    GPY_INLINE float gpy_##name(float x, float y) { return fn##f(x, y); } \
+    GPY_INLINE double gpy_##name(double x, double y) { return fn(x, y); }
+GPY_MATH1(exp, exp) GPY_MATH1(exp2, exp2) GPY_MATH1(expm1, expm1) GPY_MATH1(log, log) GPY_MATH1(log2, log2)
+GPY_MATH1(log10, log10) GPY_MATH1(log1p, log1p) GPY_MATH1(sqrt, sqrt) GPY_MATH1(cbrt, cbrt)
+GPY_MATH1(sin, sin) GPY_MATH1(cos, cos) GPY_MATH1(tan, tan) GPY_MATH1(arcsin, asin) GPY_MATH1(arccos, acos)
+GPY_MATH1(arctan, atan) GPY_MATH1(sinh, sinh) GPY_MATH1(cosh, cosh) GPY_MATH1(tanh, tanh)
+GPY_MATH1(arcsinh, asinh) GPY_MATH1(arccosh, acosh) GPY_MATH1(arctanh, atanh) GPY_MATH1(floor, floor)
+GPY_MATH1(ceil, ceil) GPY_MATH1(trunc, trunc) GPY_MATH1(rint, rint) GPY_MATH1(fabs, fabs)
+GPY_MATH2(pow, pow) GPY_MATH2(fmod, fmod) GPY_MATH2(atan2, atan2) GPY_MATH2(hypot, hypot)
+GPY_MATH2(copysign, copysign) GPY_MATH2(fmax, fmax) GPY_MATH2(fmin, fmin)
+#undef GPY_MATH1
+#undef GPY_MATH2
+// Classification by arithmetic (x - x is 0 for finite x, NaN otherwise) and
+// copysign, valid for any IEEE type without the toolkit's headers.
+template <class T> GPY_INLINE bool gpy_isnan(T x) { return x != x; }
+template <class T> GPY_INLINE bool gpy_isfinite(T x) { return x - x == x - x; }
+template <class T> GPY_INLINE bool gpy_isinf(T x) { return x == x && !gpy_isfinite(x); }
+template <class T> GPY_INLINE bool gpy_signbit(T x) { return gpy_copysign((T)1, x) < 0; }
+GPY_INLINE float gpy_round_half(float x) { return (float)gpy_half(x); }
+// Complex elementary functions of any {re, im} struct. Textbook formulas
+// (CUDA has no complex libm): glibc's special values for infinite and NaN
+// parts and its accuracy near branch cuts are not reproduced yet.
+template <class Z> GPY_INLINE Z gpy_cz(decltype(Z().re) re, decltype(Z().re) im) { Z r; r.re = re; r.im = im; return r; }
+template <class Z> GPY_INLINE Z gpy_cz_mul(Z a, Z b) { return gpy_cz<Z>(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re); }
+template <class Z> GPY_INLINE Z gpy_cz_mul_i(Z z) { return gpy_cz<Z>(-z.im, z.re); }        // i z
+template <class Z> GPY_INLINE Z gpy_cz_mul_minus_i(Z z) { return gpy_cz<Z>(z.im, -z.re); }  // -i z
+template <class Z> GPY_INLINE Z gpy_libm_cexp(Z z) {
+    decltype(z.re) e = gpy_exp(z.re);
+    return gpy_cz<Z>(e * gpy_cos(z.im), e * gpy_sin(z.im));
+}
+template <class Z> GPY_INLINE Z gpy_libm_clog(Z z) { return gpy_cz<Z>(gpy_log(gpy_hypot(z.re, z.im)), gpy_atan2(z.im, z.re)); }
+template <class Z> GPY_INLINE Z gpy_libm_csqrt(Z z) {
+    typedef decltype(z.re) T;
+    if (z.re == 0 && z.im == 0) return gpy_cz<Z>((T)0, z.im);
+    T t = gpy_sqrt((gpy_fabs(z.re) + gpy_hypot(z.re, z.im)) / 2);
+    if (z.re >= 0) return gpy_cz<Z>(t, z.im / (2 * t));
+    return gpy_cz<Z>(gpy_fabs(z.im) / (2 * t), gpy_copysign(t, z.im));
+}
+template <class Z> GPY_INLINE Z gpy_libm_csinh(Z z) { return gpy_cz<Z>(gpy_sinh(z.re) * gpy_cos(z.im), gpy_cosh(z.re) * gpy_sin(z.im)); }
+template <class Z> GPY_INLINE Z gpy_libm_ccosh(Z z) { return gpy_cz<Z>(gpy_cosh(z.re) * gpy_cos(z.im), gpy_sinh(z.re) * gpy_sin(z.im)); }
+// Kahan's formula; past |re| = 20 tanh(re) is +-1 in double and sinh overflows.
+template <class Z> GPY_INLINE Z gpy_libm_ctanh(Z z) {
+    typedef decltype(z.re) T;
+    if (gpy_fabs(z.re) > 20) return gpy_cz<Z>(gpy_copysign((T)1, z.re), 4 * gpy_sin(z.im) * gpy_cos(z.im) * gpy_exp(-2 * gpy_fabs(z.re)));
+    T t = gpy_tan(z.im), beta = 1 + t * t, s = gpy_sinh(z.re), rho = gpy_sqrt(1 + s * s), d = 1 + beta * s * s;
+    return gpy_cz<Z>(beta * rho * s / d, t / d);
+}
+template <class Z> GPY_INLINE Z gpy_libm_csin(Z z) { return gpy_cz_mul_minus_i(gpy_libm_csinh(gpy_cz_mul_i(z))); }
+template <class Z> GPY_INLINE Z gpy_libm_ccos(Z z) { return gpy_libm_ccosh(gpy_cz_mul_i(z)); }
+template <class Z> GPY_INLINE Z gpy_libm_ctan(Z z) { return gpy_cz_mul_minus_i(gpy_libm_ctanh(gpy_cz_mul_i(z))); }
+// asinh z = log(z + sqrt(z^2 + 1)); acosh z = log(z + sqrt(z + 1) sqrt(z - 1)); atanh z = (log(1 + z) - log(1 - z)) / 2.
+template <class Z> GPY_INLINE Z gpy_libm_carcsinh(Z z) {
+    Z w = gpy_cz_mul(z, z);
+    w.re += 1;
+    w = gpy_libm_csqrt(w);
+    return gpy_libm_clog(gpy_cz<Z>(z.re + w.re, z.im + w.im));
+}
+template <class Z> GPY_INLINE Z gpy_libm_carccosh(Z z) {
+    Z w = gpy_cz_mul(gpy_libm_csqrt(gpy_cz<Z>(z.re + 1, z.im)), gpy_libm_csqrt(gpy_cz<Z>(z.re - 1, z.im)));
+    return gpy_libm_clog(gpy_cz<Z>(z.re + w.re, z.im + w.im));
+}
+template <class Z> GPY_INLINE Z gpy_libm_carctanh(Z z) {
+    Z a = gpy_libm_clog(gpy_cz<Z>(1 + z.re, z.im)), b = gpy_libm_clog(gpy_cz<Z>(1 - z.re, -z.im));
+    return gpy_cz<Z>((a.re - b.re) / 2, (a.im - b.im) / 2);
+}
+template <class Z> GPY_INLINE Z gpy_libm_carcsin(Z z) { return gpy_cz_mul_minus_i(gpy_libm_carcsinh(gpy_cz_mul_i(z))); }
+template <class Z> GPY_INLINE Z gpy_libm_carccos(Z z) {
+    typedef decltype(z.re) T;
+    Z s = gpy_libm_carcsin(z);
+    return gpy_cz<Z>((T)1.57079632679489661923132169163975144 - s.re, -s.im);
+}
+template <class Z> GPY_INLINE Z gpy_libm_carctan(Z z) { return gpy_cz_mul_minus_i(gpy_libm_carctanh(gpy_cz_mul_i(z))); }
+template <class Z> GPY_INLINE Z gpy_libm_cpow(Z a, Z b) { return gpy_libm_cexp(gpy_cz_mul(b, gpy_libm_clog(a))); }
+)PRELUDE";
+
 // Shared by every backend: NumPy's semantics for the operations whose C
 // meaning differs (integer division and modulo signs, shifts past the width,
 // NaN-propagating maximum/minimum, ...).

@@ -13,6 +13,7 @@
 #include "codegen/promote.h"
 #include "runtime/cpu_backend.h"
 #include "runtime/cpu_jit.h"
+#include "runtime/nvrtc_shadow.h"
 #include "stdlib/array.h"
 #include "stdlib/array_state.h"
 #include "stdlib/module_parts.h"
@@ -481,7 +482,11 @@ void install_cpu_backend(Interp& in) {
     static std::once_flag once;
     std::call_once(once, [&] {
         set_kernel_runner([](KernelPlan& plan) {
-            run_kernel_cpu(plan);
+            try {
+                run_kernel_cpu(plan);
+            } catch (const ShadowCompileError& e) {
+                raise(types::RuntimeError, e.what());
+            }
             if (plan.launch.error == kErrNegativeIntPower)
                 raise(types::ValueError, "Integers to negative integer powers are not allowed.");
         });

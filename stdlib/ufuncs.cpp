@@ -201,8 +201,10 @@ Value apply_ufunc(Interp& in, std::string_view name, const std::vector<Value>& v
         if (it->second.unary) node = make_unary(it->second.u, inputs[0], out_dtype);
         else node = make_binary(it->second.b, inputs[0], inputs[1], out_dtype, shape);
         node->shape = shape;
-        // NumPy: integer ** negative integer is an error, checked here for scalar exponents.
-        if (!it->second.unary && it->second.b == BinaryOp::Pow && is_integer(loop.in[1]) && !args[1].python.is_undef() &&
+        // NumPy: integer ** negative integer is an error, checked here for
+        // scalar exponents (array exponents report from the kernel); an empty
+        // result computes nothing, so raises nothing.
+        if (node->size() > 0 && !it->second.unary && it->second.b == BinaryOp::Pow && is_integer(loop.in[1]) && !args[1].python.is_undef() &&
             args[1].python.is_int() && args[1].python.i < 0)
             raise(types::ValueError, "Integers to negative integer powers are not allowed.");
     }

@@ -1,0 +1,131 @@
+#include "runtime/nvrtc.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+namespace gpy::nvrtc {
+
+namespace {
+
+// The few entry points used, declared as in nvrtc.h (not included: the
+// build must not need the toolkit's headers either).
+using Program = struct _nvrtcProgram*;
+using Result = int;  // nvrtcResult; 0 is NVRTC_SUCCESS
+struct Api {
+    const char* (*get_error_string)(Result);
+    Result (*version)(int*, int*);
+    Result (*create_program)(Program*, const char*, const char*, int, const char* const*, const char* const*);
+    Result (*destroy_program)(Program*);
+    Result (*compile_program)(Program, int, const char* const*);
+    Result (*get_program_log_size)(Program, size_t*);
+    Result (*get_program_log)(Program, char*);
+    Result (*get_cubin_size)(Program, size_t*);
+    Result (*get_cubin)(Program, char*);
+};
+
+struct Loaded {
+    Api api{};
+    bool ok = false;
+    std::string why;  // when !ok
+};
+
+std::vector<std::string> candidates() {
+    std::vector<std::string> c;
+    if (const char* p = std::getenv("GPY_NVRTC_LIB"); p && *p) c.push_back(p);
+    if (const char* h = std::getenv("CUDA_HOME"); h && *h) c.push_back(std::string(h) + "/lib64/libnvrtc.so");
+    c.push_back("/usr/local/cuda/lib64/libnvrtc.so");
+    c.push_back("/usr/local/cuda/targets/x86_64-linux/lib/libnvrtc.so");
+    for (const char* soname : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}) c.push_back(soname);
+    return c;
+}
+
+template <class F> bool bind(void* lib, const char* name, F& fn) {
+    fn = reinterpret_cast<F>(dlsym(lib, name));
+    return fn != nullptr;
+}
+
+const Loaded& loaded() {
+    static const Loaded l = [] {
+        Loaded r;
+        void* lib = nullptr;
+        std::string tried;
+        for (const std::string& path : candidates()) {
+            lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+            if (lib) break;
+            tried += (tried.empty() ? "" : ", ") + path;
+        }
+        if (!lib) {
+            r.why = "libnvrtc not found (tried " + tried + ")";
+            return r;
+        }
+        Api& a = r.api;
+        bool all = bind(lib, "nvrtcGetErrorString", a.get_error_string) && bind(lib, "nvrtcVersion", a.version) &&
+                   bind(lib, "nvrtcCreateProgram", a.create_program) && bind(lib, "nvrtcDestroyProgram", a.destroy_program) &&
+                   bind(lib, "nvrtcCompileProgram", a.compile_program) &&
+                   bind(lib, "nvrtcGetProgramLogSize", a.get_program_log_size) &&
+                   bind(lib, "nvrtcGetProgramLog", a.get_program_log) && bind(lib, "nvrtcGetCUBINSize", a.get_cubin_size) &&
+                   bind(lib, "nvrtcGetCUBIN", a.get_cubin);
+        if (!all) {
+            r.why = "libnvrtc lacks an expected entry point (too old?)";
+            return r;
+        }
+        r.ok = true;  // the library stays loaded for the life of the process
+        return r;
+    }();
+    return l;
+}
+
+// Destroys the program on every path out of compile().
+struct ProgramGuard {
+    const Api& api;
+    Program prog = nullptr;
+    ~ProgramGuard() { if (prog) api.destroy_program(&prog); }
+};
+
+}  // namespace
+
+bool available(std::string* why) {
+    const Loaded& l = loaded();
+    if (!l.ok && why) *why = l.why;
+    return l.ok;
+}
+
+std::string version() {
+    const Loaded& l = loaded();
+    int major = 0, minor = 0;
+    if (!l.ok || l.api.version(&major, &minor) != 0) return "";
+    return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::string compile(const std::string& source, const std::string& name, const std::string& arch, bool fast_compile) {
+    const Loaded& l = loaded();
+    if (!l.ok) throw CompileError("NVRTC unavailable: " + l.why, l.why);
+    const Api& api = l.api;
+    ProgramGuard g{api};
+    auto check = [&](Result r, const char* what) {
+        if (r != 0) throw CompileError(std::string(what) + " failed: " + api.get_error_string(r), "");
+    };
+    check(api.create_program(&g.prog, source.c_str(), name.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
+    std::string arch_opt = "--gpu-architecture=" + arch;
+    std::vector<const char*> opts = {arch_opt.c_str(), "-std=c++17", "-default-device", "--fmad=false"};
+    if (fast_compile) opts.push_back("--Ofast-compile=max");
+    Result compiled = api.compile_program(g.prog, int(opts.size()), opts.data());
+    size_t log_size = 0;
+    std::string log;
+    if (api.get_program_log_size(g.prog, &log_size) == 0 && log_size > 1) {
+        log.resize(log_size);
+        api.get_program_log(g.prog, log.data());
+        log.resize(log_size - 1);  // the size counts the terminating NUL
+    }
+    if (compiled != 0) throw CompileError(std::string("NVRTC: ") + api.get_error_string(compiled), log);
+    size_t size = 0;
+    check(api.get_cubin_size(g.prog, &size), "nvrtcGetCUBINSize");
+    std::string cubin(size, '\0');
+    check(api.get_cubin(g.prog, cubin.data()), "nvrtcGetCUBIN");
+    return cubin;
+}
+
+}  // namespace gpy::nvrtc

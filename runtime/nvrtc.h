@@ -1,0 +1,41 @@
+// NVRTC, the CUDA run-time compiler, loaded with dlopen on first use: no
+// link-time dependency on the CUDA toolkit, so the gpy binary starts (and the
+// CPU backend runs) where there is none.
+//
+// Looked for, in order: $GPY_NVRTC_LIB, libnvrtc.so under $CUDA_HOME,
+// /usr/local/cuda/lib64 and /usr/local/cuda/targets/x86_64-linux/lib, then
+// the sonames libnvrtc.so.13, libnvrtc.so.12 and libnvrtc.so on the loader's
+// path.
+//
+// Thread-safe: compiles may run concurrently (NVRTC programs are independent).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace gpy::nvrtc {
+
+// A translation unit NVRTC rejected (or NVRTC is missing). what() is a
+// one-line summary; log holds NVRTC's full diagnostics.
+struct CompileError : std::runtime_error {
+    CompileError(const std::string& message, std::string log)
+        : std::runtime_error(message), log(std::move(log)) {}
+    std::string log;
+};
+
+// Whether libnvrtc could be loaded; when not, `why` says what was tried.
+bool available(std::string* why = nullptr);
+// "13.0" (the loaded library's version), or "" when unavailable.
+std::string version();
+
+// Compiles one CUDA C++ translation unit (no #include needed) to a cubin for
+// `arch` ("sm_80", "sm_90"): options --gpu-architecture=ARCH -std=c++17
+// -default-device --fmad=false (no FMA contraction: results match NumPy's
+// unfused arithmetic, as the CPU backend's -ffp-contract=off). `name` is the
+// file name NVRTC's log uses. `fast_compile` adds --Ofast-compile=max (NVVM
+// and ptxas barely optimise: a tiled reduction compiles in ~40 ms instead of
+// ~6 s), for compiles that only check the source (the shadow compile).
+// Returns the cubin's bytes; throws CompileError.
+std::string compile(const std::string& source, const std::string& name, const std::string& arch, bool fast_compile = false);
+
+}  // namespace gpy::nvrtc
