@@ -315,6 +315,14 @@ size_t parse_memory_limit(const std::string& text, size_t device_total) {
 
 namespace {
 
+// True once the work recorded before `event` has finished (never waits).
+bool query_event(void* event) {
+    CUresult r = api().cuEventQuery(CUevent(event));
+    if (r == CUDA_ERROR_NOT_READY) return false;
+    check(r, "cuEventQuery(event)");
+    return true;
+}
+
 // Device memory of one GPU through the driver.
 class DeviceBackend final : public PoolBackend {
 public:
@@ -345,12 +353,7 @@ public:
         GPY_CU(cuEventRecord(e, CUstream(stream)));
         return e;
     }
-    bool event_done(void* event) override {
-        CUresult r = api().cuEventQuery(CUevent(event));
-        if (r == CUDA_ERROR_NOT_READY) return false;
-        check(r, "cuEventQuery(event)");
-        return true;
-    }
+    bool event_done(void* event) override { return query_event(event); }
     // Events are reused (creating one costs more than recording it) and live
     // as long as the pool, i.e. the process.
     void release_event(void* event) override { spare_events_.push_back(CUevent(event)); }
@@ -380,12 +383,7 @@ public:
         GPY_CU(cuEventRecord(e, CUstream(stream)));
         return e;
     }
-    bool event_done(void* event) override {
-        CUresult r = api().cuEventQuery(CUevent(event));
-        if (r == CUDA_ERROR_NOT_READY) return false;
-        check(r, "cuEventQuery(event)");
-        return true;
-    }
+    bool event_done(void* event) override { return query_event(event); }
     void release_event(void* event) override { api().cuEventDestroy(CUevent(event)); }
 
 private:
