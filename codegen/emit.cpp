@@ -692,7 +692,7 @@ private:
     // output's column touches a new cache line per element. Instead each
     // step takes one reduced element for a tile of up to kTile neighbouring
     // outputs, so loads run along memory and vectorise across the tile.
-    static constexpr int kTile = 256;
+    static constexpr int kTile = kReduceTile;
     bool tiling_pays() const {
         size_t D = space_.size();
         if (n_outer_ == 0 || n_outer_ == D || is_arg() || space_[n_outer_ - 1] < 8) return false;

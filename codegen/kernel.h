@@ -20,11 +20,15 @@
 
 namespace gpy {
 
+// Outputs per tile of a ReduceTiled kernel (a float64 accumulator each).
+constexpr int kReduceTile = 256;
+
 struct KernelSource {
     std::string name;     // gpy_k_<hash of body>
     std::string body;     // C++ without prelude
-    // ReduceTiled: like ReduceRows, but each call walks tiles of up to 64
-    // neighbouring outputs (column reductions), so give it ranges of >= 64.
+    // ReduceTiled: like ReduceRows, but each call walks tiles of up to
+    // kReduceTile neighbouring outputs (column reductions), so a backend gives
+    // it ranges of at least that many outputs.
     enum Kind : uint8_t { Elementwise, ReduceRows, ReduceTiled, ReduceFull } kind = Elementwise;
     std::string summary;  // one line for GPY_DEBUG / %kernels, e.g. "exp(mul(f32,f32)) -> f32[1048576]"
     // The kernel can fail at run time: its last ptrs slot is an int error

@@ -66,7 +66,7 @@ void run_entry(const Entry& k, KernelPlan& plan) {
         case KernelSource::ReduceRows:
         case KernelSource::ReduceTiled: {
             int64_t grain = std::max<int64_t>(1, (1 << 15) / std::max<int64_t>(1, L.inner));
-            if (plan.source.kind == KernelSource::ReduceTiled) grain = std::max<int64_t>(grain, 256);
+            if (plan.source.kind == KernelSource::ReduceTiled) grain = std::max<int64_t>(grain, kReduceTile);
             parallel_for(L.outer, grain, [&](int64_t b, int64_t e) { fn(ptrs, meta, scalars, b, e); });
             return;
         }
