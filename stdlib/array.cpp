@@ -42,7 +42,10 @@ std::string shape_text(const dag::Shape& s) {
 
 std::string compact_shape_text(const dag::Shape& s) {
     std::string out = "(";
-    for (size_t k = 0; k < s.size(); ++k) out += (k ? "," : "") + std::to_string(s[k]);
+    for (size_t k = 0; k < s.size(); ++k) {
+        if (k) out += ',';
+        out += std::to_string(s[k]);
+    }
     return out + (s.size() == 1 ? ",)" : ")");
 }
 
