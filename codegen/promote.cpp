@@ -246,19 +246,7 @@ const LoopSig& legacy_resolve(const UfuncDef& u, const std::vector<Operand>& ops
     no_safe_loop_error(u);
 }
 
-bool int_fits(int64_t v, DType t) {
-    switch (t) {
-        case DType::Int8: return v >= INT8_MIN && v <= INT8_MAX;
-        case DType::Int16: return v >= INT16_MIN && v <= INT16_MAX;
-        case DType::Int32: return v >= INT32_MIN && v <= INT32_MAX;
-        case DType::Int64: return true;
-        case DType::UInt8: return v >= 0 && v <= UINT8_MAX;
-        case DType::UInt16: return v >= 0 && v <= UINT16_MAX;
-        case DType::UInt32: return v >= 0 && v <= int64_t(UINT32_MAX);
-        case DType::UInt64: return v >= 0;
-        default: return true;
-    }
-}
+bool int_fits(int64_t v, DType t) { return int_range(t).contains(v); }
 
 // The value of `arr OP value` when value lies outside arr's dtype range
 // (value_above: the value exceeds the maximum; otherwise it is below the minimum).

@@ -33,6 +33,25 @@ inline DKind kind(DType t) { return info(t).kind; }
 inline bool is_integer(DType t) { return kind(t) == DKind::Int || kind(t) == DKind::UInt; }
 inline bool is_float(DType t) { return kind(t) == DKind::Float; }
 inline bool is_complex(DType t) { return kind(t) == DKind::Complex; }
+
+// An integer dtype's smallest and largest values as int64; uint64's largest
+// is clamped to INT64_MAX (gpy's ints are 64-bit). Other dtypes: the int64 range.
+struct IntRange {
+    int64_t lo, hi;
+    bool contains(int64_t v) const { return v >= lo && v <= hi; }
+};
+inline IntRange int_range(DType t) {
+    switch (t) {
+        case DType::Int8: return {INT8_MIN, INT8_MAX};
+        case DType::Int16: return {INT16_MIN, INT16_MAX};
+        case DType::Int32: return {INT32_MIN, INT32_MAX};
+        case DType::UInt8: return {0, UINT8_MAX};
+        case DType::UInt16: return {0, UINT16_MAX};
+        case DType::UInt32: return {0, int64_t(UINT32_MAX)};
+        case DType::UInt64: return {0, INT64_MAX};
+        default: return {INT64_MIN, INT64_MAX};
+    }
+}
 inline bool is_inexact(DType t) { return is_float(t) || is_complex(t); }
 
 // Parses "float32", "f4", "<f4", "f", "int", "float", "complex", "bool", "i8", ...

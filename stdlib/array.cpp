@@ -40,6 +40,13 @@ std::string shape_text(const dag::Shape& s) {
     return out + (s.size() == 1 ? ",)" : ")");
 }
 
+Value int64_array(const std::vector<int64_t>& v, const dag::Shape& shape) {
+    Value out = new_array(DType::Int64, shape);
+    std::memcpy(out.as<ArrayObj>()->buffer.bytes(), v.data(), v.size() * sizeof(int64_t));
+    return out;
+}
+Value int64_array(const std::vector<int64_t>& v) { return int64_array(v, {int64_t(v.size())}); }
+
 std::string compact_shape_text(const dag::Shape& s) {
     std::string out = "(";
     for (size_t k = 0; k < s.size(); ++k) {
@@ -281,18 +288,7 @@ void check_python_store(const Value& v, DType t) {
     } else {
         i = v.as_int();
     }
-    bool fits;
-    switch (t) {
-        case DType::Int8: fits = i >= INT8_MIN && i <= INT8_MAX; break;
-        case DType::Int16: fits = i >= INT16_MIN && i <= INT16_MAX; break;
-        case DType::Int32: fits = i >= INT32_MIN && i <= INT32_MAX; break;
-        case DType::UInt8: fits = i >= 0 && i <= UINT8_MAX; break;
-        case DType::UInt16: fits = i >= 0 && i <= UINT16_MAX; break;
-        case DType::UInt32: fits = i >= 0 && i <= int64_t(UINT32_MAX); break;
-        case DType::UInt64: fits = i >= 0; break;
-        default: fits = true; break;
-    }
-    if (!fits) raise(types::OverflowError, "Python integer " + std::to_string(i) + " out of bounds for " + name(t));
+    if (!int_range(t).contains(i)) raise(types::OverflowError, "Python integer " + std::to_string(i) + " out of bounds for " + name(t));
 }
 
 static void store_element(DType t, uint8_t* p, const Value& v) {

@@ -56,6 +56,9 @@ inline ArrayObj* as_array(const Value& v) { return is_kind(v, OK::Array) ? v.as<
 Value array_from_node(dag::NodeP n, bool numpy_scalar = false);
 // A fresh array over a buffer.
 Value array_from_buffer(BufferRef buf, DType dt, dag::Shape shape, std::vector<int64_t> strides, int64_t offset);
+// A new int64 array holding `v` (1-D, or of `shape` with as many elements).
+Value int64_array(const std::vector<int64_t>& v);
+Value int64_array(const std::vector<int64_t>& v, const dag::Shape& shape);
 // An uninitialised C-contiguous array.
 Value new_array(DType dt, const dag::Shape& shape, bool zero = false);
 // The node to use when `a` feeds another operation.

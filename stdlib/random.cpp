@@ -350,16 +350,9 @@ std::vector<int64_t> random_permutation(GeneratorObj* g, int64_t n) {
     return perm;
 }
 
-Value int64_array(const std::vector<int64_t>& v, const dag::Shape& shape) {
-    Value out = new_array(DType::Int64, shape);
-    auto* arr = out.as<ArrayObj>();
-    std::copy(v.begin(), v.end(), reinterpret_cast<int64_t*>(static_cast<uint8_t*>(arr->buffer->data) + arr->offset));
-    return out;
-}
-
 // x[perm] along axis 0, computed now (so that it no longer reads x).
 Value take_rows(Interp& in, const Value& x, const std::vector<int64_t>& perm) {
-    Value out = get_item(in, x, int64_array(perm, {int64_t(perm.size())}));
+    Value out = get_item(in, x, int64_array(perm));
     if (ArrayObj* o = as_array(out)) materialize(o);
     return out;
 }
@@ -372,7 +365,7 @@ Value permutation_impl(Interp& in, CallArgs& a, bool legacy) {
     const Value& x = a.pos[1];
     if (x.is_intlike()) {
         std::vector<int64_t> perm = random_permutation(g, x.as_int());
-        return int64_array(perm, {int64_t(perm.size())});
+        return int64_array(perm);
     }
     Value arr = as_array_value(in, x);
     if (as_array(arr)->ndim() == 0) {

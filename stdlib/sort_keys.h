@@ -226,8 +226,6 @@ Value contiguous_as(ArrayObj* x, DType t);
 Value fresh_copy(ArrayObj* x);
 // The flat (row-major) indices of the nonzero elements of `x`.
 std::vector<int64_t> flat_nonzero(ArrayObj* x);
-// A new 1-D int64 array holding `v`.
-Value int64_array(const std::vector<int64_t>& v);
 
 // Uninitialised scratch for n items from the pooled host allocator: a block
 // of the same size is reused, where a large std::vector would fault its pages

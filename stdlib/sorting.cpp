@@ -57,12 +57,6 @@ Value fresh_copy(ArrayObj* x) {
     return out;
 }
 
-Value int64_array(const std::vector<int64_t>& v) {
-    Value out = new_array(DType::Int64, {int64_t(v.size())});
-    std::memcpy(out.as<ArrayObj>()->buffer.bytes(), v.data(), v.size() * sizeof(int64_t));
-    return out;
-}
-
 namespace {
 
 uint8_t* data_of(ArrayObj* x) { return x->buffer.bytes() + x->offset; }

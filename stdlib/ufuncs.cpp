@@ -172,18 +172,31 @@ Value apply_ufunc(Interp& in, std::string_view name, const std::vector<Value>& v
         raise(e.kind == "OverflowError" ? types::OverflowError : e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError,
               e.what());
     }
+    // out= (also `a op= b`): NumPy checks the cast back (same_kind) before
+    // the shapes, and out's shape takes part in the broadcast.
+    ArrayObj* out = nullptr;
+    if (opts.out) {
+        out = as_array(*opts.out);
+        if (!out) raise(types::TypeError, "return arrays must be of ArrayType");
+        if (loop.out[0] != out->dtype && !can_cast(loop.out[0], out->dtype, Casting::SameKind))
+            raise(types::UFuncTypeError, "Cannot cast ufunc '" + std::string(name) + "' output from dtype('" + gpy::name(loop.out[0]) +
+                                             "') to dtype('" + gpy::name(out->dtype) + "') with casting rule 'same_kind'");
+    }
     std::vector<const Shape*> shapes;
     static const Shape kScalarShape;
     for (auto& a : args) shapes.push_back(a.array.is_undef() ? &kScalarShape : &a.array.as<ArrayObj>()->shape);
+    if (out) shapes.push_back(&out->shape);
     Shape shape = broadcast_shapes(shapes);
+    if (out && shape != out->shape)
+        raise(types::ValueError, "non-broadcastable output operand with shape " + compact_shape_text(out->shape) +
+                                     " doesn't match the broadcast shape " + compact_shape_text(shape));
     DType out_dtype = loop.out[0];
     NodeP node;
     if (loop.constant_result) {
         // NumPy answers e.g. uint8_array < 300 without computing: all True.
-        Value full = new_array(DType::Bool, shape);
-        ArrayObj* fa = full.as<ArrayObj>();
-        std::memset(fa->buffer.bytes(), *loop.constant_result ? 1 : 0, size_t(fa->size()));
-        return full;
+        ScalarValue v;
+        v.b = *loop.constant_result;
+        node = make_scalar(DType::Bool, v);
     } else {
         auto it = op_table().find(name);
         if (it == op_table().end()) raise(types::NotImplementedError, "ufunc '" + std::string(name) + "' is not implemented yet");
@@ -208,7 +221,7 @@ Value apply_ufunc(Interp& in, std::string_view name, const std::vector<Value>& v
             args[1].python.is_int() && args[1].python.i < 0)
             raise(types::ValueError, "Integers to negative integer powers are not allowed.");
     }
-    Value result = array_from_node(node, all_scalars(args));
+    Value result = node->op == Op::Scalar ? compute_into_new(node, DType::Bool, shape) : array_from_node(node, all_scalars(args));
     if (opts.where) result = mask_result(in, result, *opts.where, opts.out);
     if (opts.out) {
         assign_array(in, *opts.out, result);
@@ -261,25 +274,13 @@ Value slot_binary(Interp& in, BinOp op, const Value& a, const Value& b) {
 
 Value slot_inplace(Interp& in, BinOp op, const Value& a, const Value& b) {
     if (!array_operand(b) || op == BinOp::MatMul) return Value();
-    // NumPy: `a += b` writes into a's memory; the result must cast back
-    // (same_kind), e.g. int_array += 1.5 raises.
-    ArrayObj* arr = a.as<ArrayObj>();
     // NumPy scalars are immutable: `x[i] += v` computes x[i] + v and stores
     // it back with setitem's unsafe cast.
-    if (arr->numpy_scalar) return slot_binary(in, op, a, b);
-    // The cast back is checked before the shapes, as NumPy resolves the loop first.
-    try {
-        Value bv = as_array(b) || b.is_number() || as_complex(b) ? b : as_array_value(in, b);
-        DType rt = resolve_ufunc(binop_ufunc(op), {operand_of(a), operand_of(bv)}).out[0];
-        if (rt != arr->dtype && !can_cast(rt, arr->dtype, Casting::SameKind))
-            raise(types::UFuncTypeError, std::string("Cannot cast ufunc '") + binop_ufunc(op) + "' output from dtype('" + name(rt) +
-                                        "') to dtype('" + name(arr->dtype) + "') with casting rule 'same_kind'");
-    } catch (const PromotionError&) {
-        // apply_ufunc below raises it with the right exception type.
-    }
-    Value r = apply_ufunc(in, binop_ufunc(op), {a, b});
-    assign_array(in, a, r);
-    return a;
+    if (a.as<ArrayObj>()->numpy_scalar) return slot_binary(in, op, a, b);
+    // `a += b` is np.add(a, b, out=a): same_kind cast back, out's shape.
+    UfuncOptions o;
+    o.out = &a;
+    return apply_ufunc(in, binop_ufunc(op), {a, b}, o);
 }
 
 Value slot_unary(Interp& in, UnOp op, const Value& v) {
@@ -319,19 +320,9 @@ namespace {
 // maximum, is dropped; other out-of-range bounds raise OverflowError as usual.
 bool useless_int_bound(const Value* bound, DType t, bool lower) {
     if (!bound || !bound->is_int() || !is_integer(t)) return false;
-    int64_t i = bound->i;
-    if (lower) return kind(t) == DKind::UInt ? i <= 0 : t == DType::Int8 ? i <= INT8_MIN : t == DType::Int16 ? i <= INT16_MIN
-                    : t == DType::Int32 ? i <= INT32_MIN : i == INT64_MIN;
-    switch (t) {
-        case DType::Int8: return i >= INT8_MAX;
-        case DType::Int16: return i >= INT16_MAX;
-        case DType::Int32: return i >= INT32_MAX;
-        case DType::UInt8: return i >= UINT8_MAX;
-        case DType::UInt16: return i >= UINT16_MAX;
-        case DType::UInt32: return i >= int64_t(UINT32_MAX);
-        case DType::Int64: return i == INT64_MAX;
-        default: return false;  // uint64's maximum is beyond any Python int gpy has
-    }
+    IntRange r = int_range(t);
+    if (lower) return bound->i <= r.lo;
+    return t != DType::UInt64 && bound->i >= r.hi;  // uint64's maximum is beyond gpy's ints
 }
 }  // namespace
 
