@@ -733,10 +733,11 @@ bool contains(Interp& in, const Value& container, const Value& item) {
     raise(types::TypeError, std::string("argument of type '") + type_name(container) + "' is not iterable");
 }
 
-bool compare_op(Interp& in, CmpOp op, const Value& a, const Value& b) {
-    if (op != CmpOp::Is && op != CmpOp::IsNot && op != CmpOp::In && op != CmpOp::NotIn &&
-        ((a.is_obj() && a.o->type->compare) || (b.is_obj() && b.o->type->compare)))
-        return truthy(rich_compare(in, op, a, b));
+namespace {
+// The built-in comparison, after any type's compare slot declined. It must
+// never dispatch back to the slots: a slot that declines both ways (an
+// array against None) would otherwise recurse until the stack overflows.
+bool compare_builtin(Interp& in, CmpOp op, const Value& a, const Value& b) {
     switch (op) {
         case CmpOp::Eq: return values_equal(in, a, b);
         case CmpOp::Ne: return !values_equal(in, a, b);
@@ -757,6 +758,14 @@ bool compare_op(Interp& in, CmpOp op, const Value& a, const Value& b) {
         default: return false;
     }
 }
+}  // namespace
+
+bool compare_op(Interp& in, CmpOp op, const Value& a, const Value& b) {
+    if (op != CmpOp::Is && op != CmpOp::IsNot && op != CmpOp::In && op != CmpOp::NotIn &&
+        ((a.is_obj() && a.o->type->compare) || (b.is_obj() && b.o->type->compare)))
+        return truthy(rich_compare(in, op, a, b));
+    return compare_builtin(in, op, a, b);
+}
 
 Value rich_compare(Interp& in, CmpOp op, const Value& a, const Value& b) {
     if (a.is_obj() && a.o->type->compare) {
@@ -767,7 +776,7 @@ Value rich_compare(Interp& in, CmpOp op, const Value& a, const Value& b) {
         Value r = b.o->type->compare(in, op, a, b);
         if (!r.is_undef()) return r;
     }
-    return Value::boolean(compare_op(in, op, a, b));
+    return Value::boolean(compare_builtin(in, op, a, b));
 }
 
 // ---- attributes ----

@@ -295,9 +295,26 @@ Value slot_unary(Interp& in, UnOp op, const Value& v) {
 
 Value slot_compare(Interp& in, CmpOp op, const Value& a, const Value& b) {
     if (!array_operand(a) || !array_operand(b)) {
-        if (op == CmpOp::Eq) return Value::boolean(false);
-        if (op == CmpOp::Ne) return Value::boolean(true);
-        return Value();
+        // NumPy 2 compares an array with an object it cannot convert (None, a
+        // string) elementwise, as Python objects: == is all False and != all
+        // True, in the array's shape; an ordering raises Python's TypeError
+        // for the first element (operator mirrored when the array is right).
+        ArrayObj* arr = as_array(a) ? as_array(a) : as_array(b);
+        if (!arr) return Value();
+        if (op == CmpOp::Eq || op == CmpOp::Ne) {
+            Value all_false = new_array(DType::Bool, arr->shape, true);
+            return op == CmpOp::Eq ? all_false : apply_ufunc(in, "logical_not", {all_false});
+        }
+        if (arr->size() == 0) return new_array(DType::Bool, arr->shape, true);
+        DType t = arr->dtype;
+        const char* element = t == DType::Bool ? "bool" : is_integer(t) ? "int" : is_float(t) ? "float" : "complex";
+        bool mirrored = arr != as_array(a);
+        static const char* const text[] = {"<", "<=", ">", ">="};
+        int i = op == CmpOp::Lt ? 0 : op == CmpOp::Le ? 1 : op == CmpOp::Gt ? 2 : 3;
+        if (mirrored) i = (i + 2) % 4;
+        const Value& other = mirrored ? a : b;
+        raise(types::TypeError, std::string("'") + text[i] + "' not supported between instances of '" + element + "' and '" +
+                                    type_name(other) + "'");
     }
     const char* n = nullptr;
     switch (op) {
