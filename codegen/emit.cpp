@@ -62,11 +62,11 @@ public:
         char* out_base;
         if (target_) {
             plan.output = target_->buffer;
-            out_base = reinterpret_cast<char*>(target_->buffer.bytes()) + target_->offset;
+            out_base = reinterpret_cast<char*>(target_->buffer.device_bytes()) + target_->offset;
         } else {
             size_t out_bytes = size_t(root_->size()) * itemsize(root_->dtype);
-            plan.output = BufferRef(Buffer::allocate_host(out_bytes));
-            out_base = reinterpret_cast<char*>(plan.output.bytes());
+            plan.output = BufferRef(Buffer::allocate(out_bytes));
+            out_base = reinterpret_cast<char*>(plan.output.device_bytes());
         }
         if (reduce_) setup_reduce();
         else setup_elementwise();
@@ -111,6 +111,9 @@ public:
             for (int64_t d : space_) L.outer *= d;
             L.inner = 1;
         }
+        plan.source.n_ptrs = int(L.ptrs.size());
+        plan.source.n_meta = int(L.meta.size());
+        plan.source.n_scalars = int(L.scalars.size());
         return plan;
     }
 
@@ -166,7 +169,7 @@ private:
             if (leaf_index_.count(n)) return;
             // The same view reached through another node (x * x) is one operand.
             std::vector<int64_t> strides = to_space(broadcast_strides(n->shape, n->strides, context));
-            char* base = reinterpret_cast<char*>(n->buffer.bytes()) + n->offset;
+            char* base = reinterpret_cast<char*>(n->buffer.device_bytes()) + n->offset;
             for (size_t k = 0; k < ops_.size(); ++k) {
                 if (ops_[k].base == base && ops_[k].dtype == n->dtype && ops_[k].strides == strides && ops_[k].epilogue == epilogue) {
                     leaf_index_[n] = k + 1;
@@ -176,7 +179,7 @@ private:
             Operand op;
             op.node = n;
             op.dtype = n->dtype;
-            op.base = reinterpret_cast<char*>(n->buffer.bytes()) + n->offset;
+            op.base = reinterpret_cast<char*>(n->buffer.device_bytes()) + n->offset;
             op.strides = to_space(broadcast_strides(n->shape, n->strides, context));
             op.epilogue = epilogue;
             leaf_index_[n] = ops_.size() + 1;  // +1: the output is operand 0
@@ -717,9 +720,12 @@ private:
         s << "    int64_t rn = 1; for (int d = " << n_outer_ << "; d < " << D << "; ++d) rn *= shape[d];\n";
         s << "    const int64_t L = shape[" << last << "];\n";
         s << "    for (int64_t o = begin; o < end;) {\n";
-        s << "        int64_t t = L - o % L; if (t > end - o) t = end - o; if (t > " << kTile << ") t = " << kTile << ";\n";
+        // GPY_REDUCE_TILE comes from the prelude: kTile on the CPU, 1 on CUDA
+        // (there neighbouring threads compute neighbouring outputs, so loads
+        // coalesce without a tile, and NVRTC spends seconds unrolling one).
+        s << "        int64_t t = L - o % L; if (t > end - o) t = end - o; if (t > GPY_REDUCE_TILE) t = GPY_REDUCE_TILE;\n";
         s << outer_offsets("o");
-        s << "        " << A << " tacc[" << kTile << "]; unsigned char tnan[" << kTile << "]; (void)tnan;\n";
+        s << "        " << A << " tacc[GPY_REDUCE_TILE]; unsigned char tnan[GPY_REDUCE_TILE]; (void)tnan;\n";
         s << "        for (int64_t b = 0; b < t; ++b) { tacc[b] = " << acc_init() << "; tnan[b] = 0; }\n";
         code_.str("");
         values_.clear();

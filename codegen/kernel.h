@@ -21,7 +21,7 @@
 namespace gpy {
 
 // Outputs per tile of a ReduceTiled kernel (a float64 accumulator each).
-constexpr int kReduceTile = 256;
+constexpr int kReduceTile = 256;  // = GPY_REDUCE_TILE in kCpuPrelude
 
 struct KernelSource {
     std::string name;     // gpy_k_<hash of body>
@@ -34,6 +34,9 @@ struct KernelSource {
     // The kernel can fail at run time: its last ptrs slot is an int error
     // word, stored with GPY_REPORT_ERROR (kernel_error_message gives the text).
     bool may_fail = false;
+    // Lengths of the launch's ptrs, meta and scalars arrays (fixed by the
+    // body): the CUDA wrappers pass them by value as one parameter struct.
+    int n_ptrs = 0, n_meta = 0, n_scalars = 0;
 };
 
 struct Launch {

@@ -14,6 +14,7 @@ typedef _Float16 gpy_half;
 #define GPY_KERNEL extern "C"
 #define GPY_INLINE static inline __attribute__((always_inline))
 #define GPY_RESTRICT __restrict__
+#define GPY_REDUCE_TILE 256
 #define GPY_REPORT_ERROR(word, code) __atomic_store_n((int*)(word), (code), __ATOMIC_RELAXED)
 template <class T> struct gpy_unsigned { typedef T type; };
 template <> struct gpy_unsigned<int8_t> { typedef uint8_t type; };
@@ -125,6 +126,7 @@ typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned
 #define GPY_KERNEL static __device__
 #define GPY_INLINE __device__ __forceinline__
 #define GPY_RESTRICT __restrict__
+#define GPY_REDUCE_TILE 1
 #define GPY_REPORT_ERROR(word, code) atomicExch((int*)(word), (code))
 #define GPY_REASSOC
 // The GCC builtins that kCommonPrelude and emitted bodies use, which NVRTC lacks.

@@ -307,10 +307,7 @@ Flow TryStmt::exec(Frame& f) const {
     std::exception_ptr pending;
     try {
         bool raised = false;
-        try {
-            f.cur = this;
-            result = exec_block(body, f);
-        } catch (GpyError& e) {
+        auto handle = [&](GpyError& e) {
             raised = true;
             note_frame(f, e);
             Value exc = e.exc;
@@ -328,6 +325,20 @@ Flow TryStmt::exec(Frame& f) const {
             result = exec_block(chosen->body, f);
             // Python unbinds the `as` name when the handler ends.
             if (chosen->name) chosen->name->store(f, Value());
+        };
+        try {
+            f.cur = this;
+            result = exec_block(body, f);
+        } catch (GpyError& e) {
+            handle(e);
+        } catch (const std::bad_alloc& e) {
+            // Host or device memory ran out inside the library: a MemoryError
+            // the program can catch (the pools stay consistent).
+            try {
+                raise(types::MemoryError, memory_error_text(e));
+            } catch (GpyError& m) {
+                handle(m);
+            }
         }
         if (!raised && result == Flow::Normal) result = exec_block(orelse, f);
     } catch (...) {

@@ -82,6 +82,9 @@ public:
 // ---- protocol helpers (ops.cpp) ----
 bool truthy(const Value& v);
 std::string repr(Interp& in, const Value& v);
+// A MemoryError's text for an allocation failure: the device pool's own
+// message, or "out of host memory" for a plain std::bad_alloc.
+std::string memory_error_text(const std::exception& e);
 std::string to_str(Interp& in, const Value& v);
 const char* type_name(const Value& v);
 bool values_equal(Interp& in, const Value& a, const Value& b);

@@ -178,9 +178,12 @@ struct Interpreter::Impl {
             in.exec_program(prog);
         } catch (GpyError& e) {
             r = handle_exception(e.exc);
-        } catch (const std::bad_alloc&) {
-            in.write_err("error: MemoryError: out of host memory\n");
-            r = {Status::RuntimeError, 1};
+        } catch (const std::bad_alloc& e) {
+            try {
+                raise(types::MemoryError, memory_error_text(e));
+            } catch (GpyError& m) {
+                r = handle_exception(m.exc);
+            }
         } catch (const std::exception& e) {
             in.write_err(std::string("error: internal error (please report): ") + e.what() + "\n");
             r = {Status::RuntimeError, 1};

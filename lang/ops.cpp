@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <new>
 
 #include "lang/format.h"
 #include "lang/interp.h"
@@ -777,6 +778,11 @@ Value rich_compare(Interp& in, CmpOp op, const Value& a, const Value& b) {
         if (!r.is_undef()) return r;
     }
     return Value::boolean(compare_builtin(in, op, a, b));
+}
+
+std::string memory_error_text(const std::exception& e) {
+    std::string what = e.what();
+    return what == std::bad_alloc().what() ? "out of host memory" : what;
 }
 
 // ---- attributes ----

@@ -13,7 +13,7 @@ struct BackendChoice {
     std::string error;        // non-empty: the request cannot be met (e.g. --backend cuda without a GPU)
 };
 
-// `requested` is auto | cpu | cuda.
+// `requested` is auto | cpu | cuda; $GPY_BACKEND (cpu | cuda) replaces auto.
 BackendChoice choose_backend(const std::string& requested, int device);
 
 }  // namespace gpy

@@ -1,5 +1,7 @@
 #include "runtime/buffer.h"
 
+#include "runtime/cuda_memory.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -58,8 +60,29 @@ Buffer* Buffer::allocate_host(size_t nbytes, bool zero) {
     return b;
 }
 
+namespace {
+std::atomic<DeviceKind> g_array_kind{DeviceKind::CPU};
+std::atomic<int> g_array_index{0};
+}  // namespace
+
+void set_array_device(DeviceKind kind, int index) {
+    g_array_kind = kind;
+    g_array_index = index;
+}
+DeviceKind array_device_kind() { return g_array_kind; }
+int array_device_index() { return g_array_index; }
+
+Buffer* Buffer::allocate(size_t nbytes, bool zero) {
+    if (g_array_kind == DeviceKind::CUDA) return allocate_cuda_buffer(g_array_index, nbytes, zero);
+    return allocate_host(nbytes, zero);
+}
+
 Buffer::~Buffer() {
-    if (device != DeviceKind::CPU || !data) return;
+    if (!data) return;
+    if (device == DeviceKind::CUDA) {
+        free_cuda_buffer(this);
+        return;
+    }
     size_t size = rounded(nbytes);
     g_bytes -= size;
     HostPool& hp = pool();

@@ -1,6 +1,8 @@
-// Reference-counted device memory. Today every buffer lives in host memory
-// (the CPU backend); the CUDA backend (issue 4) adds device buffers from a
-// pooled, stream-aware allocator behind the same type.
+// Reference-counted array memory: host memory (the CPU backend) or CUDA
+// managed memory from the pooled, stream-aware device allocator
+// (runtime/cuda_memory.h). Host code reaches the bytes through
+// BufferRef::bytes(), which first waits for GPU work in flight; kernel
+// launches take device_bytes(), which does not.
 #pragma once
 
 #include <atomic>
@@ -20,8 +22,21 @@ struct Buffer {
 
     // 64-byte aligned, zero-initialised when `zero` is set. Throws std::bad_alloc.
     static Buffer* allocate_host(size_t nbytes, bool zero = false);
+    // On the device new arrays live on (set_array_device): the host, or the
+    // pool of a CUDA device (which throws cuda::OutOfMemory).
+    static Buffer* allocate(size_t nbytes, bool zero = false);
     ~Buffer();
 };
+
+// Where Buffer::allocate puts new arrays (the backend sets it at start-up,
+// `with Device(i):` per block).
+void set_array_device(DeviceKind kind, int index = 0);
+DeviceKind array_device_kind();
+int array_device_index();
+
+// Waits until GPU work that may touch managed memory has finished, so the
+// host can read or write it (a no-op when none is in flight).
+void wait_for_device_work();
 
 inline void retain(Buffer* b) { b->refcount.fetch_add(1, std::memory_order_relaxed); }
 inline void release(Buffer* b) {
@@ -40,7 +55,13 @@ public:
     Buffer* get() const { return b_; }
     Buffer* operator->() const { return b_; }
     explicit operator bool() const { return b_ != nullptr; }
-    uint8_t* bytes() const { return static_cast<uint8_t*>(b_->data); }
+    // For host code: waits for in-flight GPU work first (managed memory).
+    uint8_t* bytes() const {
+        if (b_->device != DeviceKind::CPU) wait_for_device_work();
+        return static_cast<uint8_t*>(b_->data);
+    }
+    // For kernel launches: the address as it is, without waiting.
+    uint8_t* device_bytes() const { return static_cast<uint8_t*>(b_->data); }
 private:
     Buffer* b_ = nullptr;
 };

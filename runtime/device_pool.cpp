@@ -37,9 +37,8 @@ std::string with_commas(size_t n) {
 }  // namespace
 
 OutOfMemory::OutOfMemory(size_t requested, size_t in_use, size_t limit)
-    : std::runtime_error("Out of memory allocating " + with_commas(requested) + " bytes (allocated so far: " +
-                         with_commas(in_use) + " bytes" +
-                         (limit ? ", limit set to: " + with_commas(limit) + " bytes" : std::string()) + ")."),
+    : message("Out of memory allocating " + with_commas(requested) + " bytes (allocated so far: " + with_commas(in_use) +
+              " bytes" + (limit ? ", limit set to: " + with_commas(limit) + " bytes" : std::string()) + ")."),
       requested(requested), in_use(in_use), limit(limit) {}
 
 BlockPool::~BlockPool() {
@@ -323,16 +322,19 @@ bool query_event(void* event) {
     return true;
 }
 
-// Device memory of one GPU through the driver.
+// Memory of one GPU through the driver. Segments are CUDA managed memory:
+// arrays are computed on the GPU, while the library functions that run on the
+// host (sorting, advanced indexing, file IO, printing) read and write the same
+// pointers and the driver migrates pages on demand (docs/differences.md).
 class DeviceBackend final : public PoolBackend {
 public:
     explicit DeviceBackend(Device& d) : d_(d) {}
     uintptr_t allocate_segment(size_t bytes) override {
         d_.make_current();
         CUdeviceptr p = 0;
-        CUresult r = api().cuMemAlloc(&p, bytes);
+        CUresult r = api().cuMemAllocManaged(&p, bytes, CU_MEM_ATTACH_GLOBAL);
         if (r == CUDA_ERROR_OUT_OF_MEMORY) return 0;
-        check(r, "cuMemAlloc(&p, bytes)");
+        check(r, "cuMemAllocManaged(&p, bytes, CU_MEM_ATTACH_GLOBAL)");
         return uintptr_t(p);
     }
     void free_segment(uintptr_t ptr) override {
@@ -410,7 +412,10 @@ BlockPool& device_pool(int index) {
     auto& slot = (*pools)[index];
     if (!slot) {
         Device& d = device(index);
-        size_t limit = 0;
+        // Managed memory can oversubscribe the device (pages then thrash
+        // between host and GPU); the default limit keeps the pool within the
+        // device's memory, so a request beyond it is a MemoryError instead.
+        size_t limit = d.total_memory;
         if (const char* env = std::getenv("GPY_GPU_MEMORY_LIMIT"); env && *env)
             limit = parse_memory_limit(env, d.total_memory);
         slot = new OwnedPool<DeviceBackend>(d);

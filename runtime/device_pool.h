@@ -28,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -58,8 +59,11 @@ struct PoolBackend {
 
 // The pool could not satisfy a request. what() reads (CuPy's wording)
 // "Out of memory allocating 1,024 bytes (allocated so far: 2,048 bytes, limit set to: 2,560 bytes)."
-struct OutOfMemory : std::runtime_error {
+// A std::bad_alloc, so the interpreter raises it as a catchable MemoryError.
+struct OutOfMemory : std::bad_alloc {
     OutOfMemory(size_t requested, size_t in_use, size_t limit);
+    const char* what() const noexcept override { return message.c_str(); }
+    std::string message;
     size_t requested, in_use, limit;  // limit 0: none set
 };
 

@@ -11,22 +11,6 @@
 
 namespace gpy {
 
-std::string cuda_kernel_source(const KernelSource& k) {
-    const std::string& n = k.name;
-    std::string s = std::string(kCudaPrelude) + kCommonPrelude + k.body;
-    s += "extern \"C\" __global__ void " + n + "_grid(char** P, const int64_t* M, const uint64_t* S, int64_t n) {\n"
-         "    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)blockDim.x * gridDim.x)\n"
-         "        " + n + "(P, M, S, i, i + 1);\n}\n";
-    if (k.kind == KernelSource::ReduceFull) {
-        s += "extern \"C\" __global__ void " + n + "_part_grid(char** P, const int64_t* M, const uint64_t* S, int64_t n, char* partials) {\n"
-             "    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)blockDim.x * gridDim.x)\n"
-             "        " + n + "_part(P, M, S, i, i + 1, i, partials);\n}\n"
-             "extern \"C\" __global__ void " + n + "_finish_grid(char** P, const int64_t* M, const uint64_t* S, int64_t nparts, char* partials) {\n"
-             "    if (blockIdx.x == 0 && threadIdx.x == 0) " + n + "_finish(P, M, S, nparts, partials);\n}\n";
-    }
-    return s;
-}
-
 bool shadow_nvrtc_enabled() {
     static const bool on = [] {
         const char* v = std::getenv("GPY_SHADOW_NVRTC");

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "codegen/cuda_source.h"
 #include "codegen/kernel.h"
 
 namespace gpy {
@@ -14,12 +15,7 @@ namespace gpy {
 // The architectures every kernel is shadow-compiled for.
 inline constexpr const char* kShadowArchs[] = {"sm_80", "sm_90"};
 
-// The CUDA translation unit of a kernel: kCudaPrelude + kCommonPrelude + body,
-// then one extern "C" __global__ wrapper per entry point (NAME_grid,
-// NAME_part_grid, NAME_finish_grid) calling it on [i, i + 1) chunks in a
-// grid-stride loop: enough to compile and link every entry point (real launch
-// geometry is the CUDA backend's work).
-std::string cuda_kernel_source(const KernelSource& k);
+
 
 // A kernel NVRTC rejected; what() is "internal error: NVRTC could not compile
 // kernel NAME for ARCH: LOG".

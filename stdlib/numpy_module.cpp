@@ -11,7 +11,10 @@
 
 #include "codegen/plan.h"
 #include "codegen/promote.h"
+#include "runtime/backend.h"
 #include "runtime/cpu_backend.h"
+#include "runtime/cuda_backend.h"
+#include "runtime/cuda_driver.h"
 #include "runtime/cpu_jit.h"
 #include "runtime/nvrtc_shadow.h"
 #include "stdlib/array.h"
@@ -477,20 +480,34 @@ const FunctionSpec kFunctions[] = {
 
 }  // namespace
 
-// The CPU backend runs kernels; GPY_DEBUG and --dump-kernels observe them.
-void install_cpu_backend(Interp& in) {
+// The backend the first interpreter chose (--backend, Config::backend) runs
+// kernels for the process; GPY_DEBUG and --dump-kernels observe them.
+void install_backend(Interp& in) {
     static std::once_flag once;
     std::call_once(once, [&] {
-        set_kernel_runner([](KernelPlan& plan) {
+        BackendChoice choice = choose_backend(in.cfg.backend, in.cfg.device);
+        bool cuda = choice.error.empty() && choice.name == "cuda";
+        if (cuda) set_array_device(DeviceKind::CUDA, in.cfg.device);
+        set_kernel_runner([cuda](KernelPlan& plan) {
             try {
-                run_kernel_cpu(plan);
+                if (cuda) run_kernel_cuda(plan);
+                else run_kernel_cpu(plan);
             } catch (const ShadowCompileError& e) {
+                raise(types::RuntimeError, e.what());
+            } catch (const cuda::Error& e) {
+                raise(types::RuntimeError, std::string("CUDA error: ") + e.what());
+            } catch (const std::bad_alloc&) {
+                throw;
+            } catch (const std::runtime_error& e) {  // NVRTC rejected a kernel: a gpy bug
                 raise(types::RuntimeError, e.what());
             }
             if (plan.launch.error == kErrNegativeIntPower)
                 raise(types::ValueError, "Integers to negative integer powers are not allowed.");
         });
-        if (!in.cfg.cache_dir.empty()) CpuJit::instance().set_cache_dir(in.cfg.cache_dir);
+        if (!in.cfg.cache_dir.empty()) {
+            CpuJit::instance().set_cache_dir(in.cfg.cache_dir);
+            set_cuda_cache_dir(in.cfg.cache_dir);
+        }
         const char* dbg = std::getenv("GPY_DEBUG");
         int level = dbg ? std::atoi(dbg) : 0;
         std::string dump = in.cfg.dump_kernels_dir;
@@ -512,8 +529,11 @@ void install_cpu_backend(Interp& in) {
 
 ModuleObj* make_numpy_module(Interp& in) {
     init_array_types();
-    install_cpu_backend(in);
-    in.synchronize_hook = materialize_all_pending;
+    install_backend(in);
+    in.synchronize_hook = [] {
+        materialize_all_pending();
+        wait_for_device_work();
+    };
     auto* m = new ModuleObj("numpy");
     m->doc = "gpy's NumPy-compatible array module (lazy, fused, compiled kernels).";
     add_functions(m, kFunctions);

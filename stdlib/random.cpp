@@ -53,7 +53,7 @@ template <class T, class Fill>
 Value generate(DType dt, const dag::Shape& shape, Fill fill) {
     Value out = new_array(dt, shape);
     auto* arr = out.as<ArrayObj>();
-    T* data = reinterpret_cast<T*>(static_cast<uint8_t*>(arr->buffer->data) + arr->offset);
+    T* data = reinterpret_cast<T*>(arr->buffer.bytes() + arr->offset);
     parallel_for(arr->size(), kGrain, [&](int64_t b, int64_t e) { fill(uint64_t(b), uint64_t(e), data + b); });
     return out;
 }
@@ -118,7 +118,7 @@ std::vector<double> doubles_of(const Value& v) {
     ArrayObj* a = as_array(v);
     Value c = compute_into_new(array_node(a), DType::Float64, a->shape);
     auto* ca = c.as<ArrayObj>();
-    const double* p = reinterpret_cast<const double*>(static_cast<uint8_t*>(ca->buffer->data) + ca->offset);
+    const double* p = reinterpret_cast<const double*>(ca->buffer.bytes() + ca->offset);
     return std::vector<double>(p, p + ca->size());
 }
 
@@ -165,7 +165,7 @@ Value random_impl(Interp& in, CallArgs& a, bool with_dtype) {
         philox::fill_uniform_float(s, b, e, o);
         for (uint64_t i = 0; i < e - b; ++i) o[i] = fix(o[i]);
     });
-    if (!size) return Value::real(*static_cast<float*>(as_array(out)->buffer->data));
+    if (!size) return Value::real(*reinterpret_cast<float*>(as_array(out)->buffer.bytes()));
     return out;
 }
 Value legacy_random(Interp& in, CallArgs& a) { return random_impl(in, a, false); }
@@ -237,7 +237,7 @@ Value standard_normal_impl(Interp& in, CallArgs& a, bool with_dtype) {
     Value out = generate<float>(DType::Float32, shape, [&](uint64_t b, uint64_t e, float* o) {
         philox::fill_normal_float(s, b, e, 0.0f, 1.0f, o);
     });
-    if (!size) return Value::real(*static_cast<float*>(as_array(out)->buffer->data));
+    if (!size) return Value::real(*reinterpret_cast<float*>(as_array(out)->buffer.bytes()));
     return out;
 }
 Value legacy_standard_normal(Interp& in, CallArgs& a) { return standard_normal_impl(in, a, false); }
@@ -313,7 +313,7 @@ Value integers_impl(GeneratorObj* g, Interp& in, CallArgs& r, bool endpoint, DTy
     if (!size && python_scalar) return Value::integer(int64_t(low + offsets[0]));
     Value out = new_array(dt, shape);
     auto* arr = out.as<ArrayObj>();
-    auto* data = static_cast<uint8_t*>(arr->buffer->data) + arr->offset;
+    auto* data = arr->buffer.bytes() + arr->offset;
     size_t item = itemsize(dt);
     for (int64_t i = 0; i < n; ++i) store_int(dt, data + size_t(i) * item, low + offsets[size_t(i)]);
     arr->numpy_scalar = !size;
@@ -450,7 +450,7 @@ Value choice_impl(Interp& in, CallArgs& a, bool legacy) {
         std::partial_sum(p.begin(), p.end(), cdf.begin());
         for (double& c : cdf) c /= cdf.back();
         Value u = uniform_doubles(g, {k});
-        const double* ud = static_cast<const double*>(as_array(u)->buffer->data);
+        const double* ud = reinterpret_cast<const double*>(as_array(u)->buffer.bytes());
         for (int64_t i = 0; i < k; ++i) {
             auto it = std::upper_bound(cdf.begin(), cdf.end(), ud[i]);
             picks[size_t(i)] = std::min<int64_t>(it - cdf.begin(), n - 1);

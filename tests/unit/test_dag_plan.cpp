@@ -34,7 +34,7 @@ void ensure_backend() {
 
 NodeP input_f32(const std::vector<float>& values, Shape shape = {}) {
     if (shape.empty()) shape = {int64_t(values.size())};
-    BufferRef b(Buffer::allocate_host(values.size() * sizeof(float)));
+    BufferRef b(Buffer::allocate(values.size() * sizeof(float)));
     std::memcpy(b.bytes(), values.data(), values.size() * sizeof(float));
     return make_input(b, DType::Float32, shape, contiguous_strides(shape, sizeof(float)), 0);
 }
@@ -96,7 +96,7 @@ TEST_CASE("emit: contiguous operands collapse to one dimension", "[emit]") {
 }
 
 TEST_CASE("emit: a transposed operand keeps its dimensions", "[emit]") {
-    BufferRef b(Buffer::allocate_host(6 * sizeof(float)));
+    BufferRef b(Buffer::allocate(6 * sizeof(float)));
     // a (3, 2) view of a (2, 3) buffer: strides (4, 12)
     NodeP xt = make_input(b, DType::Float32, {3, 2}, {4, 12}, 0);
     KernelPlan k = emit_kernel(make_unary(UnaryOp::Neg, xt, DType::Float32));
@@ -162,7 +162,7 @@ TEST_CASE("plan: a reduction nested in another's input is its own kernel", "[pla
 TEST_CASE("plan: materialize_into writes a strided view in place", "[plan]") {
     ensure_backend();
     NodeP x = input_f32({1, 2, 3});
-    BufferRef out(Buffer::allocate_host(6 * sizeof(float), true));
+    BufferRef out(Buffer::allocate(6 * sizeof(float), true));
     Target t{out, 0, {3}, {8}};  // every other float
     gpy::materialize_into(make_binary(BinaryOp::Mul, x, scalar_f32(2.0f), DType::Float32, {3}), t);
     const float* o = reinterpret_cast<const float*>(out.bytes());
@@ -170,7 +170,7 @@ TEST_CASE("plan: materialize_into writes a strided view in place", "[plan]") {
 }
 
 TEST_CASE("emit: only kernels that can fail carry an error word", "[emit]") {
-    BufferRef b(Buffer::allocate_host(2 * sizeof(int64_t)));
+    BufferRef b(Buffer::allocate(2 * sizeof(int64_t)));
     NodeP i = make_input(b, DType::Int64, {2}, {8}, 0);
     NodeP f = input_f32({1, 2});
     KernelPlan ipow = emit_kernel(make_binary(BinaryOp::Pow, i, i, DType::Int64, {2}));

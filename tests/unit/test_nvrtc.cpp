@@ -27,7 +27,7 @@ bool nvrtc_or_skip() {
 NodeP input(DType dt, Shape shape) {
     int64_t n = 1;
     for (int64_t d : shape) n *= d;
-    BufferRef b(Buffer::allocate_host(size_t(n) * itemsize(dt)));
+    BufferRef b(Buffer::allocate(size_t(n) * itemsize(dt)));
     return make_input(b, dt, shape, contiguous_strides(shape, itemsize(dt)), 0);
 }
 

@@ -1,0 +1,152 @@
+#include "runtime/cuda_backend.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "codegen/cuda_source.h"
+#include "runtime/buffer.h"
+#include "runtime/cuda_driver.h"
+#include "runtime/cuda_memory.h"
+#include "runtime/device_pool.h"
+#include "runtime/kernel_cache.h"
+#include "runtime/nvrtc.h"
+
+namespace gpy {
+
+namespace {
+
+struct Compiled {
+    std::string body;  // confirms a hit: names are 64-bit hashes of bodies
+    std::unique_ptr<cuda::Module> module;
+    cuda::CUfunction grid = nullptr, part = nullptr, finish = nullptr;
+    cuda::LaunchShape grid_shape, part_shape;
+};
+
+DiskCache& disk() {
+    static DiskCache* d = new DiskCache("cuda", ".cubin");  // never destroyed (used until exit)
+    return *d;
+}
+
+// The cubin for `source`, from the disk cache or NVRTC. The key covers what
+// shapes the output: source, NVRTC version, architecture and options.
+std::string cubin_for(const std::string& source, const std::string& name, const std::string& arch) {
+    std::string key = strong_hash_hex({"nvrtc-cubin-v1", source, nvrtc::version(), arch, "-std=c++17 --fmad=false"});
+    std::string cubin;
+    if (disk().load(key, cubin) == DiskCache::Load::Hit) return cubin;
+    try {
+        cubin = nvrtc::compile(source, name + ".cu", arch);
+    } catch (const nvrtc::CompileError& e) {
+        std::string msg = "internal error: NVRTC could not compile kernel " + name + " for " + arch + ": " +
+                          (e.log.empty() ? std::string(e.what()) : e.log);
+        if (std::getenv("GPY_DEBUG")) msg += "\n" + source;
+        throw std::runtime_error(msg);
+    }
+    disk().store(key, cubin);
+    return cubin;
+}
+
+// Compiled kernels by (device, name).
+const Compiled& compiled_for(int device_index, const KernelSource& k) {
+    static std::mutex mu;
+    static std::map<std::pair<int, std::string>, Compiled> kernels;
+    auto key = std::make_pair(device_index, k.name);
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        auto it = kernels.find(key);
+        if (it != kernels.end() && it->second.body == k.body) return it->second;
+    }
+    cuda::Device& d = cuda::device(device_index);
+    d.make_current();
+    Compiled c;
+    c.body = k.body;
+    c.module = cuda::module_from_cubin(cubin_for(cuda_kernel_source(k), k.name, d.arch()));
+    c.grid = c.module->function((k.name + "_grid").c_str());
+    c.grid_shape = cuda::occupancy_shape(c.grid);
+    if (k.kind == KernelSource::ReduceFull) {
+        c.part = c.module->function((k.name + "_part_grid").c_str());
+        c.finish = c.module->function((k.name + "_finish_grid").c_str());
+        c.part_shape = cuda::occupancy_shape(c.part);
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    return kernels[key] = std::move(c);  // node-based map: references stay valid
+}
+
+// The launch's ptrs, meta and scalars laid out as the wrappers' args struct.
+std::vector<char> pack_args(const Launch& L, const KernelSource& k) {
+    auto len = [](int n) { return size_t(std::max(n, 1)); };
+    std::vector<char> args((len(k.n_ptrs) + len(k.n_meta) + len(k.n_scalars)) * 8, 0);
+    char* p = args.data();
+    std::copy_n(reinterpret_cast<const char*>(L.ptrs.data()), L.ptrs.size() * 8, p);
+    p += len(k.n_ptrs) * 8;
+    std::copy_n(reinterpret_cast<const char*>(L.meta.data()), L.meta.size() * 8, p);
+    p += len(k.n_meta) * 8;
+    std::copy_n(reinterpret_cast<const char*>(L.scalars.data()), L.scalars.size() * 8, p);
+    return args;
+}
+
+// Enough blocks to fill the GPU (the occupancy minimum), fewer for small n;
+// the wrappers' grid-stride loops cover the rest.
+unsigned grid_for(int64_t n, const cuda::LaunchShape& s) {
+    int64_t blocks = (n + s.block - 1) / s.block;
+    return unsigned(std::max<int64_t>(1, std::min<int64_t>(blocks, s.min_grid)));
+}
+
+// Where kernels that can fail report: one pinned word, device-visible.
+int* error_word() {
+    static int* word = [] {
+        void* p = nullptr;
+        GPY_CU(cuMemAllocHost(&p, sizeof(int)));
+        return static_cast<int*>(p);
+    }();
+    return word;
+}
+
+}  // namespace
+
+void set_cuda_cache_dir(const std::string& dir) { disk().set_dir(dir); }
+
+void run_kernel_cuda(KernelPlan& plan) {
+    Launch& L = plan.launch;
+    const KernelSource& k = plan.source;
+    int dev = array_device_index();
+    if (L.outer == 0) return;
+    const Compiled& c = compiled_for(dev, k);
+    cuda::device(dev).make_current();
+    cuda::CUstream stream = current_stream();
+    if (k.may_fail) {
+        wait_for_device_work();  // an earlier failing kernel may still write the word
+        *error_word() = 0;
+        L.ptrs.back() = reinterpret_cast<char*>(error_word());
+    }
+    std::vector<char> args = pack_args(L, k);
+    void* argp = args.data();
+    if (k.kind != KernelSource::ReduceFull) {
+        int64_t n = L.outer;
+        void* params[] = {argp, &n};
+        cuda::launch(c.grid, {grid_for(n, c.grid_shape)}, {unsigned(c.grid_shape.block)}, 0, stream, params);
+    } else {
+        // One partial per thread over a contiguous chunk; the finish kernel
+        // combines them on one thread (issue 5 brings block-level reductions).
+        int64_t inner = L.inner;
+        int64_t threads = int64_t(c.part_shape.block) * c.part_shape.min_grid;
+        int64_t chunk = std::max<int64_t>(256, (inner + threads - 1) / threads);
+        int64_t nparts = std::max<int64_t>(1, (inner + chunk - 1) / chunk);
+        BufferRef partials(allocate_cuda_buffer(dev, size_t(nparts) * 16, false));
+        char* pp = reinterpret_cast<char*>(partials.device_bytes());
+        void* part_params[] = {argp, &inner, &chunk, &nparts, &pp};
+        cuda::launch(c.part, {grid_for(nparts, c.part_shape)}, {unsigned(c.part_shape.block)}, 0, stream, part_params);
+        void* finish_params[] = {argp, &nparts, &pp};
+        cuda::launch(c.finish, {1}, {1}, 0, stream, finish_params);
+    }
+    note_device_work(dev);
+    if (k.may_fail) {
+        wait_for_device_work();
+        L.error = *error_word();
+    }
+}
+
+}  // namespace gpy

@@ -1,0 +1,20 @@
+// Runs planned kernels on a CUDA GPU: the emitted body with the CUDA prelude
+// and wrappers (codegen/cuda_source.h), compiled by NVRTC for the device's
+// exact architecture, cached in memory and on disk, launched on the current
+// stream with a block size from the occupancy calculator.
+#pragma once
+
+#include <string>
+
+#include "codegen/kernel.h"
+
+namespace gpy {
+
+// On the current array device (set_array_device). Kernels that can fail wait
+// for their error word; others return once queued.
+void run_kernel_cuda(KernelPlan& plan);
+
+// The folder of the disk cache ("" = default, as the CPU JIT's).
+void set_cuda_cache_dir(const std::string& dir);
+
+}  // namespace gpy

@@ -1,0 +1,27 @@
+// Array buffers on CUDA devices: blocks of the device's pool (managed memory,
+// runtime/device_pool.h), the stream a thread's kernels and copies go to, and
+// the host's wait for GPU work before it touches managed memory.
+#pragma once
+
+#include <cstddef>
+
+#include "runtime/buffer.h"
+#include "runtime/cuda_driver.h"
+
+namespace gpy {
+
+// A buffer of `nbytes` on CUDA device `device`, zeroed on the current stream
+// when `zero` is set. Throws cuda::OutOfMemory when the pool cannot serve it.
+Buffer* allocate_cuda_buffer(int device, size_t nbytes, bool zero);
+// Gives the block back to its pool (from ~Buffer).
+void free_cuda_buffer(Buffer* b);
+
+// The stream work of the calling thread goes to (the legacy default stream
+// until the language's streams are in).
+cuda::CUstream current_stream();
+
+// Marks device `device` as having queued work the host must wait for before
+// it reads or writes managed memory.
+void note_device_work(int device);
+
+}  // namespace gpy
