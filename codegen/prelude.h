@@ -205,6 +205,11 @@ template <class Z> GPY_INLINE Z gpy_libm_ccos(Z z) { return gpy_libm_ccosh(gpy_c
 template <class Z> GPY_INLINE Z gpy_libm_ctan(Z z) { return gpy_cz_mul_minus_i(gpy_libm_ctanh(gpy_cz_mul_i(z))); }
 // asinh z = log(z + sqrt(z^2 + 1)); acosh z = log(z + sqrt(z + 1) sqrt(z - 1)); atanh z = (log(1 + z) - log(1 - z)) / 2.
 template <class Z> GPY_INLINE Z gpy_libm_carcsinh(Z z) {
+    // asinh is odd: for re < 0 the formula would cancel (z + sqrt(z^2 + 1) -> 0).
+    if (gpy_signbit(z.re)) {
+        Z r = gpy_libm_carcsinh(gpy_cz<Z>(-z.re, -z.im));
+        return gpy_cz<Z>(-r.re, -r.im);
+    }
     Z w = gpy_cz_mul(z, z);
     w.re += 1;
     w = gpy_libm_csqrt(w);
@@ -216,7 +221,8 @@ template <class Z> GPY_INLINE Z gpy_libm_carccosh(Z z) {
 }
 template <class Z> GPY_INLINE Z gpy_libm_carctanh(Z z) {
     Z a = gpy_libm_clog(gpy_cz<Z>(1 + z.re, z.im)), b = gpy_libm_clog(gpy_cz<Z>(1 - z.re, -z.im));
-    return gpy_cz<Z>((a.re - b.re) / 2, (a.im - b.im) / 2);
+    // The real part has the sign of re (-0 stays -0, as glibc's catanh).
+    return gpy_cz<Z>(gpy_copysign((a.re - b.re) / 2, z.re), (a.im - b.im) / 2);
 }
 template <class Z> GPY_INLINE Z gpy_libm_carcsin(Z z) { return gpy_cz_mul_minus_i(gpy_libm_carcsinh(gpy_cz_mul_i(z))); }
 template <class Z> GPY_INLINE Z gpy_libm_carccos(Z z) {

@@ -1,21 +1,38 @@
 #!/usr/bin/env bash
 # Builds tests/fuzz/fuzz_interp.cpp with clang-16 (-fsanitize=fuzzer,address,
-# undefined) into build-fuzz/ and runs it for $1 seconds (default 120), seeded
-# with the script tests. A crash leaves its input in build-fuzz/crash-*; turn
-# it into a regression test under tests/fuzz/regressions/.
+# undefined) into build-fuzz/ and fuzzes, seeded with the script tests.
+#
+#   scripts/fuzz.sh --ci        the CI run: a fresh corpus, seed 1, a fixed
+#                               number of runs (GPY_FUZZ_RUNS, default 12000),
+#                               so a commit's result is the same here and in CI
+#   scripts/fuzz.sh [SECONDS]   exploration (default 120 s): a random seed and
+#                               a corpus that grows across runs
+#
+# A crash leaves its input in build-fuzz/crash-*; turn it into a regression
+# test under tests/fuzz/regressions/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+MODE=explore
 SECONDS_TO_RUN="${1:-120}"
+if [ "${1:-}" = "--ci" ]; then MODE=ci; SECONDS_TO_RUN=600; fi
 if [ ! -f build-fuzz/build.ninja ]; then
   cmake -S . -B build-fuzz -G Ninja -DGPY_FUZZ=ON -DGPY_BUILD_TESTS=OFF \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-16 -DCMAKE_CXX_COMPILER=clang++-16 >/dev/null
 fi
 cmake --build build-fuzz --target gpy_fuzz -j"$(nproc)"
-mkdir -p build-fuzz/corpus
-cp tests/fuzz/regressions/* build-fuzz/corpus/ 2>/dev/null || true
+CORPUS=build-fuzz/corpus
+if [ "$MODE" = ci ]; then
+  CORPUS=build-fuzz/ci-corpus
+  rm -rf "$CORPUS" build-fuzz/ci-cache
+  # A fresh kernel cache too: disk hits and misses take different paths, which
+  # would steer the coverage-guided search away from CI's.
+  export GPY_CACHE_DIR="$PWD/build-fuzz/ci-cache"
+fi
+mkdir -p "$CORPUS"
+cp tests/fuzz/regressions/* "$CORPUS"/ 2>/dev/null || true
 # File-IO scripts stay out of the seed corpus: mutated, they would write files
 # at arbitrary paths.
-find tests/lang examples -name '*.gpy' -not -path 'tests/lang/numpy/io/*' -exec cp {} build-fuzz/corpus/ \; 2>/dev/null || true
+find tests/lang examples -name '*.gpy' -not -path 'tests/lang/numpy/io/*' -exec cp {} "$CORPUS"/ \; 2>/dev/null || true
 # Regressions first: each must run clean.
 # Leak detection is off: reference cycles (a closure that refers to itself) are
 # not collected yet; see docs/differences.md.
@@ -24,6 +41,8 @@ for f in tests/fuzz/regressions/*; do
   [ -f "$f" ] || continue
   build-fuzz/gpy_fuzz "$f" >/dev/null 2>&1 || { echo "fuzz: regression $f fails"; build-fuzz/gpy_fuzz "$f"; exit 1; }
 done
-echo "fuzz: running for ${SECONDS_TO_RUN}s"
-build-fuzz/gpy_fuzz -max_total_time="$SECONDS_TO_RUN" -max_len=2048 -timeout=10 \
-  -rss_limit_mb=4096 -artifact_prefix=build-fuzz/ -print_final_stats=1 build-fuzz/corpus 2>&1 | tail -n 15
+LIMITS=(-max_total_time="$SECONDS_TO_RUN")
+if [ "$MODE" = ci ]; then LIMITS+=(-seed=1 -runs="${GPY_FUZZ_RUNS:-12000}"); fi
+echo "fuzz: $MODE run (${LIMITS[*]})"
+build-fuzz/gpy_fuzz "${LIMITS[@]}" -max_len=2048 -timeout=10 \
+  -rss_limit_mb=4096 -artifact_prefix=build-fuzz/ -print_final_stats=1 "$CORPUS" 2>&1 | tail -n 15

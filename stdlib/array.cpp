@@ -42,7 +42,7 @@ std::string shape_text(const dag::Shape& s) {
 
 Value int64_array(const std::vector<int64_t>& v, const dag::Shape& shape) {
     Value out = new_array(DType::Int64, shape);
-    std::memcpy(out.as<ArrayObj>()->buffer.bytes(), v.data(), v.size() * sizeof(int64_t));
+    if (!v.empty()) std::memcpy(out.as<ArrayObj>()->buffer.bytes(), v.data(), v.size() * sizeof(int64_t));
     return out;
 }
 Value int64_array(const std::vector<int64_t>& v) { return int64_array(v, {int64_t(v.size())}); }
