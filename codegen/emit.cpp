@@ -525,8 +525,12 @@ private:
         }
         s << "GPY_KERNEL void KNAME(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end) {\n";
         s << "    int err = 0; (void)err; (void)S;\n" << scalar_hoists() << operand_decls();
-        s << "    int64_t idx[" << D << "];\n    { int64_t r = begin; for (int d = " << D - 1
-          << "; d >= 0; --d) { idx[d] = r % shape[d]; r /= shape[d]; } }\n";
+        // One dim (the common case once contiguous dims collapse): begin is
+        // the index itself. A GPU thread computes one element per call, where
+        // a 64-bit division would cost more than the memory access.
+        if (D == 1) s << "    int64_t idx[1] = {begin};\n";
+        else s << "    int64_t idx[" << D << "];\n    { int64_t r = begin; for (int d = " << D - 1
+               << "; d >= 0; --d) { idx[d] = r % shape[d]; r /= shape[d]; } }\n";
         s << "    for (int64_t i = begin; i < end;) {\n";
         s << "        int64_t n = shape[" << D - 1 << "] - idx[" << D - 1 << "];\n        if (n > end - i) n = end - i;\n";
         for (size_t k = 0; k < ops_.size(); ++k) {
