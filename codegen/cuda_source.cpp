@@ -26,6 +26,10 @@ std::string cuda_kernel_source(const KernelSource& k) {
              "    for (int64_t p = " + thread + "; p < nparts; p += " + stride + ") {\n"
              "        int64_t b = p * chunk, e = b + chunk < inner ? b + chunk : inner;\n"
              "        " + n + "_part(P, a.M, a.S, b, e, p, partials);\n    }\n}\n"
+             "extern \"C\" __global__ void " + n + "_merge_grid(int64_t nparts, int64_t group, int64_t nout, const char* in, char* out) {\n"
+             "    for (int64_t g = " + thread + "; g < nout; g += " + stride + ") {\n"
+             "        int64_t b = g * group, e = b + group < nparts ? b + group : nparts;\n"
+             "        " + n + "_merge(b, e, g, in, out);\n    }\n}\n"
              "extern \"C\" __global__ void " + n + "_finish_grid(" + params + ", int64_t nparts, char* partials) {\n" + unpack +
              "    if (blockIdx.x == 0 && threadIdx.x == 0) " + n + "_finish(P, a.M, a.S, nparts, partials);\n}\n";
     }

@@ -10,6 +10,9 @@
 //   NAME_part_grid(args, inner, chunk, nparts, partials)
 //                                           (full reductions) thread p reduces
 //                                           [p*chunk, (p+1)*chunk) into partial p
+//   NAME_merge_grid(nparts, group, nout, in, out)
+//                                           thread g combines partials
+//                                           [g*group, (g+1)*group) into out[g]
 //   NAME_finish_grid(args, nparts, partials) one thread combines the partials
 #pragma once
 

@@ -800,6 +800,16 @@ private:
             s << "            " << A << " pv = *(" << A << "*)(partials + k * 16); int64_t pi = *(int64_t*)(partials + k * 16 + 8);\n";
             s << "            " << combine_partial() << "\n        }\n";
             s << epi << "    }\n" << error_report() << "}\n";
+            // Combines partials [begin, end) into merged[out]: a GPU merges
+            // its many partials in a few parallel rounds before the finish.
+            s << "GPY_KERNEL void KNAME_merge(int64_t begin, int64_t end, int64_t out, const char* partials, char* merged) {\n";
+            s << "    " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx;\n";
+            s << "    for (int64_t k = begin; k < end; ++k) {\n";
+            s << "        " << A << " pv = *(const " << A << "*)(partials + k * 16); int64_t pi = *(const int64_t*)(partials + k * 16 + 8); (void)pi;\n";
+            s << "        " << combine_partial() << "\n    }\n";
+            s << "    *(" << A << "*)(merged + out * 16) = racc;"
+              << (is_complex(acc_dtype_) ? "\n" : " *(int64_t*)(merged + out * 16 + 8) = ridx;\n");
+            s << "}\n";
         }
         return s.str();
     }

@@ -9,7 +9,9 @@
 // range of the flattened iteration space (of outputs, for reductions) a call
 // computes, so a backend splits work across threads or blocks freely.
 // Full reductions also have NAME_part (partials over a range of the reduced
-// elements into ptrs[0][part]) and NAME_finish (combine partials + epilogue).
+// elements into ptrs[0][part]), NAME_merge (partials [begin, end) into one)
+// and NAME_finish (combine partials + epilogue). A partial is 16 bytes: the
+// accumulator, then (arg reductions) its index.
 #pragma once
 
 #include <cstdint>

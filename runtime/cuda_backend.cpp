@@ -22,7 +22,7 @@ namespace {
 struct Compiled {
     std::string body;  // confirms a hit: names are 64-bit hashes of bodies
     std::unique_ptr<cuda::Module> module;
-    cuda::CUfunction grid = nullptr, part = nullptr, finish = nullptr;
+    cuda::CUfunction grid = nullptr, part = nullptr, merge = nullptr, finish = nullptr;
     cuda::LaunchShape grid_shape, part_shape;
 };
 
@@ -68,6 +68,7 @@ const Compiled& compiled_for(int device_index, const KernelSource& k) {
     c.grid_shape = cuda::occupancy_shape(c.grid);
     if (k.kind == KernelSource::ReduceFull) {
         c.part = c.module->function((k.name + "_part_grid").c_str());
+        c.merge = c.module->function((k.name + "_merge_grid").c_str());
         c.finish = c.module->function((k.name + "_finish_grid").c_str());
         c.part_shape = cuda::occupancy_shape(c.part);
     }
@@ -129,17 +130,37 @@ void run_kernel_cuda(KernelPlan& plan) {
         void* params[] = {argp, &n};
         cuda::launch(c.grid, {grid_for(n, c.grid_shape)}, {unsigned(c.grid_shape.block)}, 0, stream, params);
     } else {
-        // One partial per thread over a contiguous chunk; the finish kernel
-        // combines them on one thread (issue 5 brings block-level reductions).
+        // One partial per thread over a contiguous chunk of the reduced
+        // elements, merged in parallel rounds of kMergeGroup until few are
+        // left, which one thread combines with the epilogue. The chunk
+        // (GPY_CUDA_REDUCE_CHUNK elements, at least that many per thread)
+        // trades coalescing against the number of partials.
+        constexpr int64_t kMergeGroup = 32;
+        static const int64_t min_chunk = [] {
+            const char* e = std::getenv("GPY_CUDA_REDUCE_CHUNK");
+            int64_t v = e ? std::atoll(e) : 0;
+            return v > 0 ? v : int64_t(64);
+        }();
         int64_t inner = L.inner;
         int64_t threads = int64_t(c.part_shape.block) * c.part_shape.min_grid;
-        int64_t chunk = std::max<int64_t>(256, (inner + threads - 1) / threads);
+        int64_t chunk = std::max<int64_t>(min_chunk, (inner + threads * 64 - 1) / (threads * 64));
         int64_t nparts = std::max<int64_t>(1, (inner + chunk - 1) / chunk);
+        int64_t merged_cap = (nparts + kMergeGroup - 1) / kMergeGroup;
         BufferRef partials(allocate_cuda_buffer(dev, size_t(nparts) * 16, false));
-        char* pp = reinterpret_cast<char*>(partials.device_bytes());
-        void* part_params[] = {argp, &inner, &chunk, &nparts, &pp};
+        BufferRef merged(allocate_cuda_buffer(dev, size_t(std::max<int64_t>(1, merged_cap)) * 16, false));
+        char* in = reinterpret_cast<char*>(partials.device_bytes());
+        char* out = reinterpret_cast<char*>(merged.device_bytes());
+        void* part_params[] = {argp, &inner, &chunk, &nparts, &in};
         cuda::launch(c.part, {grid_for(nparts, c.part_shape)}, {unsigned(c.part_shape.block)}, 0, stream, part_params);
-        void* finish_params[] = {argp, &nparts, &pp};
+        while (nparts > kMergeGroup) {
+            int64_t group = kMergeGroup, nout = (nparts + group - 1) / group;
+            void* merge_params[] = {&nparts, &group, &nout, &in, &out};
+            unsigned block = 256, blocks = unsigned((nout + block - 1) / block);
+            cuda::launch(c.merge, {blocks}, {block}, 0, stream, merge_params);
+            std::swap(in, out);  // both buffers hold at least nout partials
+            nparts = nout;
+        }
+        void* finish_params[] = {argp, &nparts, &in};
         cuda::launch(c.finish, {1}, {1}, 0, stream, finish_params);
     }
     note_device_work(dev);

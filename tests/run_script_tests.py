@@ -316,6 +316,8 @@ def main():
                     help="python interpreter for --python (default: the one running this script)")
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 4)
     ap.add_argument("--filter", metavar="SUBSTR", help="only run tests whose path contains SUBSTR")
+    ap.add_argument("--exclude", metavar="SUBSTR", action="append", default=[],
+                    help="skip tests whose path contains SUBSTR (repeatable)")
     ap.add_argument("--verbose", "-v", action="store_true",
                     help="show exit code and stderr tail for each failure")
     ap.add_argument("paths", nargs="*", metavar="FILES_OR_DIRS")
@@ -328,6 +330,7 @@ def main():
             return 2
 
     files = collect(opts.paths or [DEFAULT_DIR], opts.filter)
+    files = [f for f in files if not any(x in str(f) for x in opts.exclude)]
     specs = [parse_test(f) for f in files]
 
     def run_one(spec):
