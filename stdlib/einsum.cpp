@@ -10,6 +10,8 @@
 #include <optional>
 
 #include "codegen/promote.h"
+#include "runtime/buffer.h"
+#include "runtime/cublas.h"
 #include "stdlib/linalg.h"
 #include "stdlib/module_parts.h"
 #include "stdlib/np_args.h"
@@ -254,6 +256,21 @@ void check_int(int64_t v) {
     if (v > INT_MAX) raise(types::ValueError, "matrix dimension " + std::to_string(v) + " is too large for BLAS (32-bit indices)");
 }
 
+// On the GPU: every shape is one cuBLAS gemm (vectors included). A stored
+// matrix with one row may carry any row stride; cuBLAS wants at least its width.
+template <class T>
+void product_cublas(Layout la, Layout lb, int64_t n, int64_t m, int64_t k, const T* a, const T* b, T* c, int64_t ldc) {
+    bool ta = la.trans == blas::kTrans, tb = lb.trans == blas::kTrans;
+    int64_t lda = (ta ? k : n) == 1 ? std::max(la.ld, ta ? n : k) : la.ld;
+    int64_t ldb = (tb ? m : k) == 1 ? std::max(lb.ld, tb ? k : m) : lb.ld;
+    ldc = n == 1 ? std::max(ldc, m) : ldc;
+    for (int64_t v : {lda, ldb, ldc}) check_int(v);
+    if constexpr (sizeof(T) == 4)
+        cublas::sgemm(array_device_index(), ta, tb, int(n), int(m), int(k), a, int(lda), b, int(ldb), c, int(ldc));
+    else
+        cublas::dgemm(array_device_index(), ta, tb, int(n), int(m), int(k), a, int(lda), b, int(ldb), c, int(ldc));
+}
+
 // C (n x m, row-major, leading dimension ldc) = A (n x k) B (k x m).
 template <class T>
 void product(const blas::Library& L, const Mat& A, const Mat& B, T* c, int64_t ldc, int64_t isz) {
@@ -262,6 +279,10 @@ void product(const blas::Library& L, const Mat& A, const Mat& B, T* c, int64_t l
     for (int64_t v : {n, k, m, la.ld, lb.ld, ldc}) check_int(v);
     auto a = reinterpret_cast<const T*>(A.base);
     auto b = reinterpret_cast<const T*>(B.base);
+    if (array_device_kind() == DeviceKind::CUDA && cublas::available()) {
+        product_cublas<T>(la, lb, n, m, k, a, b, c, ldc);
+        return;
+    }
     auto flip = [](int t) { return t == blas::kNoTrans ? blas::kTrans : blas::kNoTrans; };
     // gemv(trans, stored rows, stored cols): the stored matrix is op's input before `trans`.
     if (m == 1 && n > 1) {
@@ -366,7 +387,9 @@ Value contract(Interp& in, const std::vector<Value>& operands, const std::vector
     Problem p = make_problem(operands, labels, out);
     Value r;
     // Without BLAS (a host lacking OpenBLAS) float products still run, as kernels.
-    std::optional<GemmPlan> g = is_float(t) && blas::library(nullptr) ? gemm_plan(p) : std::nullopt;
+    bool have_blas = array_device_kind() == DeviceKind::CUDA ? cublas::available() || blas::library(nullptr)
+                                                              : blas::library(nullptr) != nullptr;
+    std::optional<GemmPlan> g = is_float(t) && have_blas ? gemm_plan(p) : std::nullopt;
     r = g ? contract_blas(p, *g, t) : contract_kernel(in, p, t);
     if (out.empty() && !r.as<ArrayObj>()->numpy_scalar) r = array_from_node(array_node(r.as<ArrayObj>()), true);
     return r;

@@ -34,6 +34,8 @@ void install_indexing_methods();
 // stdlib/complex_parts.cpp: real, imag, angle, conj, iscomplex, isreal, iscomplexobj, isrealobj
 void add_complex_functions(Interp& in, ModuleObj* m);
 void install_complex_methods();
+// stdlib/cuda_module.cpp: device_count, Device, get_device_properties, memory pools; np.cuda
+void add_cuda_functions(Interp& in, ModuleObj* m);
 // x.real / x.imag of an array: views into complex data; a real array / zeros otherwise.
 Value complex_part(const Value& x, bool imag);
 

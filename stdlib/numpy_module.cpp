@@ -551,6 +551,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     add_scan_functions(in, m);
     add_indexing_functions(in, m);
     add_complex_functions(in, m);
+    add_cuda_functions(in, m);
     m->set("pi", Value::real(M_PI));
     m->set("e", Value::real(M_E));
     m->set("inf", Value::real(INFINITY));

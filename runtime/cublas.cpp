@@ -1,0 +1,142 @@
+#include "runtime/cublas.h"
+
+#include <dlfcn.h>
+#include <glob.h>
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <vector>
+
+#include "runtime/cuda_driver.h"
+#include "runtime/cuda_memory.h"
+
+namespace gpy::cublas {
+
+namespace {
+
+using Handle = struct cublasContext*;
+using Status = int;
+constexpr int kOpN = 0, kOpT = 1;
+
+struct Api {
+    Status (*create)(Handle*);
+    Status (*set_stream)(Handle, cuda::CUstream);
+    Status (*sgemm)(Handle, int, int, int, int, int, const float*, const float*, int, const float*, int, const float*,
+                    float*, int);
+    Status (*dgemm)(Handle, int, int, int, int, int, const double*, const double*, int, const double*, int,
+                    const double*, double*, int);
+};
+
+struct Loaded {
+    Api api{};
+    bool ok = false;
+    std::string why;
+};
+
+std::vector<std::string> candidates() {
+    std::vector<std::string> c;
+    if (const char* p = std::getenv("GPY_CUBLAS_LIB"); p && *p) c.push_back(p);
+    if (const char* h = std::getenv("CUDA_HOME"); h && *h) c.push_back(std::string(h) + "/lib64/libcublas.so");
+    c.push_back("/usr/local/cuda/lib64/libcublas.so");
+    for (const char* soname : {"libcublas.so.13", "libcublas.so.12", "libcublas.so"}) c.push_back(soname);
+    for (const char* pattern : {"/usr/local/lib/python3*/dist-packages/nvidia/*/lib/libcublas.so.1*",
+                                "/usr/local/lib/python3*/site-packages/nvidia/*/lib/libcublas.so.1*",
+                                "/usr/lib/python3*/dist-packages/nvidia/*/lib/libcublas.so.1*",
+                                "/opt/*/lib/python3*/site-packages/nvidia/*/lib/libcublas.so.1*"}) {
+        glob_t g{};
+        if (glob(pattern, 0, nullptr, &g) == 0)
+            for (size_t i = 0; i < g.gl_pathc; ++i) c.push_back(g.gl_pathv[i]);
+        globfree(&g);
+    }
+    return c;
+}
+
+template <class F> bool bind(void* lib, const char* name, F& fn) {
+    fn = reinterpret_cast<F>(dlsym(lib, name));
+    return fn != nullptr;
+}
+
+const Loaded& loaded() {
+    static const Loaded l = [] {
+        Loaded r;
+        void* lib = nullptr;
+        std::string tried;
+        for (const std::string& path : candidates()) {
+            lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+            if (lib) break;
+            tried += (tried.empty() ? "" : ", ") + path;
+        }
+        if (!lib) {
+            r.why = "libcublas not found (tried " + tried + ")";
+            return r;
+        }
+        Api& a = r.api;
+        if (!(bind(lib, "cublasCreate_v2", a.create) && bind(lib, "cublasSetStream_v2", a.set_stream) &&
+              bind(lib, "cublasSgemm_v2", a.sgemm) && bind(lib, "cublasDgemm_v2", a.dgemm))) {
+            r.why = "libcublas lacks an expected entry point";
+            return r;
+        }
+        r.ok = true;  // stays loaded for the life of the process
+        return r;
+    }();
+    return l;
+}
+
+const Api& api() {
+    const Loaded& l = loaded();
+    if (!l.ok) throw std::runtime_error("cuBLAS unavailable: " + l.why);
+    return l.api;
+}
+
+void check(Status s, const char* call) {
+    if (s != 0) throw std::runtime_error(std::string("cuBLAS error ") + std::to_string(s) + " in " + call);
+}
+
+// The handle of `device`, bound to the current stream; created in its context.
+Handle handle_for(int device) {
+    static std::mutex mu;
+    static std::map<int, Handle> handles;
+    cuda::device(device).make_current();
+    Handle h;
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        Handle& slot = handles[device];
+        if (!slot) check(api().create(&slot), "cublasCreate");
+        h = slot;
+    }
+    check(api().set_stream(h, current_stream()), "cublasSetStream");
+    return h;
+}
+
+}  // namespace
+
+bool available(std::string* why) {
+    const Loaded& l = loaded();
+    if (!l.ok && why) *why = l.why;
+    return l.ok;
+}
+
+// Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: the same
+// buffers with the operands swapped (a row-major matrix with row stride ld is
+// the column-major transpose with leading dimension ld).
+void sgemm(int device, bool trans_a, bool trans_b, int m, int n, int k, const float* a, int lda, const float* b, int ldb,
+           float* c, int ldc) {
+    const float one = 1, zero = 0;
+    check(api().sgemm(handle_for(device), trans_b ? kOpT : kOpN, trans_a ? kOpT : kOpN, n, m, k, &one, b, ldb, a, lda,
+                      &zero, c, ldc),
+          "cublasSgemm");
+    note_device_work(device);
+}
+
+void dgemm(int device, bool trans_a, bool trans_b, int m, int n, int k, const double* a, int lda, const double* b, int ldb,
+           double* c, int ldc) {
+    const double one = 1, zero = 0;
+    check(api().dgemm(handle_for(device), trans_b ? kOpT : kOpN, trans_a ? kOpT : kOpN, n, m, k, &one, b, ldb, a, lda,
+                      &zero, c, ldc),
+          "cublasDgemm");
+    note_device_work(device);
+}
+
+}  // namespace gpy::cublas
