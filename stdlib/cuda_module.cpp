@@ -64,16 +64,16 @@ void switch_to(int id) {
 }
 
 Value device_construct(Interp&, CallArgs& a) {
-    // a.pos[0] is the type itself.
-    const Value* v = a.npos > 1 ? &a.pos[1] : nullptr;
+    if (a.npos > 1) raise(types::TypeError, "Device() takes at most 1 positional argument (" + std::to_string(a.npos) + " given)");
+    const Value* v = a.npos > 0 ? &a.pos[0] : nullptr;
     if (a.nkw()) {
         for (auto& [k, val] : *a.kw) {
             if (k != "device") raise(types::TypeError, "Device() got an unexpected keyword argument '" + k + "'");
             v = &val;
         }
     }
-    int64_t id = v && !v->is_none() ? v->i : (cuda_backend_active() ? array_device_index() : 0);
     if (v && !v->is_none() && v->kind != VK::Int) raise(types::TypeError, "Device(): the device ID must be an int");
+    int64_t id = v && !v->is_none() ? v->i : (cuda_backend_active() ? array_device_index() : 0);
     checked_device(id);
     return Value::object(new DeviceObj(int(id)));
 }
