@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "codegen/emit_internal.h"
 #include "codegen/kernel.h"
 
 namespace gpy {
@@ -841,6 +842,19 @@ private:
         return "";
     }
 
+public:
+    // Which nodes the launch's ptrs (after the output) and scalar slots come from.
+    void describe_operands(EmittedOperands& out) const {
+        for (size_t k = 1; k < ops_.size(); ++k) out.inputs.push_back(ops_[k].node);
+        out.scalars.assign(scalar_slots_.size(), {nullptr, false});
+        for (auto& [n, slot] : scalar_index_) {
+            out.scalars[slot] = {n, false};
+            if (n->dtype == DType::Complex128) out.scalars[slot + 1] = {n, true};
+        }
+    }
+
+private:
+
     std::string summary() const {
         std::ostringstream s;
         std::function<void(const Node*)> walk = [&](const Node* n) {
@@ -870,7 +884,12 @@ private:
 
 }  // namespace
 
-KernelPlan emit_kernel(const NodeP& root, const Target* target) { return Emitter(root, target).run(); }
+KernelPlan emit_kernel_fresh(const NodeP& root, const Target* target, EmittedOperands* operands) {
+    Emitter e(root, target);
+    KernelPlan plan = e.run();
+    if (operands) e.describe_operands(*operands);
+    return plan;
+}
 
 bool complex_unary_supported(UnaryOp op) {
     switch (op) {
