@@ -33,10 +33,17 @@ Buffer* allocate_cuda_buffer(int device, size_t nbytes, bool zero) {
 void free_cuda_buffer(Buffer* b) {
     // A block freed at process exit, after the driver shut down, is left to it.
     if (!cuda::try_api()) return;
-    cuda::device_pool(b->device_index).free(reinterpret_cast<uintptr_t>(b->data));
+    // The current stream is taken as the block's last user: other streams get
+    // it only after an event recorded there completes.
+    cuda::device_pool(b->device_index).free(reinterpret_cast<uintptr_t>(b->data), current_stream());
 }
 
-cuda::CUstream current_stream() { return nullptr; }
+namespace {
+thread_local cuda::CUstream t_current_stream = nullptr;
+}  // namespace
+
+cuda::CUstream current_stream() { return t_current_stream; }
+void set_current_stream(cuda::CUstream stream) { t_current_stream = stream; }
 
 void note_device_work(int device) { g_busy_devices.fetch_or(device_bit(device), std::memory_order_release); }
 

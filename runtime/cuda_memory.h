@@ -16,9 +16,10 @@ Buffer* allocate_cuda_buffer(int device, size_t nbytes, bool zero);
 // Gives the block back to its pool (from ~Buffer).
 void free_cuda_buffer(Buffer* b);
 
-// The stream work of the calling thread goes to (the legacy default stream
-// until the language's streams are in).
+// The stream work of the calling thread goes to: kernels, copies, cuBLAS and
+// pool allocations (nullptr: the legacy default stream).
 cuda::CUstream current_stream();
+void set_current_stream(cuda::CUstream stream);
 
 // Marks device `device` as having queued work the host must wait for before
 // it reads or writes managed memory.

@@ -36,6 +36,10 @@ void add_complex_functions(Interp& in, ModuleObj* m);
 void install_complex_methods();
 // stdlib/cuda_module.cpp: device_count, Device, get_device_properties, memory pools; np.cuda
 void add_cuda_functions(Interp& in, ModuleObj* m);
+// stdlib/cuda_streams.cpp: Stream, Event, get_current_stream, get_elapsed_time (after add_cuda_functions)
+void add_stream_functions(Interp& in, ModuleObj* m);
+// stdlib/benchmark.cpp: benchmark() (cupyx.profiler.benchmark; after add_cuda_functions)
+void add_benchmark_function(Interp& in, ModuleObj* m);
 // x.real / x.imag of an array: views into complex data; a real array / zeros otherwise.
 Value complex_part(const Value& x, bool imag);
 

@@ -552,6 +552,8 @@ ModuleObj* make_numpy_module(Interp& in) {
     add_indexing_functions(in, m);
     add_complex_functions(in, m);
     add_cuda_functions(in, m);
+    add_stream_functions(in, m);
+    add_benchmark_function(in, m);
     m->set("pi", Value::real(M_PI));
     m->set("e", Value::real(M_E));
     m->set("inf", Value::real(INFINITY));
