@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <tuple>
 #include <mutex>
 #include <vector>
 
@@ -109,6 +110,20 @@ int* error_word() {
 }  // namespace
 
 void set_cuda_cache_dir(const std::string& dir) { disk().set_dir(dir); }
+
+cuda::CUfunction library_kernel(int device, const std::string& source, const std::string& name, const std::string& entry) {
+    static std::mutex mu;
+    static std::map<std::tuple<int, std::string, std::string>, cuda::CUfunction> functions;
+    static std::map<std::pair<int, std::string>, std::unique_ptr<cuda::Module>> modules;
+    std::lock_guard<std::mutex> lock(mu);
+    auto key = std::make_tuple(device, name, entry);
+    if (auto it = functions.find(key); it != functions.end()) return it->second;
+    cuda::Device& d = cuda::device(device);
+    d.make_current();
+    auto& module = modules[{device, name}];
+    if (!module) module = cuda::module_from_cubin(cubin_for(source, name, d.arch()));
+    return functions[key] = module->function(entry.c_str());
+}
 
 void run_kernel_cuda(KernelPlan& plan) {
     Launch& L = plan.launch;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "codegen/kernel.h"
+#include "runtime/cuda_driver.h"
 
 namespace gpy {
 
@@ -16,5 +17,10 @@ void run_kernel_cuda(KernelPlan& plan);
 
 // The folder of the disk cache ("" = default, as the CPU JIT's).
 void set_cuda_cache_dir(const std::string& dir);
+
+// Entry point `entry` of a fixed CUDA source (a library kernel, not an
+// emitted one), compiled once per device and cached in memory and on disk
+// like emitted kernels. `name` names the source in NVRTC's log.
+cuda::CUfunction library_kernel(int device, const std::string& source, const std::string& name, const std::string& entry);
 
 }  // namespace gpy

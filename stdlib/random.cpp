@@ -9,7 +9,10 @@
 #include <random>
 #include <vector>
 
+#include "runtime/buffer.h"
+#include "runtime/cuda_driver.h"
 #include "runtime/philox.h"
+#include "runtime/philox_cuda.h"
 #include "runtime/thread_pool.h"
 #include "stdlib/array.h"
 #include "stdlib/module_parts.h"
@@ -48,11 +51,29 @@ uint64_t entropy_seed() {
 
 // ---- filling arrays ----
 
-// A fresh C-contiguous array of `shape` whose chunks fill(begin, end, T* out) writes.
+// The same draw as a host fill, made by the GPU's fill kernel when arrays
+// live on a CUDA device (runtime/philox_cuda.h).
+struct DeviceDraw {
+    philox::DeviceFill kind;
+    philox::Stream stream;
+    double a = 0, b = 0;  // normals: mean, stddev
+};
+
+// A fresh C-contiguous array of `shape` whose chunks fill(begin, end, T* out)
+// writes, or the GPU fills with `gpu`.
 template <class T, class Fill>
-Value generate(DType dt, const dag::Shape& shape, Fill fill) {
+Value generate(DType dt, const dag::Shape& shape, Fill fill, const DeviceDraw* gpu = nullptr) {
     Value out = new_array(dt, shape);
     auto* arr = out.as<ArrayObj>();
+    if (gpu && array_device_kind() == DeviceKind::CUDA && arr->size() > 0) {
+        try {
+            philox::fill_on_device(array_device_index(), gpu->kind, gpu->stream, uint64_t(arr->size()), gpu->a, gpu->b,
+                                   arr->buffer.device_bytes() + arr->offset);
+        } catch (const cuda::Error& e) {
+            raise(types::RuntimeError, std::string("CUDA error: ") + e.what());
+        }
+        return out;
+    }
     T* data = reinterpret_cast<T*>(arr->buffer.bytes() + arr->offset);
     parallel_for(arr->size(), kGrain, [&](int64_t b, int64_t e) { fill(uint64_t(b), uint64_t(e), data + b); });
     return out;
@@ -66,9 +87,10 @@ int64_t count(const dag::Shape& shape) {
 
 Value uniform_doubles(GeneratorObj* g, const dag::Shape& shape) {
     philox::Stream s = g->take(uint64_t(count(shape)), 2);
+    DeviceDraw gpu{philox::DeviceFill::UniformDouble, s};
     return generate<double>(DType::Float64, shape, [&](uint64_t b, uint64_t e, double* o) {
         philox::fill_uniform_double(s, b, e, o);
-    });
+    }, &gpu);
 }
 double uniform_double(GeneratorObj* g) {
     double u;
@@ -77,9 +99,10 @@ double uniform_double(GeneratorObj* g) {
 }
 Value normal_doubles(GeneratorObj* g, const dag::Shape& shape, double loc, double scale) {
     philox::Stream s = g->take(uint64_t(count(shape)), 2);
+    DeviceDraw gpu{philox::DeviceFill::NormalDouble, s, loc, scale};
     return generate<double>(DType::Float64, shape, [&](uint64_t b, uint64_t e, double* o) {
         philox::fill_normal_double(s, b, e, loc, scale, o);
-    });
+    }, &gpu);
 }
 double normal_double(GeneratorObj* g, double loc, double scale) {
     double z;
@@ -161,10 +184,11 @@ Value random_impl(Interp& in, CallArgs& a, bool with_dtype) {
     auto fix = [](float u) { return u == 1.0f ? 0.0f : u; };
     dag::Shape shape = size.value_or(dag::Shape{});
     philox::Stream s = g->take(uint64_t(count(shape)), 1);
+    DeviceDraw gpu{philox::DeviceFill::UniformFloat, s};  // the kernel applies the same fix
     Value out = generate<float>(DType::Float32, shape, [&](uint64_t b, uint64_t e, float* o) {
         philox::fill_uniform_float(s, b, e, o);
         for (uint64_t i = 0; i < e - b; ++i) o[i] = fix(o[i]);
-    });
+    }, &gpu);
     if (!size) return Value::real(*reinterpret_cast<float*>(as_array(out)->buffer.bytes()));
     return out;
 }
@@ -234,9 +258,10 @@ Value standard_normal_impl(Interp& in, CallArgs& a, bool with_dtype) {
     if (dt == DType::Float64) return size ? normal_doubles(g, *size, 0.0, 1.0) : Value::real(normal_double(g, 0.0, 1.0));
     dag::Shape shape = size.value_or(dag::Shape{});
     philox::Stream s = g->take(uint64_t(count(shape)), 1);
+    DeviceDraw gpu{philox::DeviceFill::NormalFloat, s, 0.0, 1.0};
     Value out = generate<float>(DType::Float32, shape, [&](uint64_t b, uint64_t e, float* o) {
         philox::fill_normal_float(s, b, e, 0.0f, 1.0f, o);
-    });
+    }, &gpu);
     if (!size) return Value::real(*reinterpret_cast<float*>(as_array(out)->buffer.bytes()));
     return out;
 }
