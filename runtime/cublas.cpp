@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <glob.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -19,10 +20,14 @@ namespace {
 using Handle = struct cublasContext*;
 using Status = int;
 constexpr int kOpN = 0, kOpT = 1;
+constexpr int kDefaultMath = 0, kTf32TensorOpMath = 3;  // cublasMath_t
+
+std::atomic<int> g_tf32{-1};  // -1: not decided yet (GPY_TF32 decides)
 
 struct Api {
     Status (*create)(Handle*);
     Status (*set_stream)(Handle, cuda::CUstream);
+    Status (*set_math_mode)(Handle, int);
     Status (*sgemm)(Handle, int, int, int, int, int, const float*, const float*, int, const float*, int, const float*,
                     float*, int);
     Status (*dgemm)(Handle, int, int, int, int, int, const double*, const double*, int, const double*, int,
@@ -74,6 +79,7 @@ const Loaded& loaded() {
         }
         Api& a = r.api;
         if (!(bind(lib, "cublasCreate_v2", a.create) && bind(lib, "cublasSetStream_v2", a.set_stream) &&
+              bind(lib, "cublasSetMathMode", a.set_math_mode) &&
               bind(lib, "cublasSgemm_v2", a.sgemm) && bind(lib, "cublasDgemm_v2", a.dgemm))) {
             r.why = "libcublas lacks an expected entry point";
             return r;
@@ -107,10 +113,23 @@ Handle handle_for(int device) {
         h = slot;
     }
     check(api().set_stream(h, current_stream()), "cublasSetStream");
+    check(api().set_math_mode(h, allow_tf32() ? kTf32TensorOpMath : kDefaultMath), "cublasSetMathMode");
     return h;
 }
 
 }  // namespace
+
+void set_allow_tf32(bool allow) { g_tf32 = allow ? 1 : 0; }
+
+bool allow_tf32() {
+    int v = g_tf32.load();
+    if (v < 0) {
+        const char* env = std::getenv("GPY_TF32");
+        v = env && std::string(env) == "1" ? 1 : 0;
+        g_tf32 = v;
+    }
+    return v == 1;
+}
 
 bool available(std::string* why) {
     const Loaded& l = loaded();

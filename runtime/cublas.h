@@ -7,7 +7,8 @@
 //
 // One handle per device, bound to the current stream before each call. Math
 // mode is cuBLAS's default: no TF32 for float32 (NumPy users expect float32
-// products rounded as float32).
+// products rounded as float32); set_allow_tf32(true) or GPY_TF32=1 (CuPy's
+// CUPY_TF32) lets float32 products use TF32 tensor cores.
 #pragma once
 
 #include <string>
@@ -16,6 +17,9 @@ namespace gpy::cublas {
 
 // Whether libcublas could be loaded; when not, `why` says what was tried.
 bool available(std::string* why = nullptr);
+
+void set_allow_tf32(bool allow);
+bool allow_tf32();
 
 // Row-major C (m x n, leading dimension ldc) = op(A) (m x k) op(B) (k x n) on
 // device `device`'s current stream, as CBLAS's row-major gemm: `trans_a` /

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runtime/buffer.h"
+#include "runtime/cublas.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
 #include "runtime/device_pool.h"
@@ -203,6 +204,15 @@ Value get_default_pinned_memory_pool(Interp&, CallArgs&) {
 
 // ---- functions ----
 
+Value set_allow_tf32_fn(Interp&, CallArgs& a) {
+    const Value* v = arg(a, 0, "allow");
+    if (!v) raise(types::TypeError, "set_allow_tf32() missing required argument 'allow' (pos 1)");
+    cublas::set_allow_tf32(truthy(*v));
+    return Value::none();
+}
+
+Value get_allow_tf32_fn(Interp&, CallArgs&) { return Value::boolean(cublas::allow_tf32()); }
+
 Value device_count_fn(Interp&, CallArgs&) { return Value::integer(cuda::device_count()); }
 
 Value get_device_properties(Interp& in, CallArgs& a) {
@@ -247,6 +257,8 @@ const FunctionSpec kFunctions[] = {
     {"get_device_properties", get_device_properties, "get_device_properties(device=0)", "name, totalGlobalMem, multiProcessorCount, major, minor."},
     {"get_default_memory_pool", get_default_memory_pool, "get_default_memory_pool()", "The current device's memory pool."},
     {"get_default_pinned_memory_pool", get_default_pinned_memory_pool, "get_default_pinned_memory_pool()", "The pinned host memory pool."},
+    {"set_allow_tf32", set_allow_tf32_fn, "set_allow_tf32(allow)", "Whether float32 matrix products may use TF32 tensor cores (default False; GPY_TF32=1)."},
+    {"get_allow_tf32", get_allow_tf32_fn, "get_allow_tf32()", "Whether float32 matrix products may use TF32 tensor cores."},
 };
 
 }  // namespace
