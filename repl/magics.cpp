@@ -35,9 +35,11 @@ std::string_view trim(std::string_view s) {
 // not echo, and names the statement assigns stay local to the measurement.
 constexpr const char* kTimeitFn = "__gpy_timeit__";
 
+// The loop ends with synchronize(): arrays are lazy and GPU kernels
+// asynchronous, so the work the statement queued is inside the measurement.
 std::string timeit_wrapper(std::string_view stmt) {
     return std::string("def ") + kTimeitFn + "(__gpy_n__):\n    for __gpy_i__ in range(__gpy_n__):\n        " +
-           std::string(stmt) + "\n";
+           std::string(stmt) + "\n    synchronize()\n";
 }
 
 }  // namespace
@@ -68,7 +70,7 @@ Result Magics::run(std::string_view line) {
     if (name == "%time") return time(rest);
     if (name == "%timeit") return timeit(rest);
     if (name == "%kernels") {
-        out("no kernels yet (arrays arrive in a later issue)\n");
+        out("%kernels is not implemented yet (it arrives with the fusion engine); GPY_DEBUG=1 prints each kernel as it runs\n");
         return {};
     }
     err("UsageError: Line magic function `" + std::string(name) + "` not found.\n");
