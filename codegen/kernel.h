@@ -53,6 +53,9 @@ struct Launch {
 struct KernelPlan {
     KernelSource source;
     Launch launch;
+    // Non-empty when an input lives on another CUDA device than the one the
+    // kernel runs on: the runner raises it instead of launching.
+    std::string device_error;
     dag::NodeP root;         // the node this kernel computes
     BufferRef output;        // freshly allocated, C-contiguous
 };

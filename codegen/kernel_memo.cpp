@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "codegen/emit_internal.h"
+#include "runtime/buffer.h"
 
 namespace gpy {
 
@@ -24,6 +25,7 @@ using namespace dag;
 namespace {
 
 struct Walk {
+    std::string device_error;  // see KernelPlan::device_error
     std::vector<int64_t> key;
     std::vector<const Node*> nodes;  // by first-visit order
     std::unordered_map<const Node*, int64_t> id;
@@ -43,6 +45,12 @@ struct Walk {
         key.push_back(int64_t(n->shape.size()));
         key.insert(key.end(), n->shape.begin(), n->shape.end());
         if (n->op == Op::Input) {
+            const Buffer* b = n->buffer.get();
+            if (b && b->device == DeviceKind::CUDA && array_device_kind() == DeviceKind::CUDA &&
+                b->device_index != array_device_index() && device_error.empty())
+                device_error = "an array on CUDA device " + std::to_string(b->device_index) +
+                               " is used in an expression on CUDA device " + std::to_string(array_device_index()) +
+                               " (the current device)";
             key.insert(key.end(), n->strides.begin(), n->strides.end());
             int64_t alias = me;
             for (int64_t k = 0; k < me; ++k) {
@@ -146,6 +154,7 @@ KernelPlan emit_kernel(const NodeP& root, const Target* target) {
         for (auto [id, imaginary] : e.scalar_ids) L.scalars.push_back(slot_of(w.nodes[size_t(id)], imaginary));
         L.outer = e.outer;
         L.inner = e.inner;
+        plan.device_error = std::move(w.device_error);
         return plan;
     }
     EmittedOperands ops;
@@ -156,6 +165,7 @@ KernelPlan emit_kernel(const NodeP& root, const Target* target) {
     e.inner = plan.launch.inner;
     for (const Node* n : ops.inputs) e.input_ids.push_back(w.id.at(n));
     for (auto [n, imaginary] : ops.scalars) e.scalar_ids.push_back({w.id.at(n), imaginary});
+    plan.device_error = std::move(w.device_error);
     memo().store(std::move(w.key), std::move(e));
     return plan;
 }

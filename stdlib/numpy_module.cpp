@@ -489,6 +489,7 @@ void install_backend(Interp& in) {
         bool cuda = choice.error.empty() && choice.name == "cuda";
         if (cuda) set_array_device(DeviceKind::CUDA, in.cfg.device);
         set_kernel_runner([cuda](KernelPlan& plan) {
+            if (!plan.device_error.empty()) raise(types::ValueError, plan.device_error);
             try {
                 if (cuda) run_kernel_cuda(plan);
                 else run_kernel_cpu(plan);
