@@ -100,6 +100,15 @@ std::string version() {
     return std::to_string(major) + "." + std::to_string(minor);
 }
 
+std::string launch_compile_level() {
+    static const std::string level = [] {
+        const char* v = std::getenv("GPY_NVRTC_FAST");
+        std::string s = v ? v : "";
+        return s == "min" || s == "mid" || s == "max" ? "--Ofast-compile=" + s : std::string();
+    }();
+    return level;
+}
+
 std::string compile(const std::string& source, const std::string& name, const std::string& arch, bool fast_compile) {
     const Loaded& l = loaded();
     if (!l.ok) throw CompileError("NVRTC unavailable: " + l.why, l.why);
@@ -111,7 +120,8 @@ std::string compile(const std::string& source, const std::string& name, const st
     check(api.create_program(&g.prog, source.c_str(), name.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
     std::string arch_opt = "--gpu-architecture=" + arch;
     std::vector<const char*> opts = {arch_opt.c_str(), "-std=c++17", "-default-device", "--fmad=false"};
-    if (fast_compile) opts.push_back("--Ofast-compile=max");
+    std::string level = fast_compile ? "--Ofast-compile=max" : launch_compile_level();
+    if (!level.empty()) opts.push_back(level.c_str());
     Result compiled = api.compile_program(g.prog, int(opts.size()), opts.data());
     size_t log_size = 0;
     std::string log;
