@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
-#include <tuple>
 #include <mutex>
+#include <tuple>
 #include <vector>
 
 #include "codegen/cuda_source.h"

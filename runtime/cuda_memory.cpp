@@ -1,6 +1,7 @@
 #include "runtime/cuda_memory.h"
 
 #include <atomic>
+#include <mutex>
 
 #include "runtime/device_pool.h"
 
@@ -48,8 +49,12 @@ void set_current_stream(cuda::CUstream stream) { t_current_stream = stream; }
 void note_device_work(int device) { g_busy_devices.fetch_or(device_bit(device), std::memory_order_release); }
 
 void wait_for_device_work() {
-    uint64_t busy = g_busy_devices.exchange(0, std::memory_order_acq_rel);
-    if (!busy) return;
+    if (g_busy_devices.load(std::memory_order_acquire) == 0) return;
+    // Bits are cleared only after the wait: a second thread arriving meanwhile
+    // blocks here instead of touching memory the GPU may still write.
+    static std::mutex mu;
+    std::lock_guard<std::mutex> lock(mu);
+    uint64_t busy = g_busy_devices.load(std::memory_order_acquire);
     for (int i = 0; i < 64; ++i) {
         if (!(busy & device_bit(i))) continue;
         if (i == 63) {
@@ -58,6 +63,7 @@ void wait_for_device_work() {
             cuda::device(i).synchronize();
         }
     }
+    g_busy_devices.fetch_and(~busy, std::memory_order_acq_rel);
 }
 
 }  // namespace gpy
