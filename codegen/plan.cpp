@@ -1,6 +1,8 @@
 #include "codegen/plan.h"
 
+#include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <unordered_set>
 #include <vector>
 
@@ -12,9 +14,25 @@ static KernelRunner g_runner;
 static KernelObserver g_observer;
 static std::atomic<uint64_t> g_kernels{0};
 
+// The last kRecent launches, a ring indexed by launch number (strings are
+// assigned in place, so a warm ring allocates nothing).
+static constexpr size_t kRecent = 256;
+static std::mutex g_recent_mu;
+static std::vector<KernelRecord> g_recent(kRecent);
+
+
 void set_kernel_runner(KernelRunner runner) { g_runner = std::move(runner); }
 void set_kernel_observer(KernelObserver observer) { g_observer = std::move(observer); }
 uint64_t kernels_launched() { return g_kernels.load(); }
+
+std::vector<KernelRecord> kernels_since(uint64_t first) {
+    std::vector<KernelRecord> out;
+    uint64_t end = g_kernels.load();
+    std::lock_guard<std::mutex> lock(g_recent_mu);
+    for (uint64_t n = std::max(first, end > kRecent ? end - kRecent : 0); n < end; ++n)
+        if (g_recent[n % kRecent].number == n) out.push_back(g_recent[n % kRecent]);
+    return out;
+}
 
 namespace {
 
@@ -31,10 +49,18 @@ void top_reduces(const NodeP& n, std::vector<NodeP>& out, std::unordered_set<con
     for (auto& c : n->in) top_reduces(c, out, seen);
 }
 
+void record(const KernelPlan& plan, uint64_t number) {
+    std::lock_guard<std::mutex> lock(g_recent_mu);
+    KernelRecord& r = g_recent[number % kRecent];
+    r.number = number;
+    r.name = plan.source.name;
+    r.summary = plan.source.summary;
+}
+
 void launch(KernelPlan& plan) {
     if (!g_runner) throw std::logic_error("no kernel runner installed");
     g_runner(plan);
-    ++g_kernels;
+    record(plan, g_kernels++);
     if (g_observer) g_observer(plan);
 }
 

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "codegen/kernel.h"
 
@@ -31,5 +32,13 @@ constexpr size_t kMaxPendingNodes = 64;
 
 // Number of kernels run since start-up (tests assert fusion through it).
 uint64_t kernels_launched();
+
+// The most recent kernels run (up to 256), for the REPL's %kernels: those
+// whose launch number (kernels_launched() before it ran) is >= `first`.
+struct KernelRecord {
+    uint64_t number;
+    std::string name, summary;
+};
+std::vector<KernelRecord> kernels_since(uint64_t first);
 
 }  // namespace gpy

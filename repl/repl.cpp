@@ -76,6 +76,7 @@ int run_repl(Interpreter& interp, const ReplOptions& opts) {
     auto execute = [&](const repl::Submission& s) {
         source->add_history(s.history);
         sigint.enter_running();
+        if (s.kind != repl::Submission::Magic) magics.statement_starts();
         Result r = s.kind == repl::Submission::Magic ? magics.run(s.text) : interp.run_interactive(s.text);
         sigint.enter_reading();
         std::fflush(stdout);
