@@ -53,30 +53,40 @@ struct Operand {
 
 class Emitter {
 public:
-    Emitter(const NodeP& root, const Target* target) : root_(root), target_(target) {}
+    // roots[0] is the kernel's value; further roots (elementwise kernels
+    // only, same shape) are extra outputs computed in the same pass.
+    Emitter(const std::vector<NodeP>& roots, const Target* target)
+        : root_(roots.at(0)), roots_(roots), n_out_(roots.size()), target_(target) {}
 
     KernelPlan run() {
-        find_reduce(root_.get());
+        for (const NodeP& r : roots_) find_reduce(r.get());
         if (target_ && reduce_) throw std::logic_error("emit_kernel: reductions write fresh buffers");
+        if (n_out_ > 1 && (reduce_ || target_)) throw std::logic_error("emit_kernel: several outputs need an elementwise kernel");
         KernelPlan plan;
         plan.root = root_;
-        char* out_base;
+        std::vector<char*> out_bases;
         if (target_) {
             plan.output = target_->buffer;
-            out_base = reinterpret_cast<char*>(target_->buffer.device_bytes()) + target_->offset;
+            out_bases.push_back(reinterpret_cast<char*>(target_->buffer.device_bytes()) + target_->offset);
         } else {
-            size_t out_bytes = size_t(root_->size()) * itemsize(root_->dtype);
-            plan.output = BufferRef(Buffer::allocate(out_bytes));
-            out_base = reinterpret_cast<char*>(plan.output.device_bytes());
+            for (size_t k = 0; k < n_out_; ++k) {
+                BufferRef b(Buffer::allocate(size_t(roots_[k]->size()) * itemsize(roots_[k]->dtype)));
+                out_bases.push_back(reinterpret_cast<char*>(b.device_bytes()));
+                if (k == 0) plan.output = b;
+                else plan.extra_outputs.push_back(b);
+            }
+            plan.extra_roots.assign(roots_.begin() + 1, roots_.end());
         }
         if (reduce_) setup_reduce();
         else setup_elementwise();
-        Operand out;
-        out.node = root_.get();
-        out.dtype = root_->dtype;
-        out.base = out_base;
-        out.strides = output_strides_;
-        ops_.insert(ops_.begin(), out);
+        for (size_t k = n_out_; k-- > 0;) {
+            Operand out;
+            out.node = roots_[k].get();
+            out.dtype = roots_[k]->dtype;
+            out.base = out_bases[k];
+            out.strides = k == 0 ? output_strides_ : contiguous_strides(space_, itemsize(roots_[k]->dtype));
+            ops_.insert(ops_.begin(), out);
+        }
         collapse();
         tile_outputs_ = reduce_ && tiling_pays();
         // A float32 column sum adds each row into the outputs in float32, in
@@ -120,6 +130,8 @@ public:
 
 private:
     NodeP root_;
+    std::vector<NodeP> roots_;
+    size_t n_out_;  // operands [0, n_out_) are the outputs
     const Target* target_;
     const Node* reduce_ = nullptr;
     std::vector<Operand> ops_;           // output + leaves
@@ -173,7 +185,7 @@ private:
             char* base = reinterpret_cast<char*>(n->buffer.device_bytes()) + n->offset;
             for (size_t k = 0; k < ops_.size(); ++k) {
                 if (ops_[k].base == base && ops_[k].dtype == n->dtype && ops_[k].strides == strides && ops_[k].epilogue == epilogue) {
-                    leaf_index_[n] = k + 1;
+                    leaf_index_[n] = k + n_out_;
                     return;
                 }
             }
@@ -183,7 +195,7 @@ private:
             op.base = reinterpret_cast<char*>(n->buffer.device_bytes()) + n->offset;
             op.strides = to_space(broadcast_strides(n->shape, n->strides, context));
             op.epilogue = epilogue;
-            leaf_index_[n] = ops_.size() + 1;  // +1: the output is operand 0
+            leaf_index_[n] = ops_.size() + n_out_;  // the outputs come first
             ops_.push_back(op);
             return;
         }
@@ -194,7 +206,7 @@ private:
         space_ = target_ ? target_->shape : root_->shape;
         n_outer_ = space_.size();
         output_strides_ = target_ ? target_->strides : contiguous_strides(space_, itemsize(root_->dtype));
-        collect_leaves(root_.get(), space_, [](const std::vector<int64_t>& s) { return s; }, false);
+        for (const NodeP& r : roots_) collect_leaves(r.get(), space_, [](const std::vector<int64_t>& s) { return s; }, false);
     }
 
     void setup_reduce() {
@@ -507,10 +519,11 @@ private:
         return s.str();
     }
 
-    std::string store(const std::string& idx, const std::string& v) {
-        std::string T = storage_type(root_->dtype);
-        if (unit(0)) return "((" + T + "*)q0)[" + idx + "] = (" + T + ")" + v + ";";
-        return "*(" + T + "*)(q0 + " + idx + " * s0) = (" + T + ")" + v + ";";
+    // Stores value `v` at index `idx` of output `k`.
+    std::string store(const std::string& idx, const std::string& v, size_t k = 0) {
+        std::string T = storage_type(roots_[k]->dtype), q = "q" + std::to_string(k), st = "s" + std::to_string(k);
+        if (unit(k)) return "((" + T + "*)" + q + ")[" + idx + "] = (" + T + ")" + v + ";";
+        return "*(" + T + "*)(" + q + " + " + idx + " * " + st + ") = (" + T + ")" + v + ";";
     }
 
     // Row loop over dims [first, last) of the space, calling `body(j)` for
@@ -521,8 +534,10 @@ private:
         std::ostringstream s;
         std::string body;
         {
-            std::string v = value(root_.get(), "j", false);
-            body = code_.str() + "            " + store("j", v) + "\n";
+            std::vector<std::string> vs;
+            for (const NodeP& r : roots_) vs.push_back(value(r.get(), "j", false));
+            body = code_.str();
+            for (size_t k = 0; k < n_out_; ++k) body += "            " + store("j", vs[k], k) + "\n";
         }
         s << "GPY_KERNEL void KNAME(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end) {\n";
         s << "    int err = 0; (void)err; (void)S;\n" << scalar_hoists() << operand_decls();
@@ -845,7 +860,7 @@ private:
 public:
     // Which nodes the launch's ptrs (after the output) and scalar slots come from.
     void describe_operands(EmittedOperands& out) const {
-        for (size_t k = 1; k < ops_.size(); ++k) out.inputs.push_back(ops_[k].node);
+        for (size_t k = n_out_; k < ops_.size(); ++k) out.inputs.push_back(ops_[k].node);
         out.scalars.assign(scalar_slots_.size(), {nullptr, false});
         for (auto& [n, slot] : scalar_index_) {
             out.scalars[slot] = {n, false};
@@ -874,8 +889,13 @@ private:
             }
             s << ")";
         };
-        walk(root_.get());
-        s << " -> " << name(root_->dtype) << "[";
+        for (size_t k = 0; k < n_out_; ++k) {
+            if (k) s << ", ";
+            walk(roots_[k].get());
+        }
+        s << " -> ";
+        for (size_t k = 0; k < n_out_; ++k) s << (k ? ", " : "") << name(roots_[k]->dtype);
+        s << "[";
         for (size_t d = 0; d < root_->shape.size(); ++d) s << (d ? "," : "") << root_->shape[d];
         s << "]";
         return s.str();
@@ -884,8 +904,8 @@ private:
 
 }  // namespace
 
-KernelPlan emit_kernel_fresh(const NodeP& root, const Target* target, EmittedOperands* operands) {
-    Emitter e(root, target);
+KernelPlan emit_kernel_fresh(const std::vector<NodeP>& roots, const Target* target, EmittedOperands* operands) {
+    Emitter e(roots, target);
     KernelPlan plan = e.run();
     if (operands) e.describe_operands(*operands);
     return plan;

@@ -11,7 +11,7 @@
 namespace gpy {
 
 struct EmittedOperands {
-    // Launch::ptrs[k + 1] is inputs[k]'s data (an Input node, or a computed
+    // Launch::ptrs[outputs + k] is inputs[k]'s data (an Input node, or a computed
     // node's result).
     std::vector<const dag::Node*> inputs;
     // Launch::scalars[s] is scalars[s].first's value (its imaginary part
@@ -19,6 +19,6 @@ struct EmittedOperands {
     std::vector<std::pair<const dag::Node*, bool>> scalars;
 };
 
-KernelPlan emit_kernel_fresh(const dag::NodeP& root, const Target* target, EmittedOperands* operands);
+KernelPlan emit_kernel_fresh(const std::vector<dag::NodeP>& roots, const Target* target, EmittedOperands* operands);
 
 }  // namespace gpy

@@ -3,8 +3,8 @@
 //
 // Launch ABI, the same for every backend:
 //   void NAME(char** ptrs, const int64_t* meta, const uint64_t* scalars, int64_t begin, int64_t end)
-// ptrs[0] is the output, ptrs[1..] the inputs (each already offset to element
-// 0); meta holds the iteration shape then each operand's byte strides;
+// ptrs[0] is the output (ptrs[0..K) for a K-output kernel), then the inputs
+// (each already offset to element 0); meta holds the iteration shape then each operand's byte strides;
 // scalars holds one 8-byte slot per run-time constant. [begin, end) is the
 // range of the flattened iteration space (of outputs, for reductions) a call
 // computes, so a backend splits work across threads or blocks freely.
@@ -58,6 +58,10 @@ struct KernelPlan {
     std::string device_error;
     dag::NodeP root;         // the node this kernel computes
     BufferRef output;        // freshly allocated, C-contiguous
+    // Multi-output kernels (emit_kernel_multi): further nodes of root's shape
+    // computed in the same pass, each into its own fresh buffer.
+    std::vector<dag::NodeP> extra_roots;
+    std::vector<BufferRef> extra_outputs;
 };
 
 // Builds the kernel that computes `root`. Requirements (the planner ensures
@@ -75,6 +79,10 @@ struct Target {
 enum KernelErrorCode : int { kErrNegativeIntPower = 1 };
 
 KernelPlan emit_kernel(const dag::NodeP& root, const Target* target = nullptr);
+// One elementwise kernel computing every root (same shape, no un-computed
+// reductions): the launch's ptrs are the outputs in order, then the inputs;
+// shared subexpressions are computed once per element.
+KernelPlan emit_kernel_multi(const std::vector<dag::NodeP>& roots);
 
 // Which operations the emitter implements for complex operands; callers raise
 // NotImplementedError for the others before building a node.

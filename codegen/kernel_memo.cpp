@@ -125,9 +125,16 @@ uint64_t slot_of(const Node* n, bool imaginary) {
 
 }  // namespace
 
-KernelPlan emit_kernel(const NodeP& root, const Target* target) {
+namespace {
+
+// emit_kernel and emit_kernel_multi: `roots` are the outputs (one unless the
+// kernel is multi-output), `target` only for one output.
+KernelPlan emit_memoised(const std::vector<NodeP>& roots, const Target* target) {
     Walk w;
-    w.visit(root.get());
+    for (const NodeP& r : roots) {
+        w.visit(r.get());
+        w.key.push_back(-2000000);  // end of one output's tree
+    }
     if (target) {
         w.key.push_back(-1000000 - int64_t(target->shape.size()));
         w.key.insert(w.key.end(), target->shape.begin(), target->shape.end());
@@ -136,18 +143,21 @@ KernelPlan emit_kernel(const NodeP& root, const Target* target) {
     Entry e;
     if (memo().find(w.key, e)) {
         KernelPlan plan;
-        plan.root = root;
+        plan.root = roots[0];
         plan.source = std::move(e.source);
-        char* out;
+        Launch& L = plan.launch;
         if (target) {
             plan.output = target->buffer;
-            out = reinterpret_cast<char*>(target->buffer.device_bytes()) + target->offset;
+            L.ptrs.push_back(reinterpret_cast<char*>(target->buffer.device_bytes()) + target->offset);
         } else {
-            plan.output = BufferRef(Buffer::allocate(size_t(root->size()) * itemsize(root->dtype)));
-            out = reinterpret_cast<char*>(plan.output.device_bytes());
+            for (size_t k = 0; k < roots.size(); ++k) {
+                BufferRef b(Buffer::allocate(size_t(roots[k]->size()) * itemsize(roots[k]->dtype)));
+                L.ptrs.push_back(reinterpret_cast<char*>(b.device_bytes()));
+                if (k == 0) plan.output = b;
+                else plan.extra_outputs.push_back(b);
+            }
+            plan.extra_roots.assign(roots.begin() + 1, roots.end());
         }
-        Launch& L = plan.launch;
-        L.ptrs.push_back(out);
         for (int64_t id : e.input_ids) L.ptrs.push_back(data_of(w.nodes[size_t(id)]));
         if (plan.source.may_fail) L.ptrs.push_back(nullptr);  // the runner points it at its error word
         L.meta = std::move(e.meta);
@@ -158,7 +168,7 @@ KernelPlan emit_kernel(const NodeP& root, const Target* target) {
         return plan;
     }
     EmittedOperands ops;
-    KernelPlan plan = emit_kernel_fresh(root, target, &ops);
+    KernelPlan plan = emit_kernel_fresh(roots, target, &ops);
     e.source = plan.source;
     e.meta = plan.launch.meta;
     e.outer = plan.launch.outer;
@@ -169,5 +179,11 @@ KernelPlan emit_kernel(const NodeP& root, const Target* target) {
     memo().store(std::move(w.key), std::move(e));
     return plan;
 }
+
+}  // namespace
+
+KernelPlan emit_kernel(const NodeP& root, const Target* target) { return emit_memoised({root}, target); }
+
+KernelPlan emit_kernel_multi(const std::vector<NodeP>& roots) { return emit_memoised(roots, nullptr); }
 
 }  // namespace gpy

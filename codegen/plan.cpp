@@ -89,14 +89,50 @@ void materialize_into(const NodeP& n, const Target& target) {
     launch(plan);
 }
 
+namespace {
+// Leaves `n` holding `output` as its value.
+void adopt(const NodeP& n, const BufferRef& output) {
+    n->result = make_input(output, n->dtype, n->shape, contiguous_strides(n->shape, itemsize(n->dtype)), 0);
+    n->in.clear();  // inputs are no longer needed: their buffers can be freed
+}
+}  // namespace
+
 void materialize(const NodeP& n) {
     if (done(n.get())) return;
     prepare(n, true);
     if (done(n.get())) return;
     KernelPlan plan = emit_kernel(n);
     launch(plan);
-    n->result = make_input(plan.output, n->dtype, n->shape, contiguous_strides(n->shape, itemsize(n->dtype)), 0);
-    n->in.clear();  // inputs are no longer needed: their buffers can be freed
+    adopt(n, plan.output);
+}
+
+void materialize_together(const std::vector<NodeP>& nodes) {
+    std::vector<NodeP> todo;
+    std::unordered_set<const Node*> seen;
+    for (const NodeP& n : nodes) {
+        if (done(n.get()) || !seen.insert(n.get()).second) continue;
+        prepare(n, false);  // reductions first: a multi-output kernel is elementwise
+        if (!done(n.get())) todo.push_back(n);
+    }
+    // Same shape, one kernel (up to kMaxOutputs outputs each).
+    std::vector<bool> taken(todo.size(), false);
+    for (size_t i = 0; i < todo.size(); ++i) {
+        if (taken[i]) continue;
+        std::vector<NodeP> group{todo[i]};
+        for (size_t j = i + 1; j < todo.size() && group.size() < kMaxOutputs; ++j)
+            if (!taken[j] && todo[j]->shape == todo[i]->shape) {
+                group.push_back(todo[j]);
+                taken[j] = true;
+            }
+        if (group.size() == 1) {
+            materialize(group[0]);
+            continue;
+        }
+        KernelPlan plan = emit_kernel_multi(group);
+        launch(plan);
+        adopt(group[0], plan.output);
+        for (size_t k = 1; k < group.size(); ++k) adopt(group[k], plan.extra_outputs[k - 1]);
+    }
 }
 
 }  // namespace gpy

@@ -22,6 +22,12 @@ void set_kernel_observer(KernelObserver observer);
 // this, n->result is an Input node over a C-contiguous buffer.
 void materialize(const dag::NodeP& n);
 
+// Computes several pending nodes, those of one shape in one multi-output
+// kernel (up to kMaxOutputs per kernel; reductions inside them first), so
+// their shared subexpressions are computed once (synchronize()).
+constexpr size_t kMaxOutputs = 8;
+void materialize_together(const std::vector<dag::NodeP>& nodes);
+
 // Computes `n` into an existing strided view (assignment, out=, in-place
 // operators). The caller guarantees no input overlaps the target differently.
 void materialize_into(const dag::NodeP& n, const Target& target);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <utility>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <unordered_set>
@@ -92,11 +93,16 @@ void flush_readers(const Buffer* buffer) {
 void materialize_all_pending() {
     std::vector<Value> todo;
     for (ArrayObj* a : g_pending_arrays) todo.push_back(Value::object(a));
-    // Newest first: a late result usually contains earlier ones, which its
-    // kernel computes inline. TODO(issue 5): multi-output kernels.
+    // In creation order, so kernels (and their memo keys) do not depend on
+    // the set's hash order; arrays of one shape share a multi-output kernel.
     std::sort(todo.begin(), todo.end(), [](const Value& x, const Value& y) {
-        return x.as<ArrayObj>()->serial > y.as<ArrayObj>()->serial;
+        return x.as<ArrayObj>()->serial < y.as<ArrayObj>()->serial;
     });
+    std::vector<dag::NodeP> nodes;
+    for (auto& v : todo)
+        if (ArrayObj* a = v.as<ArrayObj>(); a->node && a->node->op != dag::Op::Scalar && a->node->op != dag::Op::Input)
+            nodes.push_back(a->node);
+    gpy::materialize_together(nodes);
     for (auto& v : todo) materialize(v.as<ArrayObj>());
 }
 
@@ -590,7 +596,10 @@ void init_array_types() {
         // One statement, one kernel: an array bound to a name is computed then,
         // so later statements reuse it instead of recomputing (or growing) its
         // expression. TODO(issue 5): fuse across statements.
-        types::ndarray->on_bind = [](const Value& v) { materialize(v.as<ArrayObj>()); };
+        types::ndarray->on_bind = [](const Value& v) {
+            static const bool lazy = std::getenv("GPY_LAZY") && std::string(std::getenv("GPY_LAZY")) == "1";
+            if (!lazy) materialize(v.as<ArrayObj>());
+        };
         types::ndarray->hash = slot_hash;
         types::ndarray->getattr = slot_getattr;
         types::ndarray->iter = slot_iter;

@@ -182,3 +182,27 @@ TEST_CASE("emit: only kernels that can fail carry an error word", "[emit]") {
     CHECK(fpow.launch.ptrs.size() == 2);
     CHECK(count(fpow.source.body, "GPY_REPORT_ERROR") == 0);
 }
+
+TEST_CASE("planner: nodes of one shape computed together share one kernel", "[plan]") {
+    ensure_backend();
+    NodeP x = input_f32({1, 2, 3, 4});
+    NodeP shared = make_binary(BinaryOp::Mul, x, scalar_f32(2), DType::Float32, {4});
+    NodeP a = make_binary(BinaryOp::Add, shared, scalar_f32(1), DType::Float32, {4});
+    NodeP b = make_binary(BinaryOp::Mul, shared, shared, DType::Float32, {4});
+    NodeP c = make_unary(UnaryOp::Neg, x, DType::Float32);
+    NodeP other = make_binary(BinaryOp::Add, input_f32({1, 2}), scalar_f32(1), DType::Float32, {2});
+    uint64_t before = kernels_launched();
+    materialize_together({a, b, c, other, a});
+    CHECK(kernels_launched() - before == 2);  // {a, b, c} and {other}
+    CHECK(result_f32(a) == std::vector<float>{3, 5, 7, 9});
+    CHECK(result_f32(b) == std::vector<float>{4, 16, 36, 64});
+    CHECK(result_f32(c) == std::vector<float>{-1, -2, -3, -4});
+    CHECK(result_f32(other) == std::vector<float>{2, 3});
+    // The multi-output kernel computes `shared` once per element.
+    KernelPlan p = emit_kernel_multi({make_binary(BinaryOp::Add, shared, scalar_f32(1), DType::Float32, {4}),
+                                      make_binary(BinaryOp::Mul, shared, shared, DType::Float32, {4})});
+    // One load of x, x * 2 once, + 1, shared * shared: four values (six without sharing).
+    CHECK(count(p.source.body, "const float v") == 4);
+    CHECK(p.launch.ptrs.size() == 3);         // two outputs, one input
+    CHECK(p.extra_outputs.size() == 1);
+}
