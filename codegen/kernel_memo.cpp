@@ -9,10 +9,12 @@
 // The key is a walk of the tree that records everything the emitter reads:
 // per node its operation, dtype, shape, (Input) strides, (Reduce) axes, which
 // earlier node it is when the tree shares it, and for inputs which earlier
-// input has the same buffer and offset (the emitter merges such operands);
+// input has the same buffer and offset (the emitter merges operands with the
+// same address, dtype and strides: the key is at least as fine);
 // plus the target's shape and strides. Scalar values and buffer addresses are
 // left out: the emitter passes them as arguments.
 #include <mutex>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "codegen/emit_internal.h"
@@ -136,6 +138,12 @@ KernelPlan emit_memoised(const std::vector<NodeP>& roots, const Target* target) 
         w.key.push_back(-2000000);  // end of one output's tree
     }
     if (target) {
+        const Buffer* b = target->buffer.get();
+        if (b && b->device == DeviceKind::CUDA && array_device_kind() == DeviceKind::CUDA &&
+            b->device_index != array_device_index() && w.device_error.empty())
+            w.device_error = "an array on CUDA device " + std::to_string(b->device_index) +
+                             " is written by an expression on CUDA device " + std::to_string(array_device_index()) +
+                             " (the current device)";
         w.key.push_back(-1000000 - int64_t(target->shape.size()));
         w.key.insert(w.key.end(), target->shape.begin(), target->shape.end());
         w.key.insert(w.key.end(), target->strides.begin(), target->strides.end());
@@ -184,6 +192,10 @@ KernelPlan emit_memoised(const std::vector<NodeP>& roots, const Target* target) 
 
 KernelPlan emit_kernel(const NodeP& root, const Target* target) { return emit_memoised({root}, target); }
 
-KernelPlan emit_kernel_multi(const std::vector<NodeP>& roots) { return emit_memoised(roots, nullptr); }
+KernelPlan emit_kernel_multi(const std::vector<NodeP>& roots) {
+    for (const NodeP& r : roots)
+        if (r->shape != roots.at(0)->shape) throw std::logic_error("emit_kernel_multi: outputs of different shapes");
+    return emit_memoised(roots, nullptr);
+}
 
 }  // namespace gpy

@@ -109,11 +109,8 @@ void materialize(const NodeP& n) {
 void materialize_together(const std::vector<NodeP>& nodes) {
     std::vector<NodeP> todo;
     std::unordered_set<const Node*> seen;
-    for (const NodeP& n : nodes) {
-        if (done(n.get()) || !seen.insert(n.get()).second) continue;
-        prepare(n, false);  // reductions first: a multi-output kernel is elementwise
-        if (!done(n.get())) todo.push_back(n);
-    }
+    for (const NodeP& n : nodes)
+        if (!done(n.get()) && seen.insert(n.get()).second) todo.push_back(n);
     // Same shape, one kernel (up to kMaxOutputs outputs each).
     std::vector<bool> taken(todo.size(), false);
     for (size_t i = 0; i < todo.size(); ++i) {
@@ -124,10 +121,18 @@ void materialize_together(const std::vector<NodeP>& nodes) {
                 group.push_back(todo[j]);
                 taken[j] = true;
             }
-        if (group.size() == 1) {
-            materialize(group[0]);
-            continue;
+        if (group.size() > 1) {
+            // A multi-output kernel is elementwise: reductions inside run first
+            // (a lone node keeps materialize()'s fused reduction + epilogue).
+            std::vector<NodeP> pending;
+            for (const NodeP& n : group) {
+                prepare(n, false);
+                if (!done(n.get())) pending.push_back(n);
+            }
+            group.swap(pending);
         }
+        if (group.size() == 1) materialize(group[0]);
+        if (group.size() <= 1) continue;
         KernelPlan plan = emit_kernel_multi(group);
         launch(plan);
         adopt(group[0], plan.output);

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "runtime/cuda_driver.h"
+#include "runtime/nvrtc.h"
 
 namespace gpy {
 
@@ -29,8 +30,20 @@ BackendChoice choose_backend(const std::string& requested_option, int device) {
             c.error = "--backend cuda requested but " + why;
             return c;
         }
+        if (std::string nvrtc_why; !nvrtc::available(&nvrtc_why)) {
+            c.error = "--backend cuda requested but " + nvrtc_why + " (it compiles the kernels)";
+            return c;
+        }
         c.name = "cuda";
         c.description = "cuda device " + std::to_string(device);
+        return c;
+    }
+    // A GPU without NVRTC cannot compile kernels: auto then runs on the CPU.
+    std::string nvrtc_why;
+    if (n > 0 && !nvrtc::available(&nvrtc_why)) {
+        c.name = "cpu";
+        c.note = "GPU found but " + nvrtc_why + ", running on the CPU";
+        c.description = "cpu (" + nvrtc_why + ")";
         return c;
     }
     if (n > 0) {

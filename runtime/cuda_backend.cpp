@@ -75,7 +75,12 @@ const Compiled& compiled_for(int device_index, const KernelSource& k) {
         c.part_shape = cuda::occupancy_shape(c.part);
     }
     std::lock_guard<std::mutex> lock(mu);
-    return kernels[key] = std::move(c);  // node-based map: references stay valid
+    // Another thread may have built it meanwhile: keep the first (references
+    // to it are held); a different body under the same name (a 64-bit hash
+    // collision) replaces the entry.
+    auto [it, inserted] = kernels.try_emplace(key, std::move(c));
+    if (!inserted && it->second.body != k.body) it->second = std::move(c);
+    return it->second;  // node-based map: references stay valid
 }
 
 // The launch's ptrs, meta and scalars laid out as the wrappers' args struct.

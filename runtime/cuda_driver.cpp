@@ -54,7 +54,6 @@ bool bind_all(void* lib, Api& a, std::string& missing) {
     GPY_BIND(cuMemAlloc, "cuMemAlloc_v2")
     GPY_BIND(cuMemFree, "cuMemFree_v2")
     GPY_BIND(cuMemAllocManaged, "cuMemAllocManaged")
-    GPY_BIND(cuMemPrefetchAsync, "cuMemPrefetchAsync")
     GPY_BIND(cuMemAllocHost, "cuMemAllocHost_v2")
     GPY_BIND(cuMemFreeHost, "cuMemFreeHost")
     GPY_BIND(cuMemGetInfo, "cuMemGetInfo_v2")

@@ -35,9 +35,7 @@ inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 inline constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
 inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
-inline constexpr int CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89;
 inline constexpr unsigned CU_MEM_ATTACH_GLOBAL = 0x1;
-inline constexpr CUdevice CU_DEVICE_CPU = -1;
 inline constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
 inline constexpr unsigned CU_EVENT_BLOCKING_SYNC = 0x1;
 inline constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
@@ -69,7 +67,6 @@ struct Api {
     CUresult (*cuMemAlloc)(CUdeviceptr*, size_t);                       // _v2
     CUresult (*cuMemFree)(CUdeviceptr);                                 // _v2
     CUresult (*cuMemAllocManaged)(CUdeviceptr*, size_t, unsigned flags);
-    CUresult (*cuMemPrefetchAsync)(CUdeviceptr, size_t, CUdevice dst, CUstream);
     CUresult (*cuMemAllocHost)(void**, size_t);                         // _v2
     CUresult (*cuMemFreeHost)(void*);
     CUresult (*cuMemGetInfo)(size_t* free, size_t* total);              // _v2

@@ -31,30 +31,41 @@ Buffer* allocate_cuda_buffer(int device, size_t nbytes, bool zero) {
     return b;
 }
 
-void free_cuda_buffer(Buffer* b) {
+void free_cuda_buffer(Buffer* b) noexcept {
     // A block freed at process exit, after the driver shut down, is left to it.
     if (!cuda::try_api()) return;
-    // The current stream is taken as the block's last user: other streams get
-    // it only after an event recorded there completes.
-    cuda::device_pool(b->device_index).free(reinterpret_cast<uintptr_t>(b->data), current_stream());
+    // Back to the free list of the stream it was allocated on (the pool's
+    // default): other streams get it only after an event recorded there.
+    // Freeing runs in ~Buffer: a driver error here cannot be raised, and the
+    // block is then left to the driver.
+    try {
+        cuda::device(b->device_index).make_current();
+        cuda::device_pool(b->device_index).free(reinterpret_cast<uintptr_t>(b->data));
+    } catch (...) {
+    }
 }
 
 namespace {
-thread_local cuda::CUstream t_current_stream = nullptr;
+// The current stream of each device, per thread (devices past 63 share one).
+thread_local cuda::CUstream t_current_stream[64] = {};
+int stream_slot(int device) { return device < 63 ? device : 63; }
 }  // namespace
 
-cuda::CUstream current_stream() { return t_current_stream; }
-void set_current_stream(cuda::CUstream stream) { t_current_stream = stream; }
+cuda::CUstream current_stream() { return t_current_stream[stream_slot(array_device_index())]; }
+void set_current_stream(cuda::CUstream stream) { t_current_stream[stream_slot(array_device_index())] = stream; }
 
 void note_device_work(int device) { g_busy_devices.fetch_or(device_bit(device), std::memory_order_release); }
 
 void wait_for_device_work() {
-    if (g_busy_devices.load(std::memory_order_acquire) == 0) return;
-    // Bits are cleared only after the wait: a second thread arriving meanwhile
-    // blocks here instead of touching memory the GPU may still write.
+    // A thread that finds nothing busy and no wait in progress may touch
+    // memory at once; otherwise it queues behind the wait. Bits set while a
+    // wait runs (new work) stay set for the next one.
+    static std::atomic<bool> waiting{false};
+    if (g_busy_devices.load() == 0 && !waiting.load()) return;
     static std::mutex mu;
     std::lock_guard<std::mutex> lock(mu);
-    uint64_t busy = g_busy_devices.load(std::memory_order_acquire);
+    waiting.store(true);
+    uint64_t busy = g_busy_devices.exchange(0);
     for (int i = 0; i < 64; ++i) {
         if (!(busy & device_bit(i))) continue;
         if (i == 63) {
@@ -63,7 +74,7 @@ void wait_for_device_work() {
             cuda::device(i).synchronize();
         }
     }
-    g_busy_devices.fetch_and(~busy, std::memory_order_acq_rel);
+    waiting.store(false);
 }
 
 }  // namespace gpy

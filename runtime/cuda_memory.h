@@ -13,11 +13,13 @@ namespace gpy {
 // A buffer of `nbytes` on CUDA device `device`, zeroed on the current stream
 // when `zero` is set. Throws cuda::OutOfMemory when the pool cannot serve it.
 Buffer* allocate_cuda_buffer(int device, size_t nbytes, bool zero);
-// Gives the block back to its pool (from ~Buffer).
-void free_cuda_buffer(Buffer* b);
+// Gives the block back to its pool (from ~Buffer), to the free list of the
+// stream it was allocated on. Never throws.
+void free_cuda_buffer(Buffer* b) noexcept;
 
-// The stream work of the calling thread goes to: kernels, copies, cuBLAS and
-// pool allocations (nullptr: the legacy default stream).
+// The stream work of the calling thread goes to on the current array device:
+// kernels, copies, cuBLAS and pool allocations (nullptr: the legacy default
+// stream). Each device has its own current stream.
 cuda::CUstream current_stream();
 void set_current_stream(cuda::CUstream stream);
 

@@ -70,6 +70,7 @@ void fill_on_device(int device, DeviceFill kind, const Stream& s, uint64_t n, do
                         : kind == DeviceFill::NormalFloat   ? "gpy_philox_normal_float"
                                                             : "gpy_philox_normal_double";
     cuda::CUfunction fn = library_kernel(device, source, "gpy_philox_fills", entry);
+    cuda::device(device).make_current();
     uint64_t per_thread = kind == DeviceFill::UniformFloat || kind == DeviceFill::NormalFloat ? 4 : 2;
     uint64_t threads = (n + per_thread - 1) / per_thread;
     unsigned block_size = 256;

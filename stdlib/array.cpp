@@ -142,7 +142,12 @@ Value new_array(DType dt, const dag::Shape& shape, bool zero) {
         if (d && n > (int64_t(1) << 48) / d) raise(types::MemoryError, "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
         n *= d;
     }
-    BufferRef buf(Buffer::allocate(size_t(n) * itemsize(dt), zero));
+    BufferRef buf;
+    try {
+        buf = BufferRef(Buffer::allocate(size_t(n) * itemsize(dt), zero));
+    } catch (const std::runtime_error& e) {  // a CUDA driver error (MemoryError is a bad_alloc)
+        raise(types::RuntimeError, e.what());
+    }
     Value out = array_from_buffer(buf, dt, shape, dag::contiguous_strides(shape, itemsize(dt)), 0);
     out.as<ArrayObj>()->owndata = true;
     return out;

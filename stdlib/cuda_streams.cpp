@@ -7,6 +7,7 @@
 // a stream is a no-op that is always done, and an event records the host
 // clock (after computing pending arrays): scripts that time themselves with
 // events run on both backends.
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -31,14 +32,17 @@ TypeObject* g_stream_type = nullptr;
 
 struct StreamObj : Object {
     std::unique_ptr<cuda::Stream> stream;  // null: the legacy default stream (or the CPU backend)
+    int device = -1;                       // the device `stream` belongs to (-1: any)
     std::vector<Value> saved;              // streams to restore when `with` blocks end
     StreamObj() : Object(g_stream_type) {}
     cuda::CUstream handle() const { return stream ? stream->handle() : nullptr; }
 };
 
 Value g_null_stream;  // Stream.null
-// The object of the current stream (kept alive while current); Undef: null.
-thread_local Value t_current;
+// The object of each device's current stream (kept alive while current);
+// Undef: the null stream.
+thread_local Value t_current[64];
+Value& current_slot() { return t_current[std::min(array_device_index(), 63)]; }
 
 StreamObj* self_stream(CallArgs& a, const char* method) {
     if (a.npos < 1 || !a.pos[0].is_obj() || a.pos[0].o->type != g_stream_type)
@@ -61,6 +65,7 @@ Value stream_construct(Interp&, CallArgs& a) {
         try {
             cuda::device(array_device_index()).make_current();
             s->stream = std::make_unique<cuda::Stream>(non_blocking, priority);
+            s->device = array_device_index();
         } catch (const cuda::Error& e) {
             raise_cuda(e);
         }
@@ -68,15 +73,19 @@ Value stream_construct(Interp&, CallArgs& a) {
     return r;
 }
 
-Value current_stream_object() { return t_current.is_undef() ? g_null_stream : t_current; }
+Value current_stream_object() { return current_slot().is_undef() ? g_null_stream : current_slot(); }
 
-// Makes `stream` (a Stream object) current. Work already pending belongs to
-// the stream that was current, so it is computed first.
+// Makes `stream` (a Stream object) current on the current device. Work
+// already pending belongs to the stream that was current, so it is computed
+// first.
 void switch_stream(const Value& stream) {
     auto* s = static_cast<StreamObj*>(stream.o);
+    if (s->device >= 0 && s->device != array_device_index())
+        raise(types::RuntimeError, "the stream belongs to CUDA device " + std::to_string(s->device) +
+                                       ", the current device is " + std::to_string(array_device_index()));
     if (s->handle() != current_stream()) materialize_all_pending();
     set_current_stream(s->handle());
-    t_current = stream;
+    current_slot() = stream;
 }
 
 Value stream_use(Interp&, CallArgs& a) {

@@ -265,10 +265,14 @@ void product_cublas(Layout la, Layout lb, int64_t n, int64_t m, int64_t k, const
     int64_t ldb = (tb ? m : k) == 1 ? std::max(lb.ld, tb ? k : m) : lb.ld;
     ldc = n == 1 ? std::max(ldc, m) : ldc;
     for (int64_t v : {lda, ldb, ldc}) check_int(v);
-    if constexpr (sizeof(T) == 4)
-        cublas::sgemm(array_device_index(), ta, tb, int(n), int(m), int(k), a, int(lda), b, int(ldb), c, int(ldc));
-    else
-        cublas::dgemm(array_device_index(), ta, tb, int(n), int(m), int(k), a, int(lda), b, int(ldb), c, int(ldc));
+    try {
+        if constexpr (sizeof(T) == 4)
+            cublas::sgemm(array_device_index(), ta, tb, int(n), int(m), int(k), a, int(lda), b, int(ldb), c, int(ldc));
+        else
+            cublas::dgemm(array_device_index(), ta, tb, int(n), int(m), int(k), a, int(lda), b, int(ldb), c, int(ldc));
+    } catch (const std::runtime_error& e) {  // cuBLAS or driver errors
+        raise(types::RuntimeError, e.what());
+    }
 }
 
 // C (n x m, row-major, leading dimension ldc) = A (n x k) B (k x m).
@@ -362,7 +366,11 @@ void run_batches(const blas::Library& L, const Problem& p, const GemmPlan& g, co
 }
 
 Value contract_blas(const Problem& p, const GemmPlan& g, DType t) {
-    const blas::Library& L = blas_library();
+    // On the GPU the products go to cuBLAS (product_cublas) and never touch
+    // the host library, which may be absent there.
+    static const blas::Library kNoHostBlas{};
+    const blas::Library& L =
+        array_device_kind() == DeviceKind::CUDA && cublas::available() ? kNoHostBlas : blas_library();
     DType ct = t == DType::Float16 ? DType::Float32 : t;
     Batched A = as_batched(p, 0, g.batch, g.I, g.K, ct);
     Batched B = as_batched(p, 1, g.batch, g.K, g.J, ct);

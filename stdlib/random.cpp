@@ -69,8 +69,8 @@ Value generate(DType dt, const dag::Shape& shape, Fill fill, const DeviceDraw* g
         try {
             philox::fill_on_device(array_device_index(), gpu->kind, gpu->stream, uint64_t(arr->size()), gpu->a, gpu->b,
                                    arr->buffer.device_bytes() + arr->offset);
-        } catch (const cuda::Error& e) {
-            raise(types::RuntimeError, std::string("CUDA error: ") + e.what());
+        } catch (const std::runtime_error& e) {  // driver errors, or NVRTC rejecting the fill kernels
+            raise(types::RuntimeError, e.what());
         }
         return out;
     }

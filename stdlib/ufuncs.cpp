@@ -303,7 +303,15 @@ Value slot_compare(Interp& in, CmpOp op, const Value& a, const Value& b) {
         if (!arr) return Value();
         if (op == CmpOp::Eq || op == CmpOp::Ne) {
             Value all_false = new_array(DType::Bool, arr->shape, true);
-            return op == CmpOp::Eq ? all_false : apply_ufunc(in, "logical_not", {all_false});
+            Value r = op == CmpOp::Eq ? all_false : apply_ufunc(in, "logical_not", {all_false});
+            // NumPy scalars: a Python bool against None (np.float32(1) == None
+            // is False), a NumPy bool against anything else (np.True_).
+            if (arr->numpy_scalar) {
+                const Value& other = arr == as_array(a) ? b : a;
+                if (other.is_none()) return Value::boolean(op == CmpOp::Ne);
+                r = array_from_node(array_node(as_array(r)), true);
+            }
+            return r;
         }
         if (arr->size() == 0) return new_array(DType::Bool, arr->shape, true);
         DType t = arr->dtype;
