@@ -65,6 +65,9 @@ void wait_for_device_work() {
     static std::mutex mu;
     std::lock_guard<std::mutex> lock(mu);
     waiting.store(true);
+    struct Done {
+        ~Done() { waiting.store(false); }  // also when a sync throws
+    } done;
     uint64_t busy = g_busy_devices.exchange(0);
     for (int i = 0; i < 64; ++i) {
         if (!(busy & device_bit(i))) continue;
@@ -74,7 +77,6 @@ void wait_for_device_work() {
             cuda::device(i).synchronize();
         }
     }
-    waiting.store(false);
 }
 
 }  // namespace gpy
