@@ -4,17 +4,14 @@
 
 #include <mutex>
 
+#include "runtime/dynamic_library.h"
 #include "runtime/thread_pool.h"
 
 namespace gpy::blas {
 
 namespace {
 
-template <class F>
-bool bind(void* lib, const char* symbol, F& fn) {
-    fn = reinterpret_cast<F>(dlsym(lib, symbol));
-    return fn != nullptr;
-}
+using dynlib::bind;
 
 // Binds every routine: CBLAS from `blas_lib`, LAPACK from `lapack_lib` (the
 // same handle for OpenBLAS, which exports both).

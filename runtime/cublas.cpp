@@ -1,8 +1,5 @@
 #include "runtime/cublas.h"
 
-#include <dlfcn.h>
-#include <glob.h>
-
 #include <atomic>
 #include <cstdlib>
 #include <map>
@@ -12,6 +9,7 @@
 
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
+#include "runtime/dynamic_library.h"
 
 namespace gpy::cublas {
 
@@ -40,39 +38,13 @@ struct Loaded {
     std::string why;
 };
 
-std::vector<std::string> candidates() {
-    std::vector<std::string> c;
-    if (const char* p = std::getenv("GPY_CUBLAS_LIB"); p && *p) c.push_back(p);
-    if (const char* h = std::getenv("CUDA_HOME"); h && *h) c.push_back(std::string(h) + "/lib64/libcublas.so");
-    c.push_back("/usr/local/cuda/lib64/libcublas.so");
-    for (const char* soname : {"libcublas.so.13", "libcublas.so.12", "libcublas.so"}) c.push_back(soname);
-    for (const char* pattern : {"/usr/local/lib/python3*/dist-packages/nvidia/*/lib/libcublas.so.1*",
-                                "/usr/local/lib/python3*/site-packages/nvidia/*/lib/libcublas.so.1*",
-                                "/usr/lib/python3*/dist-packages/nvidia/*/lib/libcublas.so.1*",
-                                "/opt/*/lib/python3*/site-packages/nvidia/*/lib/libcublas.so.1*"}) {
-        glob_t g{};
-        if (glob(pattern, 0, nullptr, &g) == 0)
-            for (size_t i = 0; i < g.gl_pathc; ++i) c.push_back(g.gl_pathv[i]);
-        globfree(&g);
-    }
-    return c;
-}
-
-template <class F> bool bind(void* lib, const char* name, F& fn) {
-    fn = reinterpret_cast<F>(dlsym(lib, name));
-    return fn != nullptr;
-}
+using dynlib::bind;
 
 const Loaded& loaded() {
     static const Loaded l = [] {
         Loaded r;
-        void* lib = nullptr;
         std::string tried;
-        for (const std::string& path : candidates()) {
-            lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-            if (lib) break;
-            tried += (tried.empty() ? "" : ", ") + path;
-        }
+        void* lib = dynlib::open_first(dynlib::cuda_library_candidates("GPY_CUBLAS_LIB", "libcublas"), tried);
         if (!lib) {
             r.why = "libcublas not found (tried " + tried + ")";
             return r;
@@ -140,22 +112,23 @@ bool available(std::string* why) {
 // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: the same
 // buffers with the operands swapped (a row-major matrix with row stride ld is
 // the column-major transpose with leading dimension ld).
+template <class T, class Gemm>
+void gemm(Gemm fn, const char* call, int device, bool trans_a, bool trans_b, int m, int n, int k, const T* a, int lda,
+          const T* b, int ldb, T* c, int ldc) {
+    const T one = 1, zero = 0;
+    check(fn(handle_for(device), trans_b ? kOpT : kOpN, trans_a ? kOpT : kOpN, n, m, k, &one, b, ldb, a, lda, &zero, c, ldc),
+          call);
+    note_device_work(device);
+}
+
 void sgemm(int device, bool trans_a, bool trans_b, int m, int n, int k, const float* a, int lda, const float* b, int ldb,
            float* c, int ldc) {
-    const float one = 1, zero = 0;
-    check(api().sgemm(handle_for(device), trans_b ? kOpT : kOpN, trans_a ? kOpT : kOpN, n, m, k, &one, b, ldb, a, lda,
-                      &zero, c, ldc),
-          "cublasSgemm");
-    note_device_work(device);
+    gemm(api().sgemm, "cublasSgemm", device, trans_a, trans_b, m, n, k, a, lda, b, ldb, c, ldc);
 }
 
 void dgemm(int device, bool trans_a, bool trans_b, int m, int n, int k, const double* a, int lda, const double* b, int ldb,
            double* c, int ldc) {
-    const double one = 1, zero = 0;
-    check(api().dgemm(handle_for(device), trans_b ? kOpT : kOpN, trans_a ? kOpT : kOpN, n, m, k, &one, b, ldb, a, lda,
-                      &zero, c, ldc),
-          "cublasDgemm");
-    note_device_work(device);
+    gemm(api().dgemm, "cublasDgemm", device, trans_a, trans_b, m, n, k, a, lda, b, ldb, c, ldc);
 }
 
 }  // namespace gpy::cublas

@@ -1,9 +1,7 @@
 // cuBLAS, loaded with dlopen on first use (like the driver and NVRTC): the
-// matrix products of the CUDA backend. Looked for, in order: $GPY_CUBLAS_LIB,
-// libcublas.so under $CUDA_HOME and /usr/local/cuda, the sonames
-// libcublas.so.13 / .12 on the loader's path, then the NVIDIA wheels of a
-// Python installation (site-packages/nvidia/*/lib), where CuPy and PyTorch
-// users have it.
+// matrix products of the CUDA backend. Looked for where
+// dynlib::cuda_library_candidates says ($GPY_CUBLAS_LIB first;
+// runtime/dynamic_library.h).
 //
 // One handle per device, bound to the current stream before each call. Math
 // mode is cuBLAS's default: no TF32 for float32 (NumPy users expect float32

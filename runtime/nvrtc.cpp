@@ -1,10 +1,10 @@
 #include "runtime/nvrtc.h"
 
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <mutex>
 #include <vector>
+
+#include "runtime/dynamic_library.h"
 
 namespace gpy::nvrtc {
 
@@ -32,31 +32,13 @@ struct Loaded {
     std::string why;  // when !ok
 };
 
-std::vector<std::string> candidates() {
-    std::vector<std::string> c;
-    if (const char* p = std::getenv("GPY_NVRTC_LIB"); p && *p) c.push_back(p);
-    if (const char* h = std::getenv("CUDA_HOME"); h && *h) c.push_back(std::string(h) + "/lib64/libnvrtc.so");
-    c.push_back("/usr/local/cuda/lib64/libnvrtc.so");
-    c.push_back("/usr/local/cuda/targets/x86_64-linux/lib/libnvrtc.so");
-    for (const char* soname : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}) c.push_back(soname);
-    return c;
-}
-
-template <class F> bool bind(void* lib, const char* name, F& fn) {
-    fn = reinterpret_cast<F>(dlsym(lib, name));
-    return fn != nullptr;
-}
+using dynlib::bind;
 
 const Loaded& loaded() {
     static const Loaded l = [] {
         Loaded r;
-        void* lib = nullptr;
         std::string tried;
-        for (const std::string& path : candidates()) {
-            lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-            if (lib) break;
-            tried += (tried.empty() ? "" : ", ") + path;
-        }
+        void* lib = dynlib::open_first(dynlib::cuda_library_candidates("GPY_NVRTC_LIB", "libnvrtc"), tried);
         if (!lib) {
             r.why = "libnvrtc not found (tried " + tried + ")";
             return r;

@@ -2,10 +2,8 @@
 // link-time dependency on the CUDA toolkit, so the gpy binary starts (and the
 // CPU backend runs) where there is none.
 //
-// Looked for, in order: $GPY_NVRTC_LIB, libnvrtc.so under $CUDA_HOME,
-// /usr/local/cuda/lib64 and /usr/local/cuda/targets/x86_64-linux/lib, then
-// the sonames libnvrtc.so.13, libnvrtc.so.12 and libnvrtc.so on the loader's
-// path.
+// Looked for where dynlib::cuda_library_candidates says ($GPY_NVRTC_LIB
+// first; runtime/dynamic_library.h).
 //
 // Thread-safe: compiles may run concurrently (NVRTC programs are independent).
 #pragma once

@@ -17,6 +17,7 @@
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
 #include "stdlib/array.h"
+#include "stdlib/cuda_errors.h"
 #include "stdlib/module_parts.h"
 #include "stdlib/np_args.h"
 
@@ -132,31 +133,27 @@ Value benchmark(Interp& in, CallArgs& a) {
     auto* r = new ResultObj();
     Value result = Value::object(r);
     r->name = name_v && !name_v->is_none() ? to_str(in, *name_v) : to_str(in, get_attr(in, *fn, "__name__"));
+    if (n_repeat == 0) raise(types::ValueError, "benchmark(): n_repeat must be at least 1");
     bool gpu = array_device_kind() == DeviceKind::CUDA;
     r->device = array_device_index();
     for (int64_t i = 0; i < n_warmup; ++i) run_once();
     std::unique_ptr<cuda::Event> start, stop;
-    try {
-        if (gpu) {
-            start = std::make_unique<cuda::Event>();
-            stop = std::make_unique<cuda::Event>();
-        }
-        for (int64_t i = 0; i < n_repeat; ++i) {
-            if (gpu) start->record(current_stream());
-            auto t0 = std::chrono::steady_clock::now();
-            run_once();
-            auto t1 = std::chrono::steady_clock::now();
-            r->cpu.push_back(std::chrono::duration<double>(t1 - t0).count());
-            if (gpu) {
-                stop->record(current_stream());
-                stop->synchronize();
-                r->gpu.push_back(double(cuda::elapsed_ms(*start, *stop)) / 1e3);
-            }
-        }
-    } catch (const cuda::Error& e) {
-        raise(types::RuntimeError, std::string("CUDA error: ") + e.what());
+    if (gpu) cuda_call([&] {
+        start = std::make_unique<cuda::Event>();
+        stop = std::make_unique<cuda::Event>();
+    });
+    for (int64_t i = 0; i < n_repeat; ++i) {
+        if (gpu) cuda_call([&] { start->record(current_stream()); });
+        auto t0 = std::chrono::steady_clock::now();
+        run_once();
+        auto t1 = std::chrono::steady_clock::now();
+        r->cpu.push_back(std::chrono::duration<double>(t1 - t0).count());
+        if (gpu) r->gpu.push_back(cuda_call([&] {
+            stop->record(current_stream());
+            stop->synchronize();
+            return double(cuda::elapsed_ms(*start, *stop)) / 1e3;
+        }));
     }
-    if (r->cpu.empty()) raise(types::ValueError, "benchmark(): n_repeat must be at least 1");
     return result;
 }
 

@@ -14,6 +14,7 @@
 #include "runtime/cuda_memory.h"
 #include "runtime/device_pool.h"
 #include "stdlib/array.h"
+#include "stdlib/cuda_errors.h"
 #include "stdlib/module_parts.h"
 #include "stdlib/np_args.h"
 
@@ -30,11 +31,7 @@ cuda::Device& checked_device(int64_t id) {
     if (n == 0) raise(types::RuntimeError, "CUDA device " + std::to_string(id) + " is not available: " + why);
     if (id < 0 || id >= n)
         raise(types::ValueError, "Invalid device ID: " + std::to_string(id) + " (" + std::to_string(n) + " CUDA device(s) found)");
-    try {
-        return cuda::device(int(id));
-    } catch (const cuda::Error& e) {
-        raise(types::RuntimeError, std::string("CUDA error: ") + e.what());
-    }
+    return cuda_call([&]() -> cuda::Device& { return cuda::device(int(id)); });
 }
 
 // ---- Device ----

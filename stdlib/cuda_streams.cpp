@@ -15,6 +15,7 @@
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
 #include "stdlib/array.h"
+#include "stdlib/cuda_errors.h"
 #include "stdlib/module_parts.h"
 #include "stdlib/np_args.h"
 
@@ -23,8 +24,6 @@ namespace gpy {
 namespace {
 
 bool on_gpu() { return array_device_kind() == DeviceKind::CUDA; }
-
-[[noreturn]] void raise_cuda(const cuda::Error& e) { raise(types::RuntimeError, std::string("CUDA error: ") + e.what()); }
 
 // ---- Stream ----
 
@@ -62,13 +61,11 @@ Value stream_construct(Interp&, CallArgs& a) {
     auto* s = new StreamObj();
     Value r = Value::object(s);
     if (on_gpu()) {
-        try {
+        cuda_call([&] {
             cuda::device(array_device_index()).make_current();
             s->stream = std::make_unique<cuda::Stream>(non_blocking, priority);
             s->device = array_device_index();
-        } catch (const cuda::Error& e) {
-            raise_cuda(e);
-        }
+        });
     }
     return r;
 }
@@ -114,12 +111,10 @@ Value stream_synchronize(Interp&, CallArgs& a) {
     StreamObj* s = self_stream(a, "synchronize");
     materialize_all_pending();
     if (!on_gpu()) return Value::none();
-    try {
+    cuda_call([&] {
         if (s->stream) s->stream->synchronize();
         else cuda::device(array_device_index()).synchronize();
-    } catch (const cuda::Error& e) {
-        raise_cuda(e);
-    }
+    });
     return Value::none();
 }
 
@@ -150,12 +145,10 @@ Value event_construct(Interp&, CallArgs& a) {
     auto* e = new EventObj();
     Value r = Value::object(e);
     if (on_gpu()) {
-        try {
+        cuda_call([&] {
             cuda::device(array_device_index()).make_current();
             e->event = std::make_unique<cuda::Event>(block, disable_timing);
-        } catch (const cuda::Error& err) {
-            raise_cuda(err);
-        }
+        });
     }
     return r;
 }
@@ -168,11 +161,7 @@ void record(EventObj* e, const StreamObj* stream) {
         e->host_time = std::chrono::steady_clock::now();
         return;
     }
-    try {
-        e->event->record(stream ? stream->handle() : current_stream());
-    } catch (const cuda::Error& err) {
-        raise_cuda(err);
-    }
+    cuda_call([&] { e->event->record(stream ? stream->handle() : current_stream()); });
 }
 
 const StreamObj* stream_arg(const Value* v) {
@@ -190,13 +179,7 @@ Value event_record(Interp&, CallArgs& a) {
 
 Value event_synchronize(Interp&, CallArgs& a) {
     EventObj* e = self_event(a, "synchronize");
-    if (e->event && e->recorded) {
-        try {
-            e->event->synchronize();
-        } catch (const cuda::Error& err) {
-            raise_cuda(err);
-        }
-    }
+    if (e->event && e->recorded) cuda_call([&] { e->event->synchronize(); });
     return Value::none();
 }
 
@@ -223,18 +206,10 @@ Value stream_wait_event(Interp&, CallArgs& a) {
     EventObj* e = v ? as_event(*v) : nullptr;
     if (!e) raise(types::TypeError, "wait_event() needs an Event");
     if (s->stream && e->event) {
-        try {
-            s->stream->wait(e->event->handle());
-        } catch (const cuda::Error& err) {
-            raise_cuda(err);
-        }
+        cuda_call([&] { s->stream->wait(e->event->handle()); });
     } else if (!s->stream && e->event && e->recorded) {
         // The legacy default stream waits for the event by making the host wait.
-        try {
-            e->event->synchronize();
-        } catch (const cuda::Error& err) {
-            raise_cuda(err);
-        }
+        cuda_call([&] { e->event->synchronize(); });
     }
     return Value::none();
 }
@@ -243,12 +218,9 @@ Value stream_getattr(Interp&, const Value& v, const std::string& name) {
     auto* s = static_cast<StreamObj*>(v.o);
     if (name == "done") {
         if (!on_gpu()) return Value::boolean(true);
-        try {
-            if (s->stream) return Value::boolean(s->stream->done());
-            return Value::boolean(cuda::api().cuStreamQuery(nullptr) == cuda::CUDA_SUCCESS);
-        } catch (const cuda::Error& err) {
-            raise_cuda(err);
-        }
+        return Value::boolean(cuda_call([&] {
+            return s->stream ? s->stream->done() : cuda::api().cuStreamQuery(nullptr) == cuda::CUDA_SUCCESS;
+        }));
     }
     if (name == "ptr") return Value::integer(int64_t(reinterpret_cast<uintptr_t>(s->handle())));
     return Value();
@@ -258,11 +230,7 @@ Value event_getattr(Interp&, const Value& v, const std::string& name) {
     auto* e = static_cast<EventObj*>(v.o);
     if (name == "done") {
         if (!e->event || !e->recorded) return Value::boolean(true);
-        try {
-            return Value::boolean(e->event->done());
-        } catch (const cuda::Error& err) {
-            raise_cuda(err);
-        }
+        return Value::boolean(cuda_call([&] { return e->event->done(); }));
     }
     return Value();
 }
@@ -276,14 +244,11 @@ Value get_elapsed_time(Interp&, CallArgs& a) {
     EventObj* e2 = v2 ? as_event(*v2) : nullptr;
     if (!e1 || !e2) raise(types::TypeError, "get_elapsed_time() needs two Events");
     if (!e1->recorded || !e2->recorded) raise(types::RuntimeError, "get_elapsed_time(): both events must be recorded");
-    if (e1->event && e2->event) {
-        try {
+    if (e1->event && e2->event)
+        return Value::real(cuda_call([&] {
             e2->event->synchronize();
-            return Value::real(cuda::elapsed_ms(*e1->event, *e2->event));
-        } catch (const cuda::Error& err) {
-            raise_cuda(err);
-        }
-    }
+            return cuda::elapsed_ms(*e1->event, *e2->event);
+        }));
     return Value::real(std::chrono::duration<double, std::milli>(e2->host_time - e1->host_time).count());
 }
 

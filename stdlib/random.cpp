@@ -171,14 +171,21 @@ Value affine(Interp& in, const Param& loc, const Param& scale, Value x) {
 
 // ---- float draws ----
 
+// dtype= (argument 1) of a float draw: float64 or float32, for the Generator
+// methods (`with_dtype`); the legacy functions draw float64.
+DType float_draw_dtype(Interp& in, CallArgs& r, bool with_dtype, const char* fname) {
+    DType dt = with_dtype ? dtype_arg(in, r, 1).value_or(DType::Float64) : DType::Float64;
+    if (dt != DType::Float64 && dt != DType::Float32)
+        raise(types::TypeError, std::string("Unsupported dtype dtype('") + name(dt) + "') for " + fname);
+    return dt;
+}
+
 // random(size=None) / random_sample / Generator.random(size=None, dtype=float64)
 Value random_impl(Interp& in, CallArgs& a, bool with_dtype) {
     GeneratorObj* g = self_of(a);
     CallArgs r = rest(a);
     auto size = size_arg(in, r, 0);
-    DType dt = with_dtype ? dtype_arg(in, r, 1).value_or(DType::Float64) : DType::Float64;
-    if (dt != DType::Float64 && dt != DType::Float32)
-        raise(types::TypeError, std::string("Unsupported dtype dtype('") + name(dt) + "') for random");
+    DType dt = float_draw_dtype(in, r, with_dtype, "random");
     if (dt == DType::Float64) return size ? uniform_doubles(g, *size) : Value::real(uniform_double(g));
     // cuRAND's float uniforms lie in (0, 1]; NumPy promises [0, 1), so 1.0f wraps to 0.
     auto fix = [](float u) { return u == 1.0f ? 0.0f : u; };
@@ -252,9 +259,7 @@ Value standard_normal_impl(Interp& in, CallArgs& a, bool with_dtype) {
     GeneratorObj* g = self_of(a);
     CallArgs r = rest(a);
     auto size = size_arg(in, r, 0);
-    DType dt = with_dtype ? dtype_arg(in, r, 1).value_or(DType::Float64) : DType::Float64;
-    if (dt != DType::Float64 && dt != DType::Float32)
-        raise(types::TypeError, std::string("Unsupported dtype dtype('") + name(dt) + "') for standard_normal");
+    DType dt = float_draw_dtype(in, r, with_dtype, "standard_normal");
     if (dt == DType::Float64) return size ? normal_doubles(g, *size, 0.0, 1.0) : Value::real(normal_double(g, 0.0, 1.0));
     dag::Shape shape = size.value_or(dag::Shape{});
     philox::Stream s = g->take(uint64_t(count(shape)), 1);
