@@ -45,6 +45,15 @@ void free_cuda_buffer(Buffer* b) noexcept {
     }
 }
 
+void retire_cuda_stream(int device, cuda::CUstream stream) noexcept {
+    if (!cuda::try_api() || device < 0) return;
+    try {
+        cuda::device(device).make_current();
+        cuda::device_pool(device).retire_stream(stream);
+    } catch (...) {
+    }
+}
+
 namespace {
 // The current stream of each device, per thread (devices past 63 share one).
 thread_local cuda::CUstream t_current_stream[64] = {};

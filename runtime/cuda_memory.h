@@ -23,6 +23,10 @@ void free_cuda_buffer(Buffer* b) noexcept;
 cuda::CUstream current_stream();
 void set_current_stream(cuda::CUstream stream);
 
+// Before stream `stream` of device `device` is destroyed: the pool stops
+// recording events on it (runtime/device_pool.h). Never throws.
+void retire_cuda_stream(int device, cuda::CUstream stream) noexcept;
+
 // Marks device `device` as having queued work the host must wait for before
 // it reads or writes managed memory.
 void note_device_work(int device);

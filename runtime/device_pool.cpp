@@ -100,20 +100,29 @@ BlockPool::Block* BlockPool::take_allocated(uintptr_t ptr) {
 void BlockPool::free_locked(Block* b, StreamKey last_stream) {
     used_ -= b->size;
     b->allocated = false;
-    note_stream(last_stream);
-    b->stream = last_stream;
-    b->event = fenced_ ? record(last_stream) : nullptr;
+    if (b->stream == kRetiredStream && last_stream == b->stream) {
+        // Allocated on a stream destroyed since: it keeps the event recorded
+        // when that stream retired (no event can be recorded on it now).
+    } else {
+        note_stream(last_stream);
+        b->stream = last_stream;
+        b->event = fenced_ ? record(last_stream) : nullptr;
+    }
     // Coalesce: a neighbour joins if it is free on the same stream or already
     // free for everyone. The merged block keeps b's event, the newest: events
-    // of one stream complete in order.
-    if (Block* p = b->prev; p && !p->allocated && (p->stream == b->stream || ready_for_others(p))) {
+    // of one stream complete in order (retired blocks may come from different
+    // streams, so they join only when ready).
+    auto joins = [&](Block* n) {
+        return n && !n->allocated && ((n->stream == b->stream && b->stream != kRetiredStream) || ready_for_others(n));
+    };
+    if (Block* p = b->prev; joins(p)) {
         erase_free(p);
         p->stream = b->stream;
         p->event = std::move(b->event);
         merge_into(p, b);
         b = p;
     }
-    if (Block* n = b->next; n && !n->allocated && (n->stream == b->stream || ready_for_others(n))) {
+    if (Block* n = b->next; joins(n)) {
         erase_free(n);
         merge_into(b, n);
     }
@@ -240,17 +249,25 @@ void BlockPool::note_stream(StreamKey stream) {
 
 void BlockPool::retire_stream(StreamKey stream) {
     std::lock_guard<std::mutex> lock(mu_);
+    // The last event the stream will ever have: all its work is queued.
+    std::shared_ptr<void> last = record(stream);
     auto it = free_.find(stream);
     if (it != free_.end()) {
-        // Without fencing, a block's missing event means "not tracked": record one now.
-        std::shared_ptr<void> ev = fenced_ ? nullptr : record(stream);
         FreeList& retired = free_[kRetiredStream];
         for (Block* b : it->second) {
-            if (!b->event) b->event = ev;
+            // Without fencing, a block's missing event means "not tracked".
+            if (!b->event) b->event = last;
             b->stream = kRetiredStream;
             retired.insert(b);
         }
         free_.erase(it);
+    }
+    // Blocks still in use that were allocated on it are freed to the retired
+    // list later; they wait for the same event (free_locked).
+    for (auto& [ptr, b] : allocated_) {
+        if (b->stream != stream) continue;
+        b->stream = kRetiredStream;
+        b->event = last;
     }
     streams_seen_.erase(stream);
 }

@@ -96,8 +96,9 @@ public:
     void set_limit(size_t bytes);  // 0: no limit
     size_t get_limit() const;
 
-    // Before a stream is destroyed: its free blocks stay usable by other
-    // streams once their event completes.
+    // Before a stream is destroyed: its free blocks, and blocks allocated on
+    // it that are freed later, become usable by other streams once the work
+    // queued on it so far completes. No event is recorded on it afterwards.
     void retire_stream(StreamKey stream);
 
 private:

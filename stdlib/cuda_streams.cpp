@@ -34,6 +34,9 @@ struct StreamObj : Object {
     int device = -1;                       // the device `stream` belongs to (-1: any)
     std::vector<Value> saved;              // streams to restore when `with` blocks end
     StreamObj() : Object(g_stream_type) {}
+    ~StreamObj() override {
+        if (stream) retire_cuda_stream(device, stream->handle());
+    }
     cuda::CUstream handle() const { return stream ? stream->handle() : nullptr; }
 };
 

@@ -46,7 +46,9 @@ struct FakeDriver : gpy::cuda::PoolBackend {
         segments.erase(ptr);
         ++segment_frees;
     }
+    std::set<StreamKey> destroyed;  // streams no event may be recorded on
     void* record_event(StreamKey stream) override {
+        REQUIRE(destroyed.count(stream) == 0);
         Ev* e = new Ev{stream};
         live_events.insert(e);
         return e;
@@ -206,6 +208,23 @@ TEST_CASE("device pool: a retired stream's blocks wait for its event", "[device_
     CHECK(pool.allocate(12 * MiB, S2) != a);
     drv.finish(S1);
     CHECK(pool.allocate(12 * MiB, S2) == a);
+}
+
+TEST_CASE("device pool: a block allocated on a stream destroyed since is freed without touching it", "[device_pool]") {
+    FakeDriver drv;
+    BlockPool pool(drv);
+    uintptr_t a = pool.allocate(12 * MiB, S1);
+    uintptr_t b = pool.allocate(12 * MiB, S2);  // a second stream: frees record events
+    pool.retire_stream(S1);
+    drv.destroyed.insert(S1);
+    pool.free(a);  // records nothing on S1 (the fake driver checks)
+    uintptr_t c = pool.allocate(12 * MiB, S2);
+    CHECK(c != a);  // S1's work may still run
+    drv.finish(S1);
+    CHECK(pool.allocate(12 * MiB, S2) == a);
+    pool.free(b);
+    pool.free(c);
+    CHECK(pool.used_bytes() == 12 * MiB);  // a alone
 }
 
 TEST_CASE("device pool: pinned host blocks wait for the stream that copied from them", "[device_pool]") {
