@@ -7,20 +7,73 @@
 namespace gpy {
 
 std::string cuda_kernel_source(const KernelSource& k) {
+    return std::string(kCudaPrelude) + kCommonPrelude + cuda_kernel_text(k);
+}
+
+std::string cuda_kernel_text(const KernelSource& k) {
     const std::string& n = k.name;
     // Zero-length arrays are not C++; an unused slot costs 8 bytes of parameters.
     auto len = [](int count) { return std::to_string(std::max(count, 1)); };
-    std::string s = std::string(kCudaPrelude) + kCommonPrelude + k.body;
+    std::string s = k.body + k.gpu_body;
     s += "struct " + n + "_args { char* P[" + len(k.n_ptrs) + "]; int64_t M[" + len(k.n_meta) + "]; uint64_t S[" +
          len(k.n_scalars) + "]; };\n";
     const std::string params = "const __grid_constant__ " + n + "_args a";
     const std::string unpack = "    char** P = const_cast<char**>(a.P);\n";
     const std::string thread = "blockIdx.x * (int64_t)blockDim.x + threadIdx.x";
     const std::string stride = "(int64_t)blockDim.x * gridDim.x";
-    s += "extern \"C\" __global__ void " + n + "_grid(" + params + ", int64_t n) {\n" + unpack +
-         "    for (int64_t i = " + thread + "; i < n; i += " + stride + ")\n"
-         "        " + n + "(P, a.M, a.S, i, i + 1);\n}\n";
-    if (k.kind == KernelSource::ReduceFull) {
+    const bool vec4 = !k.vec4_align.empty();
+    // Only the wrappers the runner launches: each inlines the body again, and
+    // NVRTC's time grows with every copy.
+    if (!vec4 && !k.cooperative) {
+        s += "extern \"C\" __global__ void " + n + "_grid(" + params + ", int64_t n) {\n" + unpack +
+             "    for (int64_t i = " + thread + "; i < n; i += " + stride + ")\n"
+             "        " + n + "(P, a.M, a.S, i, i + 1);\n}\n";
+    }
+    if (vec4) {
+        // Four elements per step; `aligned`: every pointer is on a vector boundary.
+        s += "extern \"C\" __global__ void " + n + "_vec4_grid(" + params + ", int64_t n, int aligned) {\n" + unpack +
+             "    const int64_t nv = (n + 3) >> 2;\n"
+             "    for (int64_t v = " + thread + "; v < nv; v += " + stride + ") {\n"
+             "        const int64_t i = v << 2;\n"
+             "        const int m = n - i < 4 ? (int)(n - i) : 4;\n"
+             "        " + n + "_vec4(P, a.S, i, m, aligned && m == 4);\n"
+             "    }\n}\n";
+    }
+    if (k.cooperative) {
+        // Teams of G threads (a power of two up to a warp, or the whole
+        // block) each reduce one (row, part) pair: row o = t / nsplit, part
+        // c = t % nsplit, the team's threads folding every (nsplit * G)-th
+        // element, then combining by shuffles (and shared memory for a
+        // block). A team writes its 32-byte partial (accumulator, index at
+        // +16) to out_parts, or without it finishes the row. With in_parts,
+        // teams (nsplit == 1) fold a row's in_split partials instead of its
+        // elements. One entry point, so NVRTC compiles the body once; the
+        // loop is block-uniform, so every thread reaches shuffles and barriers.
+        s += "extern \"C\" __global__ void " + n + "_reduce(" + params +
+             ", int64_t nrows, int64_t inner, int G, int64_t nsplit, char* out_parts, const char* in_parts, int64_t in_split) {\n" + unpack +
+             "    auto comb = [](" + n + "_acc* r, int64_t* i, " + n + "_acc pv, int64_t pi) { " + n + "_combine(r, i, pv, pi); };\n"
+             "    const int teams = blockDim.x / G, sub = threadIdx.x % G;\n"
+             "    const int64_t nteams = nrows * nsplit;\n"
+             "    for (int64_t base = (int64_t)blockIdx.x * teams; base < nteams; base += (int64_t)gridDim.x * teams) {\n"
+             "        const int64_t t = base + threadIdx.x / G;\n"
+             "        const bool valid = t < nteams;\n"
+             "        const int64_t o = t / nsplit, c = t % nsplit;\n"
+             "        " + n + "_acc racc; int64_t ridx;\n"
+             "        " + n + "_racc(P, a.M, a.S, o, c * G + sub, nsplit * (int64_t)G, valid && !in_parts ? inner : 0, &racc, &ridx);\n"
+             "        if (in_parts && valid) {\n"
+             "            for (int64_t k = sub; k < in_split; k += G) {\n"
+             "                const char* q = in_parts + (o * in_split + k) * 32;\n"
+             "                comb(&racc, &ridx, *(const " + n + "_acc*)q, *(const int64_t*)(q + 16));\n"
+             "            }\n"
+             "        }\n"
+             "        gpy_team_combine(racc, ridx, comb, G);\n"
+             "        if (valid && sub == 0) {\n"
+             "            if (out_parts) { *(" + n + "_acc*)(out_parts + t * 32) = racc; *(int64_t*)(out_parts + t * 32 + 16) = ridx; }\n"
+             "            else " + n + "_epi(P, a.M, a.S, o, racc, ridx);\n"
+             "        }\n"
+             "    }\n}\n";
+    }
+    if (k.kind == KernelSource::ReduceFull && !k.cooperative) {
         s += "extern \"C\" __global__ void " + n + "_part_grid(" + params +
              ", int64_t inner, int64_t chunk, int64_t nparts, char* partials) {\n" + unpack +
              "    for (int64_t p = " + thread + "; p < nparts; p += " + stride + ") {\n"

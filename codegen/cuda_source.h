@@ -14,6 +14,11 @@
 //                                           thread g combines partials
 //                                           [g*group, (g+1)*group) into out[g]
 //   NAME_finish_grid(args, nparts, partials) one thread combines the partials
+//   NAME_vec4_grid(args, n)                 (KernelSource::vec4_align) four
+//                                           elements per step, vector loads
+//   NAME_reduce(args, nrows, inner, G, nsplit, out_parts, in_parts, in_split)
+//                                           (KernelSource::cooperative) teams
+//                                           of G threads per (row, part)
 #pragma once
 
 #include <string>
@@ -23,5 +28,7 @@
 namespace gpy {
 
 std::string cuda_kernel_source(const KernelSource& k);
+// The same without the preludes (for --dump-kernels).
+std::string cuda_kernel_text(const KernelSource& k);
 
 }  // namespace gpy

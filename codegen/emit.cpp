@@ -98,10 +98,15 @@ public:
         std::string body = !reduce_ ? emit_elementwise() : tile_outputs_ ? emit_reduce_tiled() : emit_reduce();
         char name[32];
         std::snprintf(name, sizeof name, "gpy_k_%016llx", (unsigned long long)fnv1a(body));
-        std::string src = body;
-        for (size_t p = src.find("KNAME"); p != std::string::npos; p = src.find("KNAME", p)) src.replace(p, 5, name);
+        auto named = [&](std::string src) {
+            for (size_t p = src.find("KNAME"); p != std::string::npos; p = src.find("KNAME", p)) src.replace(p, 5, name);
+            return src;
+        };
         plan.source.name = name;
-        plan.source.body = src;
+        plan.source.body = named(body);
+        plan.source.gpu_body = named(gpu_extras_);
+        plan.source.vec4_align = vec4_align_;
+        plan.source.cooperative = reduce_ && !gpu_extras_.empty();
         plan.source.kind = !reduce_ ? KernelSource::Elementwise
                            : n_outer_ == 0 ? KernelSource::ReduceFull
                            : tile_outputs_ ? KernelSource::ReduceTiled : KernelSource::ReduceRows;
@@ -144,6 +149,8 @@ private:
     bool tile_outputs_ = false;          // column reduction: loops run across a tile of outputs
     std::vector<int64_t> output_strides_;
     DType acc_dtype_ = DType::Float64;
+    std::string gpu_extras_;              // KernelSource::gpu_body (before KNAME substitution)
+    std::vector<uint8_t> vec4_align_;     // KernelSource::vec4_align
 
     // Computed nodes act as inputs.
     static const Node* effective(const Node* n) { return n->result ? n->result.get() : n; }
@@ -558,7 +565,107 @@ private:
         s << "        i += n;\n        idx[" << D - 1 << "] = 0;\n";
         s << "        for (int d = " << int(D) - 2 << "; d >= 0; --d) { if (++idx[d] < shape[d]) break; idx[d] = 0; }\n";
         s << "    }\n" << error_report() << "}\n";
+        if (vec4_eligible()) gpu_extras_ = emit_vec4(body);
         return s.str();
+    }
+
+    // ---- CUDA-only entry points (KernelSource::gpu_body) ----
+
+    // One dim, every operand contiguous or broadcast (stride 0), no complex:
+    // a GPU thread can take four neighbouring elements with vector loads.
+    bool vec4_eligible() const {
+        if (space_.size() != 1) return false;
+        for (size_t k = 0; k < ops_.size(); ++k)
+            if (is_complex(ops_[k].dtype) || !(unit(k) || zero(k))) return false;
+        return true;
+    }
+
+    // KNAME_vec4(P, S, i, m, vec): elements [i, i + m), m <= 4. With `vec`
+    // (m == 4 and every pointer on a 4 x itemsize boundary: the runner and
+    // wrapper check) each operand moves as one gpy_vec4; otherwise element
+    // by element, the missing lanes repeating element i (so they compute
+    // what a real element does, errors included, and are not stored). The
+    // loop body runs once, on registers: q<k> point into the vectors.
+    std::string emit_vec4(const std::string& body) {
+        std::ostringstream s;
+        s << "GPY_KERNEL void KNAME_vec4(char** P, const uint64_t* S, int64_t i, int m, bool vec) {\n";
+        s << "    int err = 0; (void)err; (void)S;\n" << scalar_hoists();
+        for (size_t k = 0; k < ops_.size(); ++k) {
+            std::string T = storage_type(ops_[k].dtype), K = std::to_string(k);
+            std::string at = "(P[" + K + "] + i * (int64_t)sizeof(" + T + "))";
+            vec4_align_.push_back(zero(k) ? 0 : uint8_t(4 * itemsize(ops_[k].dtype)));
+            if (zero(k)) {
+                s << "    char* GPY_RESTRICT q" << K << " = P[" << K << "];\n";
+                continue;
+            }
+            s << "    gpy_vec4<" << T << "> b" << K << ";\n";
+            if (k >= n_out_)
+                s << "    if (vec) b" << K << " = *(const gpy_vec4<" << T << ">*)" << at << ";\n"
+                  << "    else for (int j = 0; j < 4; ++j) b" << K << ".v[j] = ((const " << T << "*)" << at << ")[j < m ? j : 0];\n";
+            s << "    char* GPY_RESTRICT q" << K << " = (char*)b" << K << ".v;\n";
+        }
+        s << "    #pragma unroll\n    for (int64_t j = 0; j < 4; ++j) {\n" << body << "    }\n";
+        for (size_t k = 0; k < n_out_; ++k) {
+            std::string T = storage_type(ops_[k].dtype), K = std::to_string(k);
+            std::string at = "(P[" + K + "] + i * (int64_t)sizeof(" + T + "))";
+            s << "    if (vec) *(gpy_vec4<" << T << ">*)" << at << " = b" << K << ";\n"
+              << "    else for (int j = 0; j < m; ++j) ((" << T << "*)" << at << ")[j] = b" << K << ".v[j];\n";
+        }
+        s << error_report() << "}\n";
+        return s.str();
+    }
+
+    // A reduction whose reduced dims collapse to one, read contiguously or
+    // broadcast: GPU threads can split a row (or the whole array) between
+    // them, each taking every step-th element (coalesced), and combine.
+    bool cooperative_eligible() const {
+        if (tile_outputs_ || space_.size() != n_outer_ + 1) return false;
+        for (size_t k = 1; k < ops_.size(); ++k)
+            if (!ops_[k].epilogue && !(unit(k) || zero(k))) return false;
+        return true;
+    }
+
+    // KNAME_racc (fold elements jbegin, jbegin + jstep, ... < jend of output
+    // o's row), KNAME_combine (fold another thread's accumulator, in any
+    // order) and KNAME_epi (the epilogue for output o). The CUDA wrappers
+    // (codegen/cuda_source.cpp) build warp-, block- and grid-wide
+    // reductions from them.
+    std::string emit_cooperative() {
+        size_t D = space_.size();
+        std::string A = acc_type();
+        std::string header = "    int err = 0; (void)err; (void)S;\n" + scalar_hoists() + operand_decls();
+        code_.str("");
+        values_.clear();
+        std::string v = value(effective(reduce_->in[0].get()), "j", true);
+        std::string body = code_.str();
+        std::ostringstream s;
+        s << "typedef " << A << " KNAME_acc;\n";
+        s << "GPY_KERNEL void KNAME_racc(char** P, const int64_t* M, const uint64_t* S, int64_t o, int64_t jbegin, int64_t jstep, int64_t jend, KNAME_acc* out, int64_t* out_idx) {\n";
+        s << header << outer_offsets("o");
+        s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx; bool rnan = false; (void)rnan;\n";
+        for (size_t k = 1; k < ops_.size(); ++k) {
+            if (ops_[k].epilogue) continue;
+            s << "        char* GPY_RESTRICT q" << k << " = o" << k << "; const int64_t s" << k << " = st[" << k * D + D - 1 << "]; (void)s" << k << ";\n";
+        }
+        s << "        for (int64_t j = jbegin; j < jend; j += jstep) {\n" << body << "            " << combine(v, "j") << "\n        }\n";
+        s << nan_fix() << "        *out = racc; *out_idx = ridx;\n" << error_report() << "}\n";
+        s << "GPY_KERNEL void KNAME_combine(KNAME_acc* racc_, int64_t* ridx_, KNAME_acc pv, int64_t pi) {\n";
+        s << "    " << A << " racc = *racc_; int64_t ridx = *ridx_; (void)pi;\n    " << combine_unordered() << "\n";
+        s << "    *racc_ = racc; *ridx_ = ridx;\n}\n";
+        s << "GPY_KERNEL void KNAME_epi(char** P, const int64_t* M, const uint64_t* S, int64_t o, KNAME_acc racc, int64_t ridx) {\n";
+        s << header << outer_offsets("o") << "        (void)ridx;\n" << epilogue() << error_report() << "}\n";
+        return s.str();
+    }
+
+    // combine_partial for partials in no particular order: arg reductions
+    // break ties (and NaN against NaN) by the smaller index, as NumPy's
+    // first-occurrence rule needs.
+    std::string combine_unordered() const {
+        const char* better = reduce_->reduce == ReduceOp::ArgMax ? "pv > racc" : "pv < racc";
+        if (!is_complex(acc_dtype_) && (reduce_->reduce == ReduceOp::ArgMax || reduce_->reduce == ReduceOp::ArgMin))
+            return std::string("if (pi >= 0 && (ridx < 0 || (gpy_isnan(racc) ? (gpy_isnan(pv) && pi < ridx) : (gpy_isnan(pv) || ") +
+                   better + " || (pv == racc && pi < ridx))))) { racc = pv; ridx = pi; }";
+        return combine_partial();
     }
 
     // ---- reductions ----
@@ -827,6 +934,8 @@ private:
               << (is_complex(acc_dtype_) ? "\n" : " *(int64_t*)(merged + out * 16 + 8) = ridx;\n");
             s << "}\n";
         }
+        // Last: it numbers values after the body's (the body stays as it was).
+        if (cooperative_eligible()) gpu_extras_ = emit_cooperative();
         return s.str();
     }
 

@@ -36,6 +36,16 @@ struct KernelSource {
     // The kernel can fail at run time: its last ptrs slot is an int error
     // word, stored with GPY_REPORT_ERROR (kernel_error_message gives the text).
     bool may_fail = false;
+    // CUDA-only entry points appended after the body (codegen/emit.cpp):
+    //  - elementwise, when vec4_align is non-empty: NAME_vec4(P, S, i) computes
+    //    elements [i, i + 4) with one vector load/store per operand; ptrs[k]
+    //    must be aligned to vec4_align[k] bytes (0: no requirement).
+    //  - reductions, when `cooperative`: NAME_racc / NAME_combine / NAME_epi,
+    //    from which threads split rows and whole arrays between them.
+    // The body alone determines them, so `name` hashes the body only.
+    std::string gpu_body;
+    std::vector<uint8_t> vec4_align;
+    bool cooperative = false;
     // Lengths of the launch's ptrs, meta and scalars arrays (fixed by the
     // body): the CUDA wrappers pass them by value as one parameter struct.
     int n_ptrs = 0, n_meta = 0, n_scalars = 0;

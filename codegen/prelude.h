@@ -232,6 +232,49 @@ template <class Z> GPY_INLINE Z gpy_libm_carccos(Z z) {
 }
 template <class Z> GPY_INLINE Z gpy_libm_carctan(Z z) { return gpy_cz_mul_minus_i(gpy_libm_carctanh(gpy_cz_mul_i(z))); }
 template <class Z> GPY_INLINE Z gpy_libm_cpow(Z a, Z b) { return gpy_libm_cexp(gpy_cz_mul(b, gpy_libm_clog(a))); }
+// Four elements moved as one aligned vector (16 bytes for float32: one
+// 128-bit load or store).
+template <class T> struct alignas(4 * sizeof(T)) gpy_vec4 { T v[4]; };
+// Cooperative reductions (the wrappers of codegen/cuda_source.cpp): any
+// accumulator type moves between lanes as 32-bit words.
+template <class T> GPY_INLINE T gpy_shfl_down(T v, unsigned d) {
+    constexpr int W = (sizeof(T) + 3) / 4;
+    unsigned w[W] = {};
+    memcpy(w, &v, sizeof(T));
+    for (int k = 0; k < W; ++k) w[k] = __shfl_down_sync(0xffffffffu, w[k], d);
+    memcpy(&v, w, sizeof(T));
+    return v;
+}
+// In each group of `width` lanes (a power of two up to 32; the whole warp
+// takes part), folds the accumulators of the group's lanes [0, valid) into
+// its first lane.
+template <class A, class F> GPY_INLINE void gpy_warp_combine(A& racc, int64_t& ridx, F combine, int width, int valid) {
+    const int sub = threadIdx.x & (width - 1);
+    for (int d = width >> 1; d > 0; d >>= 1) {
+        A pv = gpy_shfl_down(racc, d);
+        int64_t pi = gpy_shfl_down(ridx, d);
+        if (sub + d < valid) combine(&racc, &ridx, pv, pi);
+    }
+}
+// Folds the accumulators of each team of G threads (a power of two up to
+// 32, or the whole block: a multiple of 32) into the team's first thread.
+// Every thread of the block calls it; it may be called again at once.
+template <class A, class F> __device__ void gpy_team_combine(A& racc, int64_t& ridx, F combine, int G) {
+    const int width = G < 32 ? G : 32;
+    gpy_warp_combine(racc, ridx, combine, width, width);
+    if (G <= 32) return;
+    __shared__ alignas(16) unsigned char raw[32 * sizeof(A)];
+    __shared__ int64_t shi[32];
+    A* sh = (A*)raw;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = (blockDim.x + 31) >> 5;
+    __syncthreads();  // the slots are free (an earlier call has read them)
+    if (lane == 0) { sh[warp] = racc; shi[warp] = ridx; }
+    __syncthreads();
+    if (warp == 0) {
+        if (lane < nw) { racc = sh[lane]; ridx = shi[lane]; }
+        gpy_warp_combine(racc, ridx, combine, 32, nw);
+    }
+}
 )PRELUDE";
 
 // Shared by every backend: NumPy's semantics for the operations whose C

@@ -24,8 +24,18 @@ struct Compiled {
     std::string body;  // confirms a hit: names are 64-bit hashes of bodies
     std::unique_ptr<cuda::Module> module;
     cuda::CUfunction grid = nullptr, part = nullptr, merge = nullptr, finish = nullptr;
-    cuda::LaunchShape grid_shape, part_shape;
+    cuda::CUfunction vec4 = nullptr;                                     // KernelSource::vec4_align
+    cuda::CUfunction reduce = nullptr;                                   // KernelSource::cooperative
+    cuda::LaunchShape grid_shape, part_shape, vec4_shape, reduce_shape;
 };
+
+// A block size of whole warps, at most `cap` threads (the cooperative
+// wrappers shuffle across full warps).
+cuda::LaunchShape whole_warps(cuda::CUfunction fn, int cap) {
+    cuda::LaunchShape s = cuda::occupancy_shape(fn, 0, cap);
+    s.block = std::max(32, s.block / 32 * 32);
+    return s;
+}
 
 DiskCache& disk() {
     static DiskCache* d = new DiskCache("cuda", ".cubin");  // never destroyed (used until exit)
@@ -66,13 +76,22 @@ const Compiled& compiled_for(int device_index, const KernelSource& k) {
     Compiled c;
     c.body = k.body;
     c.module = cuda::module_from_cubin(cubin_for(cuda_kernel_source(k), k.name, d.arch()));
-    c.grid = c.module->function((k.name + "_grid").c_str());
-    c.grid_shape = cuda::occupancy_shape(c.grid);
-    if (k.kind == KernelSource::ReduceFull) {
-        c.part = c.module->function((k.name + "_part_grid").c_str());
-        c.merge = c.module->function((k.name + "_merge_grid").c_str());
-        c.finish = c.module->function((k.name + "_finish_grid").c_str());
-        c.part_shape = cuda::occupancy_shape(c.part);
+    // The entry points cuda_kernel_text emitted for this kernel.
+    if (!k.vec4_align.empty()) {
+        c.vec4 = c.module->function((k.name + "_vec4_grid").c_str());
+        c.vec4_shape = cuda::occupancy_shape(c.vec4);
+    } else if (k.cooperative) {
+        c.reduce = c.module->function((k.name + "_reduce").c_str());
+        c.reduce_shape = whole_warps(c.reduce, 512);
+    } else {
+        c.grid = c.module->function((k.name + "_grid").c_str());
+        c.grid_shape = cuda::occupancy_shape(c.grid);
+        if (k.kind == KernelSource::ReduceFull) {
+            c.part = c.module->function((k.name + "_part_grid").c_str());
+            c.merge = c.module->function((k.name + "_merge_grid").c_str());
+            c.finish = c.module->function((k.name + "_finish_grid").c_str());
+            c.part_shape = cuda::occupancy_shape(c.part);
+        }
     }
     std::lock_guard<std::mutex> lock(mu);
     // Another thread may have built it meanwhile: keep the first (references
@@ -131,6 +150,60 @@ cuda::CUfunction library_kernel(int device, const std::string& source, const std
     return functions[key] = module->function(entry.c_str());
 }
 
+namespace {
+
+// Every operand the vector path reads or writes sits on a vector boundary.
+bool vec4_aligned(const Launch& L, const KernelSource& k) {
+    for (size_t i = 0; i < k.vec4_align.size(); ++i)
+        if (k.vec4_align[i] && reinterpret_cast<uintptr_t>(L.ptrs[i]) % k.vec4_align[i] != 0) return false;
+    return true;
+}
+
+// Reductions whose threads share rows (KernelSource::cooperative, the
+// wrapper NAME_reduce). Many rows, or short ones: a team of G lanes per row
+// (a power of two up to a warp, about a quarter of the row's length; 1 is a
+// thread per row). Few long rows (or one: a full reduction): block-wide
+// teams, enough per row to fill the GPU twice over, writing partials that a
+// second launch combines with a block per row.
+void launch_cooperative(const Compiled& c, const Launch& L, KernelSource::Kind kind, void* argp, int dev,
+                        cuda::CUstream stream) {
+    const cuda::LaunchShape& s = c.reduce_shape;
+    int64_t nrows = L.outer, inner = L.inner, nsplit = 1, in_split = 0;
+    char* out_parts = nullptr;
+    char* in_parts = nullptr;
+    auto run = [&](int G, int64_t blocks) {
+        void* params[] = {argp, &nrows, &inner, &G, &nsplit, &out_parts, &in_parts, &in_split};
+        blocks = std::max<int64_t>(1, std::min<int64_t>(blocks, int64_t(s.min_grid) * 8));
+        cuda::launch(c.reduce, {unsigned(blocks)}, {unsigned(s.block)}, 0, stream, params);
+    };
+    int64_t resident_warps = int64_t(s.min_grid) * s.block / 32;
+    if (kind == KernelSource::ReduceRows && (nrows >= resident_warps || inner <= 1024)) {
+        int G = 1;
+        while (G < 32 && G * 4 < inner) G *= 2;
+        run(G, (nrows + s.block / G - 1) / (s.block / G));
+        return;
+    }
+    // Parts per row: about two waves of blocks in all, at least four elements per thread.
+    int64_t want = (2 * int64_t(s.min_grid) + nrows - 1) / nrows;
+    int64_t most = std::max<int64_t>(1, inner / (int64_t(s.block) * 4));
+    nsplit = std::max<int64_t>(1, std::min(want, most));
+    if (nsplit == 1) {
+        run(s.block, nrows);
+        return;
+    }
+    // Back to the pool on this stream after the launches: stream order keeps it alive.
+    BufferRef partials(allocate_cuda_buffer(dev, size_t(nrows * nsplit) * 32, false));
+    out_parts = reinterpret_cast<char*>(partials.device_bytes());
+    run(s.block, nrows * nsplit);
+    in_parts = out_parts;
+    in_split = nsplit;
+    out_parts = nullptr;
+    nsplit = 1;
+    run(s.block, nrows);
+}
+
+}  // namespace
+
 void run_kernel_cuda(KernelPlan& plan) {
     Launch& L = plan.launch;
     const KernelSource& k = plan.source;
@@ -146,7 +219,14 @@ void run_kernel_cuda(KernelPlan& plan) {
     }
     std::vector<char> args = pack_args(L, k);
     void* argp = args.data();
-    if (k.kind != KernelSource::ReduceFull) {
+    if (k.cooperative) {
+        launch_cooperative(c, L, k.kind, argp, dev, stream);
+    } else if (c.vec4) {
+        int64_t n = L.outer;
+        int aligned = vec4_aligned(L, k);
+        void* params[] = {argp, &n, &aligned};
+        cuda::launch(c.vec4, {grid_for((n + 3) / 4, c.vec4_shape)}, {unsigned(c.vec4_shape.block)}, 0, stream, params);
+    } else if (k.kind != KernelSource::ReduceFull) {
         int64_t n = L.outer;
         void* params[] = {argp, &n};
         cuda::launch(c.grid, {grid_for(n, c.grid_shape)}, {unsigned(c.grid_shape.block)}, 0, stream, params);

@@ -13,6 +13,7 @@
 #include "codegen/promote.h"
 #include "runtime/backend.h"
 #include "runtime/cpu_backend.h"
+#include "codegen/cuda_source.h"
 #include "runtime/cuda_backend.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/cpu_jit.h"
@@ -518,10 +519,13 @@ void install_backend(Interp& in) {
             if (level >= 1) std::fprintf(stderr, "gpy: kernel %s: %s\n", k.source.name.c_str(), k.source.summary.c_str());
             if (level >= 3) std::fprintf(stderr, "%s\n", k.source.body.c_str());
             if (!dump.empty()) {
+                // The CPU body, and the CUDA text (body, GPU-only entry points, wrappers; no prelude).
                 std::string path = dump + "/" + k.source.name + ".cpp";
                 if (!std::filesystem::exists(path)) {
                     std::ofstream f(path);
                     f << "// " << k.source.summary << "\n" << k.source.body;
+                    std::ofstream g(dump + "/" + k.source.name + ".cu");
+                    g << "// " << k.source.summary << "\n" << cuda_kernel_text(k.source);
                 }
             }
         });
