@@ -29,6 +29,10 @@ status=0
 
 "$sanitizer" --tool memcheck --print-limit 20 "$build/gpy_unit_tests" "[gpu],[cuda_driver],[device_pool]" >"$logdir/unit.log" 2>&1 || status=1
 echo "cuda layer:  $(grep -m1 -E 'ERROR SUMMARY' "$logdir/unit.log")  $(grep -E 'test cases|All tests passed' "$logdir/unit.log" | tail -n 1)"
+if ! grep -q "ERROR SUMMARY: 0 errors" "$logdir/unit.log"; then
+    status=1
+    grep -E "^=========" "$logdir/unit.log" | head -n 40
+fi
 
 args=(--gpy "$wrapper" --jobs "$(nproc)" --exclude numpy/complex/functions.gpy)
 [[ -n "$filter" ]] && args+=(--filter "$filter")
