@@ -30,13 +30,21 @@ std::string cuda_kernel_text(const KernelSource& k) {
              "        " + n + "(P, a.M, a.S, i, i + 1);\n}\n";
     }
     if (vec4) {
-        // Four elements per step; `aligned`: every pointer is on a vector boundary.
-        s += "extern \"C\" __global__ void " + n + "_vec4_grid(" + params + ", int64_t n, int aligned) {\n" + unpack +
-             "    const int64_t nv = (n + 3) >> 2;\n"
-             "    for (int64_t v = " + thread + "; v < nv; v += " + stride + ") {\n"
-             "        const int64_t i = v << 2;\n"
-             "        const int m = n - i < 4 ? (int)(n - i) : 4;\n"
-             "        " + n + "_vec4(P, a.S, i, m, aligned && m == 4);\n"
+        // Rows of `cols` elements, four per step; `aligned`: every row of
+        // every operand is on a vector boundary. One dim: no division; more:
+        // a 32-bit one per step while the count of vectors allows.
+        s += "extern \"C\" __global__ void " + n + "_vec4_grid(" + params + ", int64_t rows, int64_t cols, int aligned) {\n" + unpack +
+             "    const int64_t nvr = (cols + 3) >> 2, total = rows * nvr;\n"
+             "    for (int64_t v = " + thread + "; v < total; v += " + stride + ") {\n";
+        if (k.rank == 1) {
+            s += "        const int64_t r = 0, c = v << 2;\n";
+        } else {
+            s += "        int64_t r, c;\n"
+                 "        if (total <= 0xffffffffLL) { const unsigned q = (unsigned)v / (unsigned)nvr; r = q; c = (int64_t)((unsigned)v - q * (unsigned)nvr) << 2; }\n"
+                 "        else { r = v / nvr; c = (v - r * nvr) << 2; }\n";
+        }
+        s += "        const int m = cols - c < 4 ? (int)(cols - c) : 4;\n"
+             "        " + n + "_vec4(P, a.M, a.S, r, c, m, aligned && m == 4);\n"
              "    }\n}\n";
     }
     if (k.cooperative) {

@@ -102,18 +102,21 @@ public:
             for (size_t p = src.find("KNAME"); p != std::string::npos; p = src.find("KNAME", p)) src.replace(p, 5, name);
             return src;
         };
-        plan.source.name = name;
-        plan.source.body = named(body);
-        plan.source.gpu_body = named(gpu_extras_);
-        plan.source.vec4_align = vec4_align_;
-        plan.source.cooperative = reduce_ && !gpu_extras_.empty();
-        plan.source.kind = !reduce_ ? KernelSource::Elementwise
+        auto src = std::make_shared<KernelSource>();
+        plan.source = src;
+        src->name = name;
+        src->body = named(body);
+        src->gpu_body = named(gpu_extras_);
+        src->vec4_align = vec4_align_;
+        src->rank = int(space_.size());
+        src->cooperative = reduce_ && !gpu_extras_.empty();
+        src->kind = !reduce_ ? KernelSource::Elementwise
                            : n_outer_ == 0 ? KernelSource::ReduceFull
                            : tile_outputs_ ? KernelSource::ReduceTiled : KernelSource::ReduceRows;
-        plan.source.summary = summary();
+        src->summary = summary();
         Launch& L = plan.launch;
         for (auto& op : ops_) L.ptrs.push_back(op.base);
-        plan.source.may_fail = may_fail_;
+        src->may_fail = may_fail_;
         if (may_fail_) L.ptrs.push_back(nullptr);  // the runner points it at its error word
         for (int64_t d : space_) L.meta.push_back(d);
         for (auto& op : ops_) for (int64_t s : op.strides) L.meta.push_back(s);
@@ -127,9 +130,9 @@ public:
             for (int64_t d : space_) L.outer *= d;
             L.inner = 1;
         }
-        plan.source.n_ptrs = int(L.ptrs.size());
-        plan.source.n_meta = int(L.meta.size());
-        plan.source.n_scalars = int(L.scalars.size());
+        src->n_ptrs = int(L.ptrs.size());
+        src->n_meta = int(L.meta.size());
+        src->n_scalars = int(L.scalars.size());
         return plan;
     }
 
@@ -571,31 +574,43 @@ private:
 
     // ---- CUDA-only entry points (KernelSource::gpu_body) ----
 
-    // One dim, every operand contiguous or broadcast (stride 0), no complex:
-    // a GPU thread can take four neighbouring elements with vector loads.
+    // Every operand contiguous or broadcast (stride 0) along the last dim, no
+    // complex: a GPU thread can take four neighbouring elements of a row with
+    // vector loads.
     bool vec4_eligible() const {
-        if (space_.size() != 1) return false;
+        if (space_.empty()) return false;
         for (size_t k = 0; k < ops_.size(); ++k)
             if (is_complex(ops_[k].dtype) || !(unit(k) || zero(k))) return false;
         return true;
     }
 
-    // KNAME_vec4(P, S, i, m, vec): elements [i, i + m), m <= 4. With `vec`
-    // (m == 4 and every pointer on a 4 x itemsize boundary: the runner and
-    // wrapper check) each operand moves as one gpy_vec4; otherwise element
-    // by element, the missing lanes repeating element i (so they compute
-    // what a real element does, errors included, and are not stored). The
-    // loop body runs once, on registers: q<k> point into the vectors.
+    // KNAME_vec4(P, M, S, r, c, m, vec): elements [c, c + m) (m <= 4) of row
+    // r (the flat index over all dims but the last; 0 for one dim). With
+    // `vec` (m == 4 and every row of every operand on a 4 x itemsize
+    // boundary: the runner and wrapper check) each operand moves as one
+    // gpy_vec4; otherwise element by element, the missing lanes repeating
+    // element c (so they compute what a real element does, errors included,
+    // and are not stored). The loop body runs once, on registers: q<k> point
+    // into the vectors.
     std::string emit_vec4(const std::string& body) {
+        size_t D = space_.size();
         std::ostringstream s;
-        s << "GPY_KERNEL void KNAME_vec4(char** P, const uint64_t* S, int64_t i, int m, bool vec) {\n";
-        s << "    int err = 0; (void)err; (void)S;\n" << scalar_hoists();
+        s << "GPY_KERNEL void KNAME_vec4(char** P, const int64_t* M, const uint64_t* S, int64_t r, int64_t c, int m, bool vec) {\n";
+        s << "    int err = 0; (void)err; (void)S; (void)M; (void)r;\n" << scalar_hoists();
+        for (size_t k = 0; k < ops_.size(); ++k) s << "    char* GPY_RESTRICT r" << k << " = P[" << k << "];\n";
+        if (D == 2) {
+            for (size_t k = 0; k < ops_.size(); ++k) s << "    r" << k << " += r * M[" << D + k * D << "];\n";
+        } else if (D > 2) {
+            s << "    { int64_t rr = r; for (int d = " << D - 2 << "; d >= 0; --d) { int64_t id = rr % M[d]; rr /= M[d];";
+            for (size_t k = 0; k < ops_.size(); ++k) s << " r" << k << " += id * M[" << D + k * D << " + d];";
+            s << " } }\n";
+        }
         for (size_t k = 0; k < ops_.size(); ++k) {
             std::string T = storage_type(ops_[k].dtype), K = std::to_string(k);
-            std::string at = "(P[" + K + "] + i * (int64_t)sizeof(" + T + "))";
+            std::string at = "(r" + K + " + c * (int64_t)sizeof(" + T + "))";
             vec4_align_.push_back(zero(k) ? 0 : uint8_t(4 * itemsize(ops_[k].dtype)));
             if (zero(k)) {
-                s << "    char* GPY_RESTRICT q" << K << " = P[" << K << "];\n";
+                s << "    char* GPY_RESTRICT q" << K << " = r" << K << ";\n";
                 continue;
             }
             s << "    gpy_vec4<" << T << "> b" << K << ";\n";
@@ -607,7 +622,7 @@ private:
         s << "    #pragma unroll\n    for (int64_t j = 0; j < 4; ++j) {\n" << body << "    }\n";
         for (size_t k = 0; k < n_out_; ++k) {
             std::string T = storage_type(ops_[k].dtype), K = std::to_string(k);
-            std::string at = "(P[" + K + "] + i * (int64_t)sizeof(" + T + "))";
+            std::string at = "(r" + K + " + c * (int64_t)sizeof(" + T + "))";
             s << "    if (vec) *(gpy_vec4<" << T << ">*)" << at << " = b" << K << ";\n"
               << "    else for (int j = 0; j < m; ++j) ((" << T << "*)" << at << ")[j] = b" << K << ".v[j];\n";
         }
@@ -647,7 +662,7 @@ private:
             if (ops_[k].epilogue) continue;
             s << "        char* GPY_RESTRICT q" << k << " = o" << k << "; const int64_t s" << k << " = st[" << k * D + D - 1 << "]; (void)s" << k << ";\n";
         }
-        s << "        for (int64_t j = jbegin; j < jend; j += jstep) {\n" << body << "            " << combine(v, "j") << "\n        }\n";
+        s << "        #pragma unroll 4\n        for (int64_t j = jbegin; j < jend; j += jstep) {\n" << body << "            " << combine(v, "j") << "\n        }\n";
         s << nan_fix() << "        *out = racc; *out_idx = ridx;\n" << error_report() << "}\n";
         s << "GPY_KERNEL void KNAME_combine(KNAME_acc* racc_, int64_t* ridx_, KNAME_acc pv, int64_t pi) {\n";
         s << "    " << A << " racc = *racc_; int64_t ridx = *ridx_; (void)pi;\n    " << combine_unordered() << "\n";

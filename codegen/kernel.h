@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,14 +38,16 @@ struct KernelSource {
     // word, stored with GPY_REPORT_ERROR (kernel_error_message gives the text).
     bool may_fail = false;
     // CUDA-only entry points appended after the body (codegen/emit.cpp):
-    //  - elementwise, when vec4_align is non-empty: NAME_vec4(P, S, i) computes
-    //    elements [i, i + 4) with one vector load/store per operand; ptrs[k]
-    //    must be aligned to vec4_align[k] bytes (0: no requirement).
+    //  - elementwise, when vec4_align is non-empty: NAME_vec4(P, M, S, r, c, m,
+    //    vec) computes elements [c, c + m) of row r with one vector load/store
+    //    per operand when `vec`: ptrs[k] and operand k's strides over the
+    //    outer dims must then be multiples of vec4_align[k] (0: no requirement).
     //  - reductions, when `cooperative`: NAME_racc / NAME_combine / NAME_epi,
     //    from which threads split rows and whole arrays between them.
     // The body alone determines them, so `name` hashes the body only.
     std::string gpu_body;
     std::vector<uint8_t> vec4_align;
+    int rank = 0;  // dims of the iteration space after collapsing (meta holds shape[rank], then strides)
     bool cooperative = false;
     // Lengths of the launch's ptrs, meta and scalars arrays (fixed by the
     // body): the CUDA wrappers pass them by value as one parameter struct.
@@ -61,7 +64,8 @@ struct Launch {
 };
 
 struct KernelPlan {
-    KernelSource source;
+    // Shared: the kernel memo hands the same source to every repeat of a statement.
+    std::shared_ptr<const KernelSource> source;
     Launch launch;
     // Non-empty when an input lives on another CUDA device than the one the
     // kernel runs on: the runner raises it instead of launching.

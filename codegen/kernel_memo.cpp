@@ -13,6 +13,7 @@
 // same address, dtype and strides: the key is at least as fine);
 // plus the target's shape and strides. Scalar values and buffer addresses are
 // left out: the emitter passes them as arguments.
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <unordered_map>
@@ -82,7 +83,7 @@ struct KeyHash {
 };
 
 struct Entry {
-    KernelSource source;
+    std::shared_ptr<const KernelSource> source;
     std::vector<int64_t> meta;
     int64_t outer = 0, inner = 1;
     std::vector<int64_t> input_ids;                    // node id per ptrs[k + 1]
@@ -93,22 +94,22 @@ class Memo {
 public:
     static constexpr size_t kMaxEntries = 4096;  // beyond: start over (programs with that many shapes are rare)
 
-    bool find(const std::vector<int64_t>& key, Entry& out) {
+    // Shared, so a hit copies no source text and clearing the map leaves
+    // entries in use intact.
+    std::shared_ptr<const Entry> find(const std::vector<int64_t>& key) {
         std::lock_guard<std::mutex> lock(mu_);
         auto it = map_.find(key);
-        if (it == map_.end()) return false;
-        out = it->second;
-        return true;
+        return it == map_.end() ? nullptr : it->second;
     }
     void store(std::vector<int64_t> key, Entry e) {
         std::lock_guard<std::mutex> lock(mu_);
         if (map_.size() >= kMaxEntries) map_.clear();
-        map_.emplace(std::move(key), std::move(e));
+        map_.emplace(std::move(key), std::make_shared<const Entry>(std::move(e)));
     }
 
 private:
     std::mutex mu_;
-    std::unordered_map<std::vector<int64_t>, Entry, KeyHash> map_;
+    std::unordered_map<std::vector<int64_t>, std::shared_ptr<const Entry>, KeyHash> map_;
 };
 
 Memo& memo() {
@@ -148,11 +149,11 @@ KernelPlan emit_memoised(const std::vector<NodeP>& roots, const Target* target) 
         w.key.insert(w.key.end(), target->shape.begin(), target->shape.end());
         w.key.insert(w.key.end(), target->strides.begin(), target->strides.end());
     }
-    Entry e;
-    if (memo().find(w.key, e)) {
+    if (std::shared_ptr<const Entry> hit = memo().find(w.key)) {
+        const Entry& e = *hit;
         KernelPlan plan;
         plan.root = roots[0];
-        plan.source = std::move(e.source);
+        plan.source = e.source;
         Launch& L = plan.launch;
         if (target) {
             plan.output = target->buffer;
@@ -167,14 +168,15 @@ KernelPlan emit_memoised(const std::vector<NodeP>& roots, const Target* target) 
             plan.extra_roots.assign(roots.begin() + 1, roots.end());
         }
         for (int64_t id : e.input_ids) L.ptrs.push_back(data_of(w.nodes[size_t(id)]));
-        if (plan.source.may_fail) L.ptrs.push_back(nullptr);  // the runner points it at its error word
-        L.meta = std::move(e.meta);
+        if (plan.source->may_fail) L.ptrs.push_back(nullptr);  // the runner points it at its error word
+        L.meta = e.meta;
         for (auto [id, imaginary] : e.scalar_ids) L.scalars.push_back(slot_of(w.nodes[size_t(id)], imaginary));
         L.outer = e.outer;
         L.inner = e.inner;
         plan.device_error = std::move(w.device_error);
         return plan;
     }
+    Entry e;
     EmittedOperands ops;
     KernelPlan plan = emit_kernel_fresh(roots, target, &ops);
     e.source = plan.source;

@@ -6,6 +6,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "runtime/phase_times.h"
+
 namespace gpy {
 
 using namespace dag;
@@ -53,8 +55,8 @@ void record(const KernelPlan& plan, uint64_t number) {
     std::lock_guard<std::mutex> lock(g_recent_mu);
     KernelRecord& r = g_recent[number % kRecent];
     r.number = number;
-    r.name = plan.source.name;
-    r.summary = plan.source.summary;
+    r.name = plan.source->name;
+    r.summary = plan.source->summary;
 }
 
 void launch(KernelPlan& plan) {
@@ -99,9 +101,13 @@ void adopt(const NodeP& n, const BufferRef& output) {
 
 void materialize(const NodeP& n) {
     if (done(n.get())) return;
+    phase::Scope timed(phase::Materialize);
     prepare(n, true);
     if (done(n.get())) return;
-    KernelPlan plan = emit_kernel(n);
+    KernelPlan plan = [&] {
+        phase::Scope emit(phase::Emit);
+        return emit_kernel(n);
+    }();
     launch(plan);
     adopt(n, plan.output);
 }

@@ -59,14 +59,14 @@ void run_entry(const Entry& k, KernelPlan& plan) {
     const int64_t* meta = L.meta.data();
     const uint64_t* scalars = L.scalars.data();
     ElementFn fn = k.fn;
-    switch (plan.source.kind) {
+    switch (plan.source->kind) {
         case KernelSource::Elementwise:
             parallel_for(L.outer, 1 << 14, [&](int64_t b, int64_t e) { fn(ptrs, meta, scalars, b, e); });
             return;
         case KernelSource::ReduceRows:
         case KernelSource::ReduceTiled: {
             int64_t grain = std::max<int64_t>(1, (1 << 15) / std::max<int64_t>(1, L.inner));
-            if (plan.source.kind == KernelSource::ReduceTiled) grain = std::max<int64_t>(grain, kReduceTile);
+            if (plan.source->kind == KernelSource::ReduceTiled) grain = std::max<int64_t>(grain, kReduceTile);
             parallel_for(L.outer, grain, [&](int64_t b, int64_t e) { fn(ptrs, meta, scalars, b, e); });
             return;
         }
@@ -91,10 +91,10 @@ void run_entry(const Entry& k, KernelPlan& plan) {
 }  // namespace
 
 void run_kernel_cpu(KernelPlan& plan) {
-    const Entry& k = entry_for(plan.source);
+    const Entry& k = entry_for(*plan.source);
     Launch& L = plan.launch;
     int error = 0;
-    if (plan.source.may_fail) L.ptrs.back() = reinterpret_cast<char*>(&error);
+    if (plan.source->may_fail) L.ptrs.back() = reinterpret_cast<char*>(&error);
     run_entry(k, plan);
     L.error = error;
 }

@@ -15,6 +15,7 @@
 #include "runtime/device_pool.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/nvrtc.h"
+#include "runtime/phase_times.h"
 
 namespace gpy {
 
@@ -48,8 +49,12 @@ std::string cubin_for(const std::string& source, const std::string& name, const 
     std::string key = strong_hash_hex({"nvrtc-cubin-v1", source, nvrtc::version(), arch, "-std=c++17 --fmad=false",
                                        nvrtc::launch_compile_level()});
     std::string cubin;
-    if (disk().load(key, cubin) == DiskCache::Load::Hit) return cubin;
+    {
+        phase::Scope timed(phase::CubinDiskHit);  // counts misses' lookups too
+        if (disk().load(key, cubin) == DiskCache::Load::Hit) return cubin;
+    }
     try {
+        phase::Scope timed(phase::NvrtcCompile);
         cubin = nvrtc::compile(source, name + ".cu", arch);
     } catch (const nvrtc::CompileError& e) {
         std::string msg = "internal error: NVRTC could not compile kernel " + name + " for " + arch + ": " +
@@ -75,7 +80,11 @@ const Compiled& compiled_for(int device_index, const KernelSource& k) {
     d.make_current();
     Compiled c;
     c.body = k.body;
-    c.module = cuda::module_from_cubin(cubin_for(cuda_kernel_source(k), k.name, d.arch()));
+    std::string cubin = cubin_for(cuda_kernel_source(k), k.name, d.arch());
+    {
+        phase::Scope timed(phase::ModuleLoad);
+        c.module = cuda::module_from_cubin(cubin);
+    }
     // The entry points cuda_kernel_text emitted for this kernel.
     if (!k.vec4_align.empty()) {
         c.vec4 = c.module->function((k.name + "_vec4_grid").c_str());
@@ -102,17 +111,19 @@ const Compiled& compiled_for(int device_index, const KernelSource& k) {
     return it->second;  // node-based map: references stay valid
 }
 
-// The launch's ptrs, meta and scalars laid out as the wrappers' args struct.
-std::vector<char> pack_args(const Launch& L, const KernelSource& k) {
+// The launch's ptrs, meta and scalars laid out as the wrappers' args struct,
+// in a buffer of the calling thread reused by its next launch.
+char* pack_args(const Launch& L, const KernelSource& k) {
     auto len = [](int n) { return size_t(std::max(n, 1)); };
-    std::vector<char> args((len(k.n_ptrs) + len(k.n_meta) + len(k.n_scalars)) * 8, 0);
+    thread_local std::vector<char> args;
+    args.assign((len(k.n_ptrs) + len(k.n_meta) + len(k.n_scalars)) * 8, 0);
     char* p = args.data();
     std::copy_n(reinterpret_cast<const char*>(L.ptrs.data()), L.ptrs.size() * 8, p);
     p += len(k.n_ptrs) * 8;
     std::copy_n(reinterpret_cast<const char*>(L.meta.data()), L.meta.size() * 8, p);
     p += len(k.n_meta) * 8;
     std::copy_n(reinterpret_cast<const char*>(L.scalars.data()), L.scalars.size() * 8, p);
-    return args;
+    return args.data();
 }
 
 // Enough blocks to fill the GPU (the occupancy minimum), fewer for small n;
@@ -152,10 +163,17 @@ cuda::CUfunction library_kernel(int device, const std::string& source, const std
 
 namespace {
 
-// Every operand the vector path reads or writes sits on a vector boundary.
+// Every row of every operand the vector path reads or writes starts on a
+// vector boundary: its base and its strides over the outer dims.
 bool vec4_aligned(const Launch& L, const KernelSource& k) {
-    for (size_t i = 0; i < k.vec4_align.size(); ++i)
-        if (k.vec4_align[i] && reinterpret_cast<uintptr_t>(L.ptrs[i]) % k.vec4_align[i] != 0) return false;
+    const int D = k.rank;
+    for (size_t i = 0; i < k.vec4_align.size(); ++i) {
+        const int64_t a = k.vec4_align[i];
+        if (!a) continue;
+        if (reinterpret_cast<uintptr_t>(L.ptrs[i]) % a != 0) return false;
+        for (int d = 0; d + 1 < D; ++d)
+            if (L.meta[D + i * D + d] % a != 0) return false;
+    }
     return true;
 }
 
@@ -206,10 +224,24 @@ void launch_cooperative(const Compiled& c, const Launch& L, KernelSource::Kind k
 
 void run_kernel_cuda(KernelPlan& plan) {
     Launch& L = plan.launch;
-    const KernelSource& k = plan.source;
+    const KernelSource& k = *plan.source;
     int dev = array_device_index();
     if (L.outer == 0) return;
-    const Compiled& c = compiled_for(dev, k);
+    // A statement that repeats (through the kernel memo) brings the same
+    // source object: the last one is remembered, holding it alive so its
+    // address stays unique.
+    thread_local std::shared_ptr<const KernelSource> last_source;
+    thread_local int last_device = -1;
+    thread_local const Compiled* last_compiled = nullptr;
+    const Compiled& c = [&]() -> const Compiled& {
+        phase::Scope lookup(phase::Lookup);
+        if (plan.source == last_source && dev == last_device) return *last_compiled;
+        const Compiled& found = compiled_for(dev, k);
+        last_source = plan.source;
+        last_device = dev;
+        last_compiled = &found;
+        return found;
+    }();
     cuda::device(dev).make_current();
     cuda::CUstream stream = current_stream();
     if (k.may_fail) {
@@ -217,15 +249,14 @@ void run_kernel_cuda(KernelPlan& plan) {
         *error_word() = 0;
         L.ptrs.back() = reinterpret_cast<char*>(error_word());
     }
-    std::vector<char> args = pack_args(L, k);
-    void* argp = args.data();
+    void* argp = pack_args(L, k);
     if (k.cooperative) {
         launch_cooperative(c, L, k.kind, argp, dev, stream);
     } else if (c.vec4) {
-        int64_t n = L.outer;
+        int64_t cols = L.meta[k.rank - 1], rows = L.outer / cols;
         int aligned = vec4_aligned(L, k);
-        void* params[] = {argp, &n, &aligned};
-        cuda::launch(c.vec4, {grid_for((n + 3) / 4, c.vec4_shape)}, {unsigned(c.vec4_shape.block)}, 0, stream, params);
+        void* params[] = {argp, &rows, &cols, &aligned};
+        cuda::launch(c.vec4, {grid_for(rows * ((cols + 3) / 4), c.vec4_shape)}, {unsigned(c.vec4_shape.block)}, 0, stream, params);
     } else if (k.kind != KernelSource::ReduceFull) {
         int64_t n = L.outer;
         void* params[] = {argp, &n};

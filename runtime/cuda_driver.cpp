@@ -1,4 +1,5 @@
 #include "runtime/cuda_driver.h"
+#include "runtime/phase_times.h"
 
 #include <dlfcn.h>
 
@@ -197,6 +198,7 @@ std::unique_ptr<Module> module_from_cubin(const std::string& image) {
 }
 
 void launch(CUfunction fn, Dim3 grid, Dim3 block, unsigned shared_bytes, CUstream stream, std::span<void* const> args) {
+    phase::Scope timed(phase::DriverLaunch);
     // cuLaunchKernel only reads the array; its parameter is non-const for C's sake.
     GPY_CU(cuLaunchKernel(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_bytes, stream,
                           const_cast<void**>(args.data()), nullptr));

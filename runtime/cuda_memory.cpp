@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "runtime/device_pool.h"
+#include "runtime/phase_times.h"
 
 namespace gpy {
 
@@ -15,6 +16,7 @@ uint64_t device_bit(int device) { return uint64_t(1) << (device < 63 ? device : 
 }  // namespace
 
 Buffer* allocate_cuda_buffer(int device, size_t nbytes, bool zero) {
+    phase::Scope timed(phase::Alloc);
     cuda::Device& d = cuda::device(device);
     d.make_current();
     cuda::CUstream stream = current_stream();
@@ -34,6 +36,7 @@ Buffer* allocate_cuda_buffer(int device, size_t nbytes, bool zero) {
 void free_cuda_buffer(Buffer* b) noexcept {
     // A block freed at process exit, after the driver shut down, is left to it.
     if (!cuda::try_api()) return;
+    phase::Scope timed(phase::Free);
     // Back to the free list of the stream it was allocated on (the pool's
     // default): other streams get it only after an event recorded there.
     // Freeing runs in ~Buffer: a driver error here cannot be raised, and the

@@ -516,16 +516,16 @@ void install_backend(Interp& in) {
         if (level <= 0 && dump.empty()) return;
         if (!dump.empty()) std::filesystem::create_directories(dump);
         set_kernel_observer([level, dump](const KernelPlan& k) {
-            if (level >= 1) std::fprintf(stderr, "gpy: kernel %s: %s\n", k.source.name.c_str(), k.source.summary.c_str());
-            if (level >= 3) std::fprintf(stderr, "%s\n", k.source.body.c_str());
+            if (level >= 1) std::fprintf(stderr, "gpy: kernel %s: %s\n", k.source->name.c_str(), k.source->summary.c_str());
+            if (level >= 3) std::fprintf(stderr, "%s\n", k.source->body.c_str());
             if (!dump.empty()) {
                 // The CPU body, and the CUDA text (body, GPU-only entry points, wrappers; no prelude).
-                std::string path = dump + "/" + k.source.name + ".cpp";
+                std::string path = dump + "/" + k.source->name + ".cpp";
                 if (!std::filesystem::exists(path)) {
                     std::ofstream f(path);
-                    f << "// " << k.source.summary << "\n" << k.source.body;
-                    std::ofstream g(dump + "/" + k.source.name + ".cu");
-                    g << "// " << k.source.summary << "\n" << cuda_kernel_text(k.source);
+                    f << "// " << k.source->summary << "\n" << k.source->body;
+                    std::ofstream g(dump + "/" + k.source->name + ".cu");
+                    g << "// " << k.source->summary << "\n" << cuda_kernel_text(*k.source);
                 }
             }
         });

@@ -78,9 +78,9 @@ TEST_CASE("emit: scalars are kernel arguments, so other constants reuse the kern
     NodeP x = input_f32({1, 2, 3});
     KernelPlan a = emit_kernel(make_binary(BinaryOp::Mul, x, scalar_f32(2.5f), DType::Float32, {3}));
     KernelPlan b = emit_kernel(make_binary(BinaryOp::Mul, x, scalar_f32(-7.0f), DType::Float32, {3}));
-    CHECK(a.source.name == b.source.name);
-    CHECK(a.source.body == b.source.body);
-    CHECK(a.source.body.find("2.5") == std::string::npos);
+    CHECK(a.source->name == b.source->name);
+    CHECK(a.source->body == b.source->body);
+    CHECK(a.source->body.find("2.5") == std::string::npos);
     REQUIRE(a.launch.scalars.size() == 1);
     REQUIRE(b.launch.scalars.size() == 1);
     CHECK(a.launch.scalars[0] != b.launch.scalars[0]);
@@ -92,7 +92,7 @@ TEST_CASE("emit: contiguous operands collapse to one dimension", "[emit]") {
     // meta = iteration shape, then each operand's strides: one dim each.
     CHECK(k.launch.meta.size() == 1 + 2);
     CHECK(k.launch.meta[0] == 24);
-    CHECK(k.source.kind == KernelSource::Elementwise);
+    CHECK(k.source->kind == KernelSource::Elementwise);
 }
 
 TEST_CASE("emit: a transposed operand keeps its dimensions", "[emit]") {
@@ -124,7 +124,7 @@ TEST_CASE("plan: sum(x*x) is one kernel that reads x once", "[plan]") {
     NodeP sq = make_binary(BinaryOp::Mul, x, x, DType::Float32, {int64_t(v.size())});
     NodeP s = make_reduce(ReduceOp::Sum, sq, {0}, DType::Float32);
     KernelPlan k = emit_kernel(s);
-    CHECK(k.source.kind == KernelSource::ReduceFull);
+    CHECK(k.source->kind == KernelSource::ReduceFull);
     CHECK(k.launch.ptrs.size() == 2);  // the output and x: x*x allocates nothing
     uint64_t before = kernels_launched();
     gpy::materialize(s);
@@ -175,12 +175,12 @@ TEST_CASE("emit: only kernels that can fail carry an error word", "[emit]") {
     NodeP f = input_f32({1, 2});
     KernelPlan ipow = emit_kernel(make_binary(BinaryOp::Pow, i, i, DType::Int64, {2}));
     KernelPlan fpow = emit_kernel(make_binary(BinaryOp::Pow, f, f, DType::Float32, {2}));
-    CHECK(ipow.source.may_fail);
+    CHECK(ipow.source->may_fail);
     CHECK(ipow.launch.ptrs.size() == 2 + 1);  // output, i (read once), the error word
-    CHECK(count(ipow.source.body, "GPY_REPORT_ERROR") == 1);
-    CHECK_FALSE(fpow.source.may_fail);
+    CHECK(count(ipow.source->body, "GPY_REPORT_ERROR") == 1);
+    CHECK_FALSE(fpow.source->may_fail);
     CHECK(fpow.launch.ptrs.size() == 2);
-    CHECK(count(fpow.source.body, "GPY_REPORT_ERROR") == 0);
+    CHECK(count(fpow.source->body, "GPY_REPORT_ERROR") == 0);
 }
 
 TEST_CASE("planner: nodes of one shape computed together share one kernel", "[plan]") {
@@ -202,7 +202,7 @@ TEST_CASE("planner: nodes of one shape computed together share one kernel", "[pl
     KernelPlan p = emit_kernel_multi({make_binary(BinaryOp::Add, shared, scalar_f32(1), DType::Float32, {4}),
                                       make_binary(BinaryOp::Mul, shared, shared, DType::Float32, {4})});
     // One load of x, x * 2 once, + 1, shared * shared: four values (six without sharing).
-    CHECK(count(p.source.body, "const float v") == 4);
+    CHECK(count(p.source->body, "const float v") == 4);
     CHECK(p.launch.ptrs.size() == 3);         // two outputs, one input
     CHECK(p.extra_outputs.size() == 1);
 }

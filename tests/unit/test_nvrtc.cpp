@@ -35,11 +35,11 @@ NodeP input(DType dt, Shape shape) {
 // `optimise` uses the full (slow) optimisation a real launch would.
 void require_compiles(const NodeP& root, bool optimise = false) {
     KernelPlan plan = emit_kernel(root);
-    std::string src = cuda_kernel_source(plan.source);
+    std::string src = cuda_kernel_source(*plan.source);
     for (const char* arch : kShadowArchs) {
-        INFO(plan.source.summary << " for " << arch);
+        INFO(plan.source->summary << " for " << arch);
         try {
-            std::string cubin = nvrtc::compile(src, plan.source.name + ".cu", arch, !optimise);
+            std::string cubin = nvrtc::compile(src, plan.source->name + ".cu", arch, !optimise);
             CHECK(cubin.size() > 0);
         } catch (const nvrtc::CompileError& e) {
             FAIL(e.what() << "\n" << e.log);
@@ -110,7 +110,7 @@ TEST_CASE("nvrtc: integer ops compile, including the may-fail power", "[nvrtc]")
     for (DType dt : {DType::Int8, DType::Int32, DType::Int64, DType::UInt16, DType::UInt64}) {
         require_compiles(chain_unary(dt, kIntUnary));
         KernelPlan p = emit_kernel(chain_binary(dt, kIntBinary));
-        CHECK(p.source.may_fail == (kind(dt) == DKind::Int));
+        CHECK(p.source->may_fail == (kind(dt) == DKind::Int));
         require_compiles(chain_binary(dt, kIntBinary));
     }
 }
@@ -124,11 +124,11 @@ TEST_CASE("nvrtc: row, full and column reductions compile", "[nvrtc]") {
     if (!nvrtc_or_skip()) return;
     NodeP m = input(DType::Float32, {64, 64});
     KernelPlan rows = emit_kernel(make_reduce(ReduceOp::Sum, m, {1}, DType::Float32));
-    CHECK(rows.source.kind == KernelSource::ReduceRows);
+    CHECK(rows.source->kind == KernelSource::ReduceRows);
     KernelPlan cols = emit_kernel(make_reduce(ReduceOp::Sum, m, {0}, DType::Float32));
-    CHECK(cols.source.kind == KernelSource::ReduceTiled);
+    CHECK(cols.source->kind == KernelSource::ReduceTiled);
     KernelPlan full = emit_kernel(make_reduce(ReduceOp::Sum, m, {0, 1}, DType::Float32));
-    CHECK(full.source.kind == KernelSource::ReduceFull);
+    CHECK(full.source->kind == KernelSource::ReduceFull);
     for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min, ReduceOp::ArgMax}) {
         DType out = op == ReduceOp::ArgMax ? DType::Int64 : DType::Float32;
         for (std::vector<int> axes : {std::vector<int>{1}, {0}, {0, 1}}) require_compiles(make_reduce(op, m, axes, out));

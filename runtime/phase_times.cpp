@@ -1,0 +1,40 @@
+#include "runtime/phase_times.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace gpy::phase {
+
+namespace {
+const char* const kNames[kCount] = {"materialize (all)", "emit / memo", "allocate", "compiled lookup", "cuLaunchKernel",
+                                    "free", "NVRTC compile", "cubin disk hit", "module load"};
+std::atomic<int64_t> g_ns[kCount];
+std::atomic<int64_t> g_calls[kCount];
+
+void report() {
+    std::fprintf(stderr, "gpy: phase times (GPY_PHASE_TIMES)\n");
+    for (int i = 0; i < kCount; ++i) {
+        int64_t n = g_calls[i].load();
+        if (n) std::fprintf(stderr, "  %-18s %9lld calls %8.3f us mean\n", kNames[i], (long long)n, g_ns[i].load() / 1e3 / n);
+    }
+}
+}  // namespace
+
+bool enabled() {
+    static const bool on = [] {
+        const char* v = std::getenv("GPY_PHASE_TIMES");
+        bool yes = v && std::strcmp(v, "1") == 0;
+        if (yes) std::atexit(report);
+        return yes;
+    }();
+    return on;
+}
+
+void add(Id id, std::chrono::steady_clock::duration d) {
+    g_ns[id] += std::chrono::duration_cast<std::chrono::nanoseconds>(d).count();
+    ++g_calls[id];
+}
+
+}  // namespace gpy::phase
