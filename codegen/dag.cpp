@@ -1,5 +1,8 @@
 #include "codegen/dag.h"
 
+#include <unordered_set>
+#include <vector>
+
 #include <algorithm>
 #include <cstdint>
 
@@ -124,6 +127,18 @@ NodeP make_reduce(ReduceOp op, NodeP x, std::vector<int> axes, DType out) {
     n->in = {std::move(x)};
     weigh(*n);
     return n;
+}
+
+size_t count_pending(const Node* root, size_t limit) {
+    std::unordered_set<const Node*> seen;
+    std::vector<const Node*> stack{root};
+    while (!stack.empty() && seen.size() < limit) {
+        const Node* n = stack.back();
+        stack.pop_back();
+        if (n->result || n->op == Op::Input || n->op == Op::Scalar || !seen.insert(n).second) continue;
+        for (auto& c : n->in) stack.push_back(c.get());
+    }
+    return seen.size();
 }
 
 }  // namespace gpy::dag

@@ -103,7 +103,8 @@ struct Node {
     // Set once the node has been computed: later consumers read it as an Input.
     NodeP result;
     // Un-computed nodes in this tree (shared ones counted per use): an upper
-    // bound kept at construction so no walk is needed to cap a growing graph.
+    // bound kept at construction so no walk is needed to cap a growing graph
+    // until it passes the cap (then count_pending says how many are distinct).
     uint32_t pending_weight = 0;
 
     int64_t size() const {
@@ -124,5 +125,8 @@ NodeP make_reduce(ReduceOp op, NodeP x, std::vector<int> axes, DType out);
 // C-contiguous byte strides of a shape.
 std::vector<int64_t> contiguous_strides(const Shape& shape, size_t itemsize);
 
+
+// Distinct un-computed nodes in n's graph, counting stops at `limit`.
+size_t count_pending(const Node* n, size_t limit);
 
 }  // namespace gpy::dag

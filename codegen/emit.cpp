@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <unordered_set>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -153,13 +155,18 @@ private:
     std::vector<int64_t> output_strides_;
     DType acc_dtype_ = DType::Float64;
     std::string gpu_extras_;              // KernelSource::gpu_body (before KNAME substitution)
+    std::unordered_set<const Node*> reduce_search_seen_;         // find_reduce
+    std::set<std::pair<const Node*, bool>> leaf_search_seen_;    // collect_leaves (node, epilogue)
     std::vector<uint8_t> vec4_align_;     // KernelSource::vec4_align
 
     // Computed nodes act as inputs.
     static const Node* effective(const Node* n) { return n->result ? n->result.get() : n; }
 
+    // Walks visit each node of a shared graph once (a graph of n distinct
+    // nodes can be a tree of 2^n).
     void find_reduce(const Node* n) {
         n = effective(n);
+        if (!reduce_search_seen_.insert(n).second) return;
         if (n->op == Op::Reduce) {
             if (reduce_ && reduce_ != n) throw std::logic_error("emit_kernel: more than one reduction in a kernel");
             reduce_ = n;
@@ -173,6 +180,7 @@ private:
     void collect_leaves(const Node* n, const Shape& context, const std::function<std::vector<int64_t>(const std::vector<int64_t>&)>& to_space,
                         bool epilogue) {
         n = effective(n);
+        if (!leaf_search_seen_.insert({n, epilogue}).second) return;
         if (n->op == Op::Reduce && n == reduce_ && epilogue) return;
         if (n->op == Op::Scalar) {
             if (!scalar_index_.count(n)) {
@@ -996,8 +1004,13 @@ private:
 
     std::string summary() const {
         std::ostringstream s;
+        // Long (or exponentially shared) trees are cut short: it is a label.
         std::function<void(const Node*)> walk = [&](const Node* n) {
             n = effective(n);
+            if (s.tellp() > 4000) {
+                s << "...";
+                return;
+            }
             switch (n->op) {
                 case Op::Input: s << name(n->dtype); return;
                 case Op::Scalar: s << "scalar"; return;

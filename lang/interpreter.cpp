@@ -176,6 +176,9 @@ struct Interpreter::Impl {
         Result r;
         try {
             in.exec_program(prog);
+            // The end of a script or REPL input computes what is still
+            // pending (an error in it surfaces now) and waits for the GPU.
+            if (in.synchronize_hook) in.synchronize_hook();
         } catch (GpyError& e) {
             r = handle_exception(e.exc);
         } catch (const std::bad_alloc& e) {

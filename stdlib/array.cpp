@@ -109,10 +109,10 @@ void materialize_all_pending() {
 Value array_from_node(dag::NodeP n, bool numpy_scalar) {
     static thread_local uint64_t next_serial = 0;
     bool pending = n->op != dag::Op::Input && n->op != dag::Op::Scalar && !n->result;
-    if (pending && n->pending_weight > kMaxPendingNodes) {
-        gpy::materialize(n);
-        pending = false;
-    }
+    // The weight counts a shared node per use (Black-Scholes' d1 feeds four
+    // places): only a graph of more than the cap of distinct nodes is computed.
+    bool too_big = pending && n->pending_weight > kMaxPendingNodes &&
+                   dag::count_pending(n.get(), kMaxPendingNodes + 1) > kMaxPendingNodes;
     auto* a = new ArrayObj();
     Value v = Value::object(a);
     a->serial = next_serial++;
@@ -121,6 +121,7 @@ Value array_from_node(dag::NodeP n, bool numpy_scalar) {
     a->shape = n->shape;
     a->node = std::move(n);
     a->numpy_scalar = numpy_scalar && a->shape.empty();
+    if (too_big) materialize(a);
     return v;
 }
 
@@ -164,6 +165,34 @@ dag::NodeP array_node(ArrayObj* a) {
     return dag::make_input(a->buffer, a->dtype, a->shape, a->strides, a->offset);
 }
 
+// The cost model of lazy evaluation: another pending array inside `a`'s
+// graph is a value the program still holds (a name, a list element) and may
+// use again. Recomputing it there would repeat its work and re-read its
+// inputs each time; so it is computed once, as eager evaluation would: as
+// one more output of a's kernel when it has a's shape (one more store per
+// element), else first, by itself. Temporaries nobody holds (a function's
+// dead locals, a loop's rebound name, unnamed subexpressions) stay fused.
+// So lazy evaluation never moves more memory than eager evaluation does.
+static std::vector<ArrayObj*> held_subexpressions(ArrayObj* a) {
+    std::vector<ArrayObj*> held;
+    if (g_pending_arrays.empty()) return held;  // (a itself is already out of the set)
+    std::unordered_set<const dag::Node*> graph;
+    std::vector<const dag::Node*> stack{a->node.get()};
+    while (!stack.empty()) {
+        const dag::Node* n = stack.back();
+        stack.pop_back();
+        if (n->result || n->op == dag::Op::Input || n->op == dag::Op::Scalar || !graph.insert(n).second) continue;
+        for (auto& c : n->in) stack.push_back(c.get());
+    }
+    for (ArrayObj* p : g_pending_arrays)
+        if (p != a && p->node && p->node != a->node && graph.count(p->node.get())) held.push_back(p);
+    // Creation order: the kernels (and their memo keys) must not depend on the set's hash order.
+    std::sort(held.begin(), held.end(), [](ArrayObj* x, ArrayObj* y) { return x->serial < y->serial; });
+    return held;
+}
+
+static void adopt_result(ArrayObj* a);
+
 void materialize(ArrayObj* a) {
     if (!a->node) return;
     g_pending_arrays.erase(a);
@@ -179,7 +208,34 @@ void materialize(ArrayObj* a) {
         a->owndata = true;
         return;
     }
+    if (!n->result) {
+        std::vector<ArrayObj*> held = held_subexpressions(a);
+        std::vector<Value> keep_alive;  // the arrays stay alive while computed
+        std::vector<ArrayObj*> together;
+        for (ArrayObj* h : held) keep_alive.push_back(Value::object(h));
+        for (ArrayObj* h : held) {
+            if (!h->node) continue;  // computed meanwhile, inside an earlier one
+            if (h->node->shape == n->shape) together.push_back(h);
+            else materialize(h);
+        }
+        std::vector<dag::NodeP> nodes{n};
+        for (ArrayObj* h : together)
+            if (h->node) nodes.push_back(h->node);
+        if (nodes.size() > 1) {
+            gpy::materialize_together(nodes);
+            for (ArrayObj* h : together) {
+                if (!h->node || !h->node->result) continue;
+                g_pending_arrays.erase(h);
+                adopt_result(h);
+            }
+        }
+    }
     gpy::materialize(n);
+    adopt_result(a);
+}
+
+// `a`'s node has been computed: the array now holds its buffer.
+static void adopt_result(ArrayObj* a) {
     const dag::NodeP& r = a->node->result;
     a->buffer = r->buffer;
     a->strides = r->strides;
@@ -598,12 +654,13 @@ void init_array_types() {
         types::ndarray->truth = slot_truth;
         types::ndarray->len = slot_len;
         types::ndarray->scalar = slot_scalar;
-        // One statement, one kernel: an array bound to a name is computed then,
-        // so later statements reuse it instead of recomputing (or growing) its
-        // expression. TODO(issue 5): fuse across statements.
+        // Lazy across statements (issue 5): an array bound to a name stays
+        // pending until observed, so consecutive statements fuse; the cost
+        // model in materialize() computes held values once. GPY_LAZY=0: one
+        // statement, one kernel (an array is computed when bound to a name).
         types::ndarray->on_bind = [](const Value& v) {
-            static const bool lazy = std::getenv("GPY_LAZY") && std::string(std::getenv("GPY_LAZY")) == "1";
-            if (!lazy) materialize(v.as<ArrayObj>());
+            static const bool eager = std::getenv("GPY_LAZY") && std::string(std::getenv("GPY_LAZY")) == "0";
+            if (eager) materialize(v.as<ArrayObj>());
         };
         types::ndarray->hash = slot_hash;
         types::ndarray->getattr = slot_getattr;
