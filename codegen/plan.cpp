@@ -6,6 +6,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "codegen/profile.h"
 #include "runtime/phase_times.h"
 
 namespace gpy {
@@ -61,7 +62,8 @@ void record(const KernelPlan& plan, uint64_t number) {
 
 void launch(KernelPlan& plan) {
     if (!g_runner) throw std::logic_error("no kernel runner installed");
-    g_runner(plan);
+    if (profile::enabled()) profile::timed(plan, [&] { g_runner(plan); });
+    else g_runner(plan);
     record(plan, g_kernels++);
     if (g_observer) g_observer(plan);
 }

@@ -14,6 +14,7 @@
 #include "runtime/backend.h"
 #include "runtime/cpu_backend.h"
 #include "codegen/cuda_source.h"
+#include "codegen/profile.h"
 #include "runtime/cuda_backend.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/cpu_jit.h"
@@ -506,6 +507,7 @@ void install_backend(Interp& in) {
             if (plan.launch.error == kErrNegativeIntPower)
                 raise(types::ValueError, "Integers to negative integer powers are not allowed.");
         });
+        if (in.cfg.profile) profile::enable([] { wait_for_device_work(); });
         if (!in.cfg.cache_dir.empty()) {
             CpuJit::instance().set_cache_dir(in.cfg.cache_dir);
             set_cuda_cache_dir(in.cfg.cache_dir);

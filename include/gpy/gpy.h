@@ -22,6 +22,7 @@ struct Config {
     std::string cache_dir;
     std::string dump_kernels_dir;
     bool verbose = false;
+    bool profile = false;           // --profile: per-kernel table at exit (codegen/profile.h)
     bool color = false;             // ANSI colours in diagnostics
     // Fuzzing / sandboxing: abort a run with RuntimeError after this many loop
     // iterations + calls (0 = unlimited).

@@ -105,6 +105,24 @@ def version():
 
 
 @test
+def profile_table():
+    # Three statements that each observe the same kernel's result, one other kernel.
+    prog = ("import numpy as np\nx = np.arange(4096, dtype=np.float32)\n"
+            "for i in range(3):\n    print(float((np.exp(x) * 2)[1]))\nprint(int(np.sum(x > 5)))\n")
+    r = gpy("--profile", "-c", prog)
+    check_eq(r.rc, 0, "exit code", r)
+    check(re.search(r"^gpy: profile: 2 kernels, 4 launches, [0-9.]+ ms in kernels$", r.err, re.M) is not None,
+          "--profile prints the kernel and launch counts", r)
+    row = re.search(r"^\s+3\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+([0-9.]+)\s+[0-9.]+\s+gpy_k_[0-9a-f]{16}: multiply\(exp\(float32\), scalar\)",
+                    r.err, re.M)
+    check(row is not None, "--profile has a row for the exp kernel with 3 launches", r)
+    # Each launch reads 4096 float32 and writes 4096 (32 KiB); the two later ones 0.07 MB.
+    check_eq(row.group(1), "0.07", "MB moved by the two later launches (2 x 32 KiB)", r)
+    r = gpy("-c", prog)
+    check("gpy: profile" not in r.err, "no table without --profile", r)
+
+
+@test
 def help_lists_options():
     r = gpy("--help")
     check_eq(r.rc, 0, "exit code", r)
