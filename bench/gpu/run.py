@@ -7,7 +7,7 @@ outputs written / time), the fraction of the device-to-device copy roof
 measured in this run (the best copy time of any framework), and gpy's time
 over the best peer's (below 1.0: gpy is faster).
 
-  python3 bench/gpu/run.py --gpy dist/gpy [--n 67108864] [--repeat 20] [--compile]
+  python3 bench/gpu/run.py --gpy dist/gpy [--n 67108864] [--repeat 20] [--compile] [--programs]
 """
 import argparse
 import os
@@ -23,6 +23,9 @@ ap.add_argument("--mm", type=int, default=8192)
 ap.add_argument("--repeat", type=int, default=20)
 ap.add_argument("--compile", action="store_true", help="also torch.compile (slow to compile)")
 ap.add_argument("--only", default="", help="comma-separated frameworks to run (default: all)")
+ap.add_argument("--programs", action="store_true", help="also the whole programs of programs.gpy (gpy and CuPy)")
+ap.add_argument("--points", type=int, default=1 << 22, help="k-means points (--programs)")
+ap.add_argument("--grid", type=int, default=2048, help="conjugate-gradient grid side (--programs)")
 args = ap.parse_args()
 
 N, R, MM = args.n, args.rows, args.mm
@@ -94,3 +97,33 @@ for w in names:
     cells.append(f"{g / best:.2f}" if g and best else "-")
     label = w + (" (µs per statement)" if w == "tiny_statement" else "")
     print(f"| {label} | " + " | ".join(cells) + " |")
+
+# Whole programs (bench/gpu/programs.gpy): gpy against CuPy running the same script.
+if args.programs:
+    cmds = {
+        "gpy": [args.gpy, "--backend", "cuda", os.path.join(here, "programs.gpy"), str(args.points), str(args.repeat), "numpy",
+                str(args.grid)],
+        "CuPy": [sys.executable, os.path.join(here, "programs.gpy"), str(args.points), str(args.repeat), "cupy", str(args.grid)],
+    }
+    prog = {}
+    for name, cmd in cmds.items():
+        try:
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+        except subprocess.TimeoutExpired:
+            print(f"# {name}: timed out", file=sys.stderr)
+            continue
+        if out.returncode != 0:
+            print(f"# {name}: exit {out.returncode}: {out.stderr.strip()[-600:]}", file=sys.stderr)
+        prog[name] = {l.split()[0]: float(l.split()[1]) for l in out.stdout.splitlines() if len(l.split()) == 2}
+    print()
+    print(f"Programs: k-means ({args.points} 2-D float32 points, 8 centres, 10 iterations), "
+          f"conjugate gradient ({args.grid}x{args.grid} float64 Laplacian, 50 iterations); best of {args.repeat}")
+    print("| program | gpy (ms) | CuPy (ms) | gpy / CuPy | gpy check | CuPy check |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for w in ["kmeans", "conjugate_gradient"]:
+        g, c = prog.get("gpy", {}).get(w), prog.get("CuPy", {}).get(w)
+        gc, cc = prog.get("gpy", {}).get(w + "_check"), prog.get("CuPy", {}).get(w + "_check")
+        print(f"| {w} | {g * 1e3:.2f} | " if g else f"| {w} | - | ", end="")
+        print(f"{c * 1e3:.2f} | " if c else "- | ", end="")
+        print(f"{g / c:.2f} | " if g and c else "- | ", end="")
+        print(f"{gc:.6g} | {cc:.6g} |" if gc is not None and cc is not None else "- | - |")
