@@ -24,7 +24,9 @@ std::string cuda_kernel_text(const KernelSource& k) {
     const bool vec4 = !k.vec4_align.empty();
     // Only the wrappers the runner launches: each inlines the body again, and
     // NVRTC's time grows with every copy.
-    if (!vec4 && !k.cooperative) {
+    // Column reductions keep a thread per output too (many outputs: adjacent
+    // threads read adjacent memory).
+    if (!vec4 && (!k.cooperative || k.kind == KernelSource::ReduceTiled)) {
         s += "extern \"C\" __global__ void " + n + "_grid(" + params + ", int64_t n) {\n" + unpack +
              "    for (int64_t i = " + thread + "; i < n; i += " + stride + ")\n"
              "        " + n + "(P, a.M, a.S, i, i + 1);\n}\n";

@@ -112,6 +112,7 @@ public:
         src->vec4_align = vec4_align_;
         src->rank = int(space_.size());
         src->cooperative = reduce_ && !gpu_extras_.empty();
+        src->reduce_unit = reduce_unit_;
         src->kind = !reduce_ ? KernelSource::Elementwise
                            : n_outer_ == 0 ? KernelSource::ReduceFull
                            : tile_outputs_ ? KernelSource::ReduceTiled : KernelSource::ReduceRows;
@@ -158,6 +159,7 @@ private:
     std::unordered_set<const Node*> reduce_search_seen_;         // find_reduce
     std::set<std::pair<const Node*, bool>> leaf_search_seen_;    // collect_leaves (node, epilogue)
     std::vector<uint8_t> vec4_align_;     // KernelSource::vec4_align
+    bool reduce_unit_ = false;            // KernelSource::reduce_unit
 
     // Computed nodes act as inputs.
     static const Node* effective(const Node* n) { return n->result ? n->result.get() : n; }
@@ -638,11 +640,15 @@ private:
         return s.str();
     }
 
-    // A reduction whose reduced dims collapse to one, read contiguously or
-    // broadcast: GPU threads can split a row (or the whole array) between
-    // them, each taking every step-th element (coalesced), and combine.
-    bool cooperative_eligible() const {
-        if (tile_outputs_ || space_.size() != n_outer_ + 1) return false;
+    // A reduction whose reduced dims collapse to one: GPU threads can split a
+    // row (or the whole array, or a column) between them, each taking every
+    // step-th element, and combine. Column reductions (tile_outputs_) too:
+    // with few outputs, a thread per output would walk millions of elements.
+    bool cooperative_eligible() const { return space_.size() == n_outer_ + 1; }
+
+    // Every prologue operand is contiguous or broadcast along the reduced dim
+    // (KernelSource::reduce_unit: lanes of a team then read neighbours).
+    bool reduced_dim_unit() const {
         for (size_t k = 1; k < ops_.size(); ++k)
             if (!ops_[k].epilogue && !(unit(k) || zero(k))) return false;
         return true;
@@ -654,6 +660,14 @@ private:
     // (codegen/cuda_source.cpp) build warp-, block- and grid-wide
     // reductions from them.
     std::string emit_cooperative() {
+        // Loads walk the reduced dim here, not the output tile's dim.
+        struct Restore {
+            bool& flag;
+            bool saved;
+            ~Restore() { flag = saved; }
+        } restore{tile_outputs_, tile_outputs_};
+        tile_outputs_ = false;
+        reduce_unit_ = reduced_dim_unit();
         size_t D = space_.size();
         std::string A = acc_type();
         std::string header = "    int err = 0; (void)err; (void)S;\n" + scalar_hoists() + operand_decls();
@@ -908,6 +922,7 @@ private:
         s << nan_fix() << epilogue();
         s << "            }\n        }\n";
         s << "        o += t;\n    }\n" << error_report() << "}\n";
+        if (cooperative_eligible()) gpu_extras_ = emit_cooperative();
         return s.str();
     }
 

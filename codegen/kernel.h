@@ -49,6 +49,7 @@ struct KernelSource {
     std::vector<uint8_t> vec4_align;
     int rank = 0;  // dims of the iteration space after collapsing (meta holds shape[rank], then strides)
     bool cooperative = false;
+    bool reduce_unit = false;  // cooperative: the reduced dim is contiguous (or broadcast) in every operand
     // Lengths of the launch's ptrs, meta and scalars arrays (fixed by the
     // body): the CUDA wrappers pass them by value as one parameter struct.
     int n_ptrs = 0, n_meta = 0, n_scalars = 0;

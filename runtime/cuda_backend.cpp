@@ -92,6 +92,10 @@ const Compiled& compiled_for(int device_index, const KernelSource& k) {
     } else if (k.cooperative) {
         c.reduce = c.module->function((k.name + "_reduce").c_str());
         c.reduce_shape = whole_warps(c.reduce, 512);
+        if (k.kind == KernelSource::ReduceTiled) {
+            c.grid = c.module->function((k.name + "_grid").c_str());
+            c.grid_shape = cuda::occupancy_shape(c.grid);
+        }
     } else {
         c.grid = c.module->function((k.name + "_grid").c_str());
         c.grid_shape = cuda::occupancy_shape(c.grid);
@@ -182,9 +186,11 @@ bool vec4_aligned(const Launch& L, const KernelSource& k) {
 // (a power of two up to a warp, about a quarter of the row's length; 1 is a
 // thread per row). Few long rows (or one: a full reduction): block-wide
 // teams, enough per row to fill the GPU twice over, writing partials that a
-// second launch combines with a block per row.
-void launch_cooperative(const Compiled& c, const Launch& L, KernelSource::Kind kind, void* argp, int dev,
+// second launch combines with a block per row. Returns false to leave a
+// column reduction with many outputs to the thread-per-output grid kernel.
+bool launch_cooperative(const Compiled& c, const Launch& L, const KernelSource& k, void* argp, int dev,
                         cuda::CUstream stream) {
+    const KernelSource::Kind kind = k.kind;
     const cuda::LaunchShape& s = c.reduce_shape;
     int64_t nrows = L.outer, inner = L.inner, nsplit = 1, in_split = 0;
     char* out_parts = nullptr;
@@ -194,12 +200,18 @@ void launch_cooperative(const Compiled& c, const Launch& L, KernelSource::Kind k
         blocks = std::max<int64_t>(1, std::min<int64_t>(blocks, int64_t(s.min_grid) * 8));
         cuda::launch(c.reduce, {unsigned(blocks)}, {unsigned(s.block)}, 0, stream, params);
     };
-    int64_t resident_warps = int64_t(s.min_grid) * s.block / 32;
-    if (kind == KernelSource::ReduceRows && (nrows >= resident_warps || inner <= 1024)) {
+    int64_t resident_threads = int64_t(s.min_grid) * s.block, resident_warps = resident_threads / 32;
+    // Column reductions with outputs for a quarter of the GPU: a thread per
+    // output (the caller's grid launch), adjacent threads reading adjacent memory.
+    if (kind == KernelSource::ReduceTiled && nrows * 4 >= resident_threads) return false;
+    if (kind != KernelSource::ReduceFull && (nrows >= resident_warps || inner <= 1024)) {
+        // Lanes of a team read neighbours only when the reduced dim is
+        // contiguous; otherwise, with rows for every thread, a thread per row.
         int G = 1;
-        while (G < 32 && G * 4 < inner) G *= 2;
+        if (k.reduce_unit || nrows < resident_threads)
+            while (G < 32 && G * 4 < inner) G *= 2;
         run(G, (nrows + s.block / G - 1) / (s.block / G));
-        return;
+        return true;
     }
     // Parts per row: about two waves of blocks in all, at least four elements per thread.
     int64_t want = (2 * int64_t(s.min_grid) + nrows - 1) / nrows;
@@ -207,7 +219,7 @@ void launch_cooperative(const Compiled& c, const Launch& L, KernelSource::Kind k
     nsplit = std::max<int64_t>(1, std::min(want, most));
     if (nsplit == 1) {
         run(s.block, nrows);
-        return;
+        return true;
     }
     // Back to the pool on this stream after the launches: stream order keeps it alive.
     BufferRef partials(allocate_cuda_buffer(dev, size_t(nrows * nsplit) * 32, false));
@@ -218,6 +230,7 @@ void launch_cooperative(const Compiled& c, const Launch& L, KernelSource::Kind k
     out_parts = nullptr;
     nsplit = 1;
     run(s.block, nrows);
+    return true;
 }
 
 }  // namespace
@@ -250,8 +263,8 @@ void run_kernel_cuda(KernelPlan& plan) {
         L.ptrs.back() = reinterpret_cast<char*>(error_word());
     }
     void* argp = pack_args(L, k);
-    if (k.cooperative) {
-        launch_cooperative(c, L, k.kind, argp, dev, stream);
+    if (k.cooperative && launch_cooperative(c, L, k, argp, dev, stream)) {
+        // launched
     } else if (c.vec4) {
         int64_t cols = L.meta[k.rank - 1], rows = L.outer / cols;
         int aligned = vec4_aligned(L, k);
