@@ -98,8 +98,11 @@ public:
             (reduce_->reduce == ReduceOp::Sum || reduce_->reduce == ReduceOp::Prod))
             acc_dtype_ = DType::Float32;
         std::string body = !reduce_ ? emit_elementwise() : tile_outputs_ ? emit_reduce_tiled() : emit_reduce();
+        // The name covers the GPU entry points too: a column reduction's body
+        // specialises its loads on the output tile's strides, its cooperative
+        // entry points on the reduced dim's, so two kernels can share a body.
         char name[32];
-        std::snprintf(name, sizeof name, "gpy_k_%016llx", (unsigned long long)fnv1a(body));
+        std::snprintf(name, sizeof name, "gpy_k_%016llx", (unsigned long long)fnv1a(body + gpu_extras_));
         auto named = [&](std::string src) {
             for (size_t p = src.find("KNAME"); p != std::string::npos; p = src.find("KNAME", p)) src.replace(p, 5, name);
             return src;

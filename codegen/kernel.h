@@ -44,7 +44,8 @@ struct KernelSource {
     //    outer dims must then be multiples of vec4_align[k] (0: no requirement).
     //  - reductions, when `cooperative`: NAME_racc / NAME_combine / NAME_epi,
     //    from which threads split rows and whole arrays between them.
-    // The body alone determines them, so `name` hashes the body only.
+    // `name` hashes the body and these (a column reduction's body does not
+    // determine its cooperative loads).
     std::string gpu_body;
     std::vector<uint8_t> vec4_align;
     int rank = 0;  // dims of the iteration space after collapsing (meta holds shape[rank], then strides)

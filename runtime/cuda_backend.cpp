@@ -22,7 +22,7 @@ namespace gpy {
 namespace {
 
 struct Compiled {
-    std::string body;  // confirms a hit: names are 64-bit hashes of bodies
+    std::string body, gpu_body;  // confirm a hit: names are 64-bit hashes of them
     std::unique_ptr<cuda::Module> module;
     cuda::CUfunction grid = nullptr, part = nullptr, merge = nullptr, finish = nullptr;
     cuda::CUfunction vec4 = nullptr;                                     // KernelSource::vec4_align
@@ -74,12 +74,13 @@ const Compiled& compiled_for(int device_index, const KernelSource& k) {
     {
         std::lock_guard<std::mutex> lock(mu);
         auto it = kernels.find(key);
-        if (it != kernels.end() && it->second.body == k.body) return it->second;
+        if (it != kernels.end() && it->second.body == k.body && it->second.gpu_body == k.gpu_body) return it->second;
     }
     cuda::Device& d = cuda::device(device_index);
     d.make_current();
     Compiled c;
     c.body = k.body;
+    c.gpu_body = k.gpu_body;
     std::string cubin = cubin_for(cuda_kernel_source(k), k.name, d.arch());
     {
         phase::Scope timed(phase::ModuleLoad);
@@ -111,7 +112,7 @@ const Compiled& compiled_for(int device_index, const KernelSource& k) {
     // to it are held); a different body under the same name (a 64-bit hash
     // collision) replaces the entry.
     auto [it, inserted] = kernels.try_emplace(key, std::move(c));
-    if (!inserted && it->second.body != k.body) it->second = std::move(c);
+    if (!inserted && (it->second.body != k.body || it->second.gpu_body != k.gpu_body)) it->second = std::move(c);
     return it->second;  // node-based map: references stay valid
 }
 

@@ -90,6 +90,12 @@ void flush_readers(const Buffer* buffer) {
     for (auto& v : todo) materialize(v.as<ArrayObj>());
 }
 
+// Arrays still pending after a kernel that computed them raised.
+static void mark_failed(const std::vector<Value>& arrays) {
+    for (const Value& v : arrays)
+        if (ArrayObj* a = v.as<ArrayObj>(); a->node && !a->node->result) a->failed = true;
+}
+
 void materialize_all_pending() {
     std::vector<Value> todo;
     for (ArrayObj* a : g_pending_arrays) todo.push_back(Value::object(a));
@@ -98,12 +104,21 @@ void materialize_all_pending() {
     std::sort(todo.begin(), todo.end(), [](const Value& x, const Value& y) {
         return x.as<ArrayObj>()->serial < y.as<ArrayObj>()->serial;
     });
+    // An array whose kernel failed (integer ** negative) is left to its own
+    // observation, which raises again; it stays tracked for in-place-write
+    // hazards.
+    todo.erase(std::remove_if(todo.begin(), todo.end(), [](const Value& v) { return v.as<ArrayObj>()->failed; }), todo.end());
     std::vector<dag::NodeP> nodes;
     for (auto& v : todo)
         if (ArrayObj* a = v.as<ArrayObj>(); a->node && a->node->op != dag::Op::Scalar && a->node->op != dag::Op::Input)
             nodes.push_back(a->node);
-    gpy::materialize_together(nodes);
-    for (auto& v : todo) materialize(v.as<ArrayObj>());
+    try {
+        gpy::materialize_together(nodes);
+        for (auto& v : todo) materialize(v.as<ArrayObj>());
+    } catch (...) {
+        mark_failed(todo);
+        throw;
+    }
 }
 
 Value array_from_node(dag::NodeP n, bool numpy_scalar) {
@@ -222,7 +237,12 @@ void materialize(ArrayObj* a) {
         for (ArrayObj* h : together)
             if (h->node) nodes.push_back(h->node);
         if (nodes.size() > 1) {
-            gpy::materialize_together(nodes);
+            try {
+                gpy::materialize_together(nodes);
+            } catch (...) {
+                mark_failed(keep_alive);
+                throw;
+            }
             for (ArrayObj* h : together) {
                 if (!h->node || !h->node->result) continue;
                 g_pending_arrays.erase(h);
@@ -230,7 +250,17 @@ void materialize(ArrayObj* a) {
             }
         }
     }
-    gpy::materialize(n);
+    try {
+        gpy::materialize(n);
+    } catch (...) {
+        // Still pending: tracked again (in-place-write hazards), but left to
+        // its own observation by synchronize().
+        if (a->node && !a->node->result) {
+            a->failed = true;
+            g_pending_arrays.insert(a);
+        }
+        throw;
+    }
     adopt_result(a);
 }
 

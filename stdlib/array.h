@@ -30,6 +30,9 @@ struct ArrayObj : Object {
     // The buffer was allocated for this array, not borrowed from another (x.flags.owndata).
     bool owndata = false;
     uint64_t serial = 0;  // creation order (synchronize() computes newest first)
+    // Computing it (with others) raised: synchronize() and the end of a REPL
+    // input leave it to its own observation, which raises again.
+    bool failed = false;
 
     ArrayObj() : Object(types::ndarray) {}
     ~ArrayObj() override;

@@ -482,6 +482,16 @@ const FunctionSpec kFunctions[] = {
 
 }  // namespace
 
+// wait_for_device_work with a failure of queued GPU work as the RuntimeError
+// the kernel runner raises (not an internal error).
+static void wait_for_device_work_or_raise() {
+    try {
+        wait_for_device_work();
+    } catch (const cuda::Error& e) {
+        raise(types::RuntimeError, std::string("CUDA error: ") + e.what());
+    }
+}
+
 // The backend the first interpreter chose (--backend, Config::backend) runs
 // kernels for the process; GPY_DEBUG and --dump-kernels observe them.
 void install_backend(Interp& in) {
@@ -507,7 +517,7 @@ void install_backend(Interp& in) {
             if (plan.launch.error == kErrNegativeIntPower)
                 raise(types::ValueError, "Integers to negative integer powers are not allowed.");
         });
-        if (in.cfg.profile) profile::enable([] { wait_for_device_work(); });
+        if (in.cfg.profile) profile::enable([] { wait_for_device_work_or_raise(); });
         if (!in.cfg.cache_dir.empty()) {
             CpuJit::instance().set_cache_dir(in.cfg.cache_dir);
             set_cuda_cache_dir(in.cfg.cache_dir);
@@ -539,7 +549,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     install_backend(in);
     in.synchronize_hook = [] {
         materialize_all_pending();
-        wait_for_device_work();
+        wait_for_device_work_or_raise();
     };
     auto* m = new ModuleObj("numpy");
     m->doc = "gpy's NumPy-compatible array module (lazy, fused, compiled kernels).";
