@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "codegen/prelude.h"
+#include "runtime/kernel_cache.h"
 #include "runtime/nvrtc.h"
 
 namespace gpy {
@@ -38,10 +39,17 @@ void shadow_compile_nvrtc(const KernelSource& k) {
     }
     // Compiled outside the lock: two threads may both compile a new kernel,
     // which costs time but not correctness.
+    // A kernel another process already compiled for an arch (same source and
+    // NVRTC) left a marker in the kernel cache: script tests share many kernels.
+    static DiskCache* done_on_disk = new DiskCache("cuda-shadow", ".ok");  // never destroyed
     std::string src = cuda_kernel_source(k);
     for (const char* arch : kShadowArchs) {
+        std::string key = strong_hash_hex({"nvrtc-shadow-v1", src, nvrtc::version(), arch});
+        std::string marker;
+        if (done_on_disk->load(key, marker) == DiskCache::Load::Hit) continue;
         try {
             nvrtc::compile(src, k.name + ".cu", arch, /*fast_compile=*/true);
+            done_on_disk->store(key, "ok");
         } catch (const nvrtc::CompileError& e) {
             std::string log = e.log.empty() ? e.what() : e.log;
             throw ShadowCompileError("internal error: NVRTC could not compile kernel " + k.name + " for " + arch + ": " + log);
