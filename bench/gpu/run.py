@@ -43,24 +43,32 @@ if args.only:
     keep = set(args.only.split(","))
     frameworks = {k: v for k, v in frameworks.items() if k in keep}
 
-results = {}
-for name, cmd in frameworks.items():
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-    except subprocess.TimeoutExpired:
-        print(f"# {name}: timed out", file=sys.stderr)
-        continue
-    got = {}
-    for line in out.stdout.splitlines():
-        parts = line.split()
-        if len(parts) == 2:
-            try:
-                got[parts[0]] = float(parts[1])
-            except ValueError:
-                pass
-    if out.returncode != 0:
-        print(f"# {name}: exit {out.returncode}: {out.stderr.strip()[-600:]}", file=sys.stderr)
-    results[name] = got
+
+
+def run_all(cmds):
+    """Runs each command; returns {name: {"key": seconds}} from its "key value" lines."""
+    got_all = {}
+    for name, cmd in cmds.items():
+        try:
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+        except subprocess.TimeoutExpired:
+            print(f"# {name}: timed out", file=sys.stderr)
+            continue
+        got = {}
+        for line in out.stdout.splitlines():
+            parts = line.split()
+            if len(parts) == 2:
+                try:
+                    got[parts[0]] = float(parts[1])
+                except ValueError:
+                    pass
+        if out.returncode != 0:
+            print(f"# {name}: exit {out.returncode}: {out.stderr.strip()[-600:]}", file=sys.stderr)
+        got_all[name] = got
+    return got_all
+
+
+results = run_all(frameworks)
 
 F = 4  # bytes per float32
 traffic = {  # bytes read + written per run
@@ -105,16 +113,7 @@ if args.programs:
                 str(args.grid)],
         "CuPy": [sys.executable, os.path.join(here, "programs.gpy"), str(args.points), str(args.repeat), "cupy", str(args.grid)],
     }
-    prog = {}
-    for name, cmd in cmds.items():
-        try:
-            out = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-        except subprocess.TimeoutExpired:
-            print(f"# {name}: timed out", file=sys.stderr)
-            continue
-        if out.returncode != 0:
-            print(f"# {name}: exit {out.returncode}: {out.stderr.strip()[-600:]}", file=sys.stderr)
-        prog[name] = {l.split()[0]: float(l.split()[1]) for l in out.stdout.splitlines() if len(l.split()) == 2}
+    prog = run_all(cmds)
     print()
     print(f"Programs: k-means ({args.points} 2-D float32 points, 8 centres, 10 iterations), "
           f"conjugate gradient ({args.grid}x{args.grid} float64 Laplacian, 50 iterations); best of {args.repeat}")
