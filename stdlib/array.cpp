@@ -603,7 +603,12 @@ Value slot_getattr(Interp& in, const Value& v, const std::string& name) {
         Value m = get_attr(in, v, "transpose");
         return in.call0(m);
     }
-    if (name == "device") return make_str("cpu");
+    if (name == "device") {
+        // CuPy: the Device the memory is on (a pending array: the current one).
+        if (array_device_kind() != DeviceKind::CUDA) return make_str("cpu");
+        bool on_gpu = a->buffer && a->buffer->device == DeviceKind::CUDA;
+        return cuda_device_object(on_gpu ? a->buffer->device_index : array_device_index());
+    }
     if (name == "flags") return array_flags(a);
     if (name == "real" || name == "imag") return complex_part(v, name == "imag");
     return Value();

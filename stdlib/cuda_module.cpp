@@ -17,6 +17,7 @@
 #include "stdlib/cuda_errors.h"
 #include "stdlib/module_parts.h"
 #include "stdlib/np_args.h"
+#include "stdlib/shape_funcs.h"
 
 namespace gpy {
 
@@ -259,6 +260,45 @@ const FunctionSpec kFunctions[] = {
 };
 
 }  // namespace
+
+Value cuda_device_object(int id) {
+    if (!g_device_type) raise(types::RuntimeError, "the CUDA module is not initialised");
+    return Value::object(new DeviceObj(id));
+}
+
+Value to_current_device(Interp& in, const Value& v) {
+    ArrayObj* x = as_array(v);
+    if (!x || !cuda_backend_active() || x->pending() || !x->buffer || x->buffer->device != DeviceKind::CUDA) return v;
+    int from = x->buffer->device_index, to = array_device_index();
+    if (from == to) return v;
+    Value src = v;
+    if (!is_c_contiguous(x)) {
+        // Made contiguous where it lives, then copied whole.
+        set_array_device(DeviceKind::CUDA, from);
+        try {
+            src = copy_order(in, v, x->dtype, 'C');
+        } catch (...) {
+            set_array_device(DeviceKind::CUDA, to);
+            throw;
+        }
+        set_array_device(DeviceKind::CUDA, to);
+    }
+    ArrayObj* s = as_array(src);
+    Value out = new_array(s->dtype, s->shape);
+    ArrayObj* o = as_array(out);
+    size_t nbytes = size_t(s->size()) * itemsize(s->dtype);
+    if (nbytes) {
+        wait_for_device_work();  // the source device has written x
+        cuda_call([&] {
+            cuda::device(to).make_current();
+            // Unified addressing: a peer copy where the topology allows, staged by the driver otherwise.
+            GPY_CU(cuMemcpyDtoDAsync(cuda::CUdeviceptr(o->buffer.device_bytes()),
+                                     cuda::CUdeviceptr(s->buffer.device_bytes() + s->offset), nbytes, current_stream()));
+        });
+        note_device_work(to);
+    }
+    return out;
+}
 
 void add_cuda_functions(Interp&, ModuleObj* m) {
     install_types();

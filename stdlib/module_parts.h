@@ -36,6 +36,11 @@ void add_complex_functions(Interp& in, ModuleObj* m);
 void install_complex_methods();
 // stdlib/cuda_module.cpp: device_count, Device, get_device_properties, memory pools; np.cuda
 void add_cuda_functions(Interp& in, ModuleObj* m);
+// x.device on the CUDA backend: a Device object for CUDA device `id`.
+Value cuda_device_object(int id);
+// `x` itself, or under a current device other than the one x's memory is on,
+// a C-contiguous copy of x on the current device (asarray, array).
+Value to_current_device(Interp& in, const Value& x);
 // stdlib/cuda_streams.cpp: Stream, Event, get_current_stream, get_elapsed_time (after add_cuda_functions)
 void add_stream_functions(Interp& in, ModuleObj* m);
 // stdlib/benchmark.cpp: benchmark() (cupyx.profiler.benchmark; after add_cuda_functions)

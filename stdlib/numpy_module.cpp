@@ -61,7 +61,12 @@ Value np_array(Interp& in, CallArgs& a) {
     auto dt = dtype_arg(in, a, 1);
     const Value& obj = a.pos[0];
     char order = order_arg(kwarg(a, "order"), 'K');
-    if (ArrayObj* x = as_array(obj)) return copy_order(in, obj, dt ? *dt : x->dtype, order);  // np.array copies (and casts)
+    if (ArrayObj* x = as_array(obj)) {
+        // np.array copies (and casts); from another device, the copy comes across first.
+        Value here = to_current_device(in, obj);
+        if (here.o != obj.o && (!dt || *dt == x->dtype) && order != 'F') return here;
+        return copy_order(in, here, dt ? *dt : x->dtype, order);
+    }
     Value r = as_array_value(in, obj, dt);
     // A new array from nested sequences is C-contiguous unless 'F' is asked for.
     return order == 'F' ? copy_order(in, r, r.as<ArrayObj>()->dtype, 'F') : r;
@@ -78,7 +83,7 @@ Value np_asnumpy(Interp& in, CallArgs& a) {
 
 Value np_asarray(Interp& in, CallArgs& a) {
     if (a.npos < 1) raise(types::TypeError, "asarray() missing required argument 'a' (pos 0)");
-    Value r = as_array_value(in, a.pos[0], dtype_arg(in, a, 1));
+    Value r = as_array_value(in, to_current_device(in, a.pos[0]), dtype_arg(in, a, 1));
     ArrayObj* ra = r.as<ArrayObj>();
     // A copy only when the layout asked for differs ('A' and 'K' keep any layout).
     char order = order_arg(arg(a, 2, "order"), 'K');
