@@ -25,6 +25,13 @@ static std::vector<KernelRecord> g_recent(kRecent);
 
 
 void set_kernel_runner(KernelRunner runner) { g_runner = std::move(runner); }
+
+static thread_local const char* t_reason = nullptr;
+MaterializeReason::MaterializeReason(const char* why, bool only_if_unset) : saved_(t_reason) {
+    if (!only_if_unset || !t_reason) t_reason = why;
+}
+MaterializeReason::~MaterializeReason() { t_reason = saved_; }
+const char* materialize_reason() { return t_reason ? t_reason : ""; }
 void set_kernel_observer(KernelObserver observer) { g_observer = std::move(observer); }
 uint64_t kernels_launched() { return g_kernels.load(); }
 

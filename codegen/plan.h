@@ -41,6 +41,23 @@ uint64_t kernels_launched();
 
 // The most recent kernels run (up to 256), for the REPL's %kernels: those
 // whose launch number (kernels_launched() before it ran) is >= `first`.
+// Why pending work is being computed, for GPY_DEBUG's plan report: the code
+// that forces a materialisation names it for the scope's duration; the
+// innermost reason is reported ("" when none was given). `only_if_unset`
+// keeps an outer, more specific reason (the end of an input calls
+// synchronize's path).
+class MaterializeReason {
+public:
+    explicit MaterializeReason(const char* why, bool only_if_unset = false);
+    ~MaterializeReason();
+    MaterializeReason(const MaterializeReason&) = delete;
+    MaterializeReason& operator=(const MaterializeReason&) = delete;
+
+private:
+    const char* saved_;
+};
+const char* materialize_reason();
+
 struct KernelRecord {
     uint64_t number;
     std::string name, summary;

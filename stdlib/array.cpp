@@ -82,6 +82,7 @@ static bool reads(const dag::Node* n, const Buffer* b, std::unordered_set<const 
 }
 
 void flush_readers(const Buffer* buffer) {
+    MaterializeReason why("an in-place write into memory it reads");
     std::vector<Value> todo;
     for (ArrayObj* a : g_pending_arrays) {
         std::unordered_set<const dag::Node*> seen;
@@ -97,6 +98,7 @@ static void mark_failed(const std::vector<Value>& arrays) {
 }
 
 void materialize_all_pending() {
+    MaterializeReason why("synchronize()", /*only_if_unset=*/true);
     std::vector<Value> todo;
     for (ArrayObj* a : g_pending_arrays) todo.push_back(Value::object(a));
     // In creation order, so kernels (and their memo keys) do not depend on
@@ -136,7 +138,10 @@ Value array_from_node(dag::NodeP n, bool numpy_scalar) {
     a->shape = n->shape;
     a->node = std::move(n);
     a->numpy_scalar = numpy_scalar && a->shape.empty();
-    if (too_big) materialize(a);
+    if (too_big) {
+        MaterializeReason why("the pending graph passed 64 operations");
+        materialize(a);
+    }
     return v;
 }
 
@@ -237,6 +242,7 @@ void materialize(ArrayObj* a) {
         for (ArrayObj* h : together)
             if (h->node) nodes.push_back(h->node);
         if (nodes.size() > 1) {
+            MaterializeReason why("with pending arrays the program holds", /*only_if_unset=*/true);
             try {
                 gpy::materialize_together(nodes);
             } catch (...) {
@@ -285,6 +291,7 @@ Value compute_into_new(const dag::NodeP& n, DType dtype, const dag::Shape& shape
 }
 
 HostArrayView host_view(ArrayObj* a) {
+    MaterializeReason why("observed on the host", /*only_if_unset=*/true);
     materialize(a);
     HostArrayView v;
     v.dtype = a->dtype;
@@ -695,7 +702,10 @@ void init_array_types() {
         // statement, one kernel (an array is computed when bound to a name).
         types::ndarray->on_bind = [](const Value& v) {
             static const bool eager = std::getenv("GPY_LAZY") && std::string(std::getenv("GPY_LAZY")) == "0";
-            if (eager) materialize(v.as<ArrayObj>());
+            if (eager) {
+                MaterializeReason why("bound to a name (GPY_LAZY=0)");
+                materialize(v.as<ArrayObj>());
+            }
         };
         types::ndarray->hash = slot_hash;
         types::ndarray->getattr = slot_getattr;

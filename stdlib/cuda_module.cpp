@@ -8,6 +8,7 @@
 // them run on both backends.
 #include <string>
 
+#include "codegen/plan.h"
 #include "runtime/buffer.h"
 #include "runtime/cublas.h"
 #include "runtime/cuda_driver.h"
@@ -57,6 +58,7 @@ void switch_to(int id) {
     if (!cuda_backend_active())
         raise(types::RuntimeError, "cannot use a CUDA device: arrays run on the CPU backend (--backend cpu, or no usable GPU)");
     if (id == array_device_index()) return;
+    MaterializeReason why("a device switch");
     materialize_all_pending();
     checked_device(id).make_current();
     set_array_device(DeviceKind::CUDA, id);

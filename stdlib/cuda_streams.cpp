@@ -11,6 +11,7 @@
 #include <chrono>
 #include <memory>
 
+#include "codegen/plan.h"
 #include "runtime/buffer.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
@@ -83,7 +84,10 @@ void switch_stream(const Value& stream) {
     if (s->device >= 0 && s->device != array_device_index())
         raise(types::RuntimeError, "the stream belongs to CUDA device " + std::to_string(s->device) +
                                        ", the current device is " + std::to_string(array_device_index()));
-    if (s->handle() != current_stream()) materialize_all_pending();
+    if (s->handle() != current_stream()) {
+        MaterializeReason why("a stream switch");
+        materialize_all_pending();
+    }
     set_current_stream(s->handle());
     current_slot() = stream;
 }
@@ -158,6 +162,7 @@ Value event_construct(Interp&, CallArgs& a) {
 
 // Records `e` on `stream` (the current stream when null).
 void record(EventObj* e, const StreamObj* stream) {
+    MaterializeReason why("an event record");
     materialize_all_pending();  // what was written before the record is part of it
     e->recorded = true;
     if (!e->event) {

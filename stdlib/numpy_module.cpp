@@ -533,7 +533,12 @@ void install_backend(Interp& in) {
         if (level <= 0 && dump.empty()) return;
         if (!dump.empty()) std::filesystem::create_directories(dump);
         set_kernel_observer([level, dump](const KernelPlan& k) {
-            if (level >= 1) std::fprintf(stderr, "gpy: kernel %s: %s\n", k.source->name.c_str(), k.source->summary.c_str());
+            if (level >= 1) {
+                // The plan report: each kernel, what it computes and what forced it.
+                const char* why = materialize_reason();
+                std::fprintf(stderr, "gpy: kernel %s: %s [%s]\n", k.source->name.c_str(), k.source->summary.c_str(),
+                             *why ? why : "an operation needs it");
+            }
             if (level >= 3) std::fprintf(stderr, "%s\n", k.source->body.c_str());
             if (!dump.empty()) {
                 // The CPU body, and the CUDA text (body, GPU-only entry points, wrappers; no prelude).
@@ -553,6 +558,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     init_array_types();
     install_backend(in);
     in.synchronize_hook = [] {
+        MaterializeReason why("the end of a script or REPL input, or synchronize()", /*only_if_unset=*/true);
         materialize_all_pending();
         wait_for_device_work_or_raise();
     };

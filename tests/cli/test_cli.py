@@ -123,6 +123,22 @@ def profile_table():
 
 
 @test
+def debug_plan_report():
+    # GPY_DEBUG=1 names each kernel, what it computes and what forced it.
+    prog = ("import numpy as np\nx = np.arange(4.0)\ny = x * 2\nx[0] = 7.0\nprint(y)\n"
+            "z = np.ones(4)\nfor i in range(40):\n    z = z * 1.5 + 1\nprint(bool(z[0] > 1))\n")
+    r = gpy("-c", prog, env={"GPY_DEBUG": "1"})
+    check_eq(r.rc, 0, "exit code", r)
+    check_eq(r.out, "[0. 2. 4. 6.]\nTrue\n", "output", r)
+    check(re.search(r"^gpy: kernel gpy_k_[0-9a-f]{16}: multiply\(float64, scalar\) -> float64\[4\] "
+                    r"\[an in-place write into memory it reads\]$", r.err, re.M) is not None,
+          "y is computed before x is written, and the report says why", r)
+    check("[the pending graph passed 64 operations]" in r.err, "the loop's graph is cut at the cap", r)
+    check(re.search(r"greater\(float64, scalar\) -> bool\[\] \[observed on the host\]$", r.err, re.M) is not None,
+          "bool() observes the comparison", r)
+
+
+@test
 def help_lists_options():
     r = gpy("--help")
     check_eq(r.rc, 0, "exit code", r)
