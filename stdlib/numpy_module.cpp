@@ -20,6 +20,7 @@
 #include "runtime/cpu_jit.h"
 #include "runtime/nvrtc_shadow.h"
 #include "stdlib/array.h"
+#include "stdlib/cuda_errors.h"
 #include "stdlib/array_state.h"
 #include "stdlib/module_parts.h"
 #include "stdlib/np_args.h"
@@ -487,16 +488,6 @@ const FunctionSpec kFunctions[] = {
 
 }  // namespace
 
-// wait_for_device_work with a failure of queued GPU work as the RuntimeError
-// the kernel runner raises (not an internal error).
-static void wait_for_device_work_or_raise() {
-    try {
-        wait_for_device_work();
-    } catch (const cuda::Error& e) {
-        raise(types::RuntimeError, std::string("CUDA error: ") + e.what());
-    }
-}
-
 // The backend the first interpreter chose (--backend, Config::backend) runs
 // kernels for the process; GPY_DEBUG and --dump-kernels observe them.
 void install_backend(Interp& in) {
@@ -522,7 +513,7 @@ void install_backend(Interp& in) {
             if (plan.launch.error == kErrNegativeIntPower)
                 raise(types::ValueError, "Integers to negative integer powers are not allowed.");
         });
-        if (in.cfg.profile) profile::enable([] { wait_for_device_work_or_raise(); });
+        if (in.cfg.profile) profile::enable([] { cuda_call([] { wait_for_device_work(); }); });
         if (!in.cfg.cache_dir.empty()) {
             CpuJit::instance().set_cache_dir(in.cfg.cache_dir);
             set_cuda_cache_dir(in.cfg.cache_dir);
@@ -560,7 +551,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     in.synchronize_hook = [] {
         MaterializeReason why("the end of a script or REPL input, or synchronize()", /*only_if_unset=*/true);
         materialize_all_pending();
-        wait_for_device_work_or_raise();
+        cuda_call([] { wait_for_device_work(); });  // a failure of queued GPU work: RuntimeError
     };
     auto* m = new ModuleObj("numpy");
     m->doc = "gpy's NumPy-compatible array module (lazy, fused, compiled kernels).";
