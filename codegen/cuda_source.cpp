@@ -26,6 +26,12 @@ std::string cuda_kernel_text(const KernelSource& k) {
     // NVRTC's time grows with every copy.
     // Column reductions keep a thread per output too (many outputs: adjacent
     // threads read adjacent memory).
+    if (k.kind == KernelSource::RowFused) {
+        // A block per row (block-uniform loop: every thread reaches the barriers).
+        s += "extern \"C\" __global__ void " + n + "_rows(" + params + ", int64_t nrows) {\n" + unpack +
+             "    for (int64_t o = blockIdx.x; o < nrows; o += gridDim.x) " + n + "_row(P, a.M, a.S, o, threadIdx.x, blockDim.x);\n}\n";
+        return s;
+    }
     if (!vec4 && (!k.cooperative || k.kind == KernelSource::ReduceTiled)) {
         s += "extern \"C\" __global__ void " + n + "_grid(" + params + ", int64_t n) {\n" + unpack +
              "    for (int64_t i = " + thread + "; i < n; i += " + stride + ")\n"

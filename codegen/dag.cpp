@@ -129,6 +129,21 @@ NodeP make_reduce(ReduceOp op, NodeP x, std::vector<int> axes, DType out) {
     return n;
 }
 
+NodeP make_expand(NodeP x, std::vector<int> axes) {
+    auto n = std::make_shared<Node>();
+    n->op = Op::Expand;
+    n->dtype = x->dtype;
+    size_t k = 0;
+    for (size_t d = 0; d < x->shape.size() + axes.size(); ++d) {
+        bool inserted = std::find(axes.begin(), axes.end(), int(d)) != axes.end();
+        n->shape.push_back(inserted ? 1 : x->shape[k++]);
+    }
+    n->axes = std::move(axes);
+    n->in = {std::move(x)};
+    weigh(*n);
+    return n;
+}
+
 size_t count_pending(const Node* root, size_t limit) {
     std::unordered_set<const Node*> seen;
     std::vector<const Node*> stack{root};

@@ -23,6 +23,7 @@ enum class Op : uint8_t {
     Binary,  // `binary` applied to in[0], in[1] (both already of the loop dtype)
     Where,   // in[0] ? in[1] : in[2]
     Reduce,  // `reduce` over `axes` of in[0]
+    Expand,  // in[0] with size-1 dims inserted at `axes` (keepdims of a pending reduction)
 };
 
 #define GPY_UNARY_OPS(X) \
@@ -99,6 +100,7 @@ struct Node {
     // Scalar
     ScalarValue value;
     // Reduce: sorted axes of in[0] to reduce; the node's shape drops them (no keepdims).
+    // Expand: sorted axes of the node's shape that in[0] lacks (each of size 1).
     std::vector<int> axes;
     // Set once the node has been computed: later consumers read it as an Input.
     NodeP result;
@@ -121,6 +123,8 @@ NodeP make_unary(UnaryOp op, NodeP x, DType out);
 NodeP make_binary(BinaryOp op, NodeP a, NodeP b, DType out, Shape shape);
 NodeP make_where(NodeP c, NodeP a, NodeP b, Shape shape);
 NodeP make_reduce(ReduceOp op, NodeP x, std::vector<int> axes, DType out);
+// keepdims: x with a size-1 dim at each of `axes` (sorted, of the result).
+NodeP make_expand(NodeP x, std::vector<int> axes);
 
 // C-contiguous byte strides of a shape.
 std::vector<int64_t> contiguous_strides(const Shape& shape, size_t itemsize);

@@ -2,6 +2,7 @@
 // Shapes and strides are run-time arguments; the source specialises only on
 // dtypes, rank after collapsing, which operands have unit inner stride, and
 // the operation tree, so one compiled kernel serves many array sizes.
+#include <cstdlib>
 #include <algorithm>
 #include <cstdio>
 #include <functional>
@@ -61,9 +62,11 @@ public:
         : root_(roots.at(0)), roots_(roots), n_out_(roots.size()), target_(target) {}
 
     KernelPlan run() {
-        for (const NodeP& r : roots_) find_reduce(r.get());
+        rows_ = !target_ && row_kernel_fits(roots_);
+        if (!rows_)
+            for (const NodeP& r : roots_) find_reduce(r.get());
         if (target_ && reduce_) throw std::logic_error("emit_kernel: reductions write fresh buffers");
-        if (n_out_ > 1 && (reduce_ || target_)) throw std::logic_error("emit_kernel: several outputs need an elementwise kernel");
+        if (n_out_ > 1 && !rows_ && (reduce_ || target_)) throw std::logic_error("emit_kernel: several outputs need an elementwise kernel");
         KernelPlan plan;
         plan.root = root_;
         std::vector<char*> out_bases;
@@ -79,7 +82,8 @@ public:
             }
             plan.extra_roots.assign(roots_.begin() + 1, roots_.end());
         }
-        if (reduce_) setup_reduce();
+        if (rows_) setup_rows();
+        else if (reduce_) setup_reduce();
         else setup_elementwise();
         for (size_t k = n_out_; k-- > 0;) {
             Operand out;
@@ -97,7 +101,7 @@ public:
         if (tile_outputs_ && acc_dtype_ == DType::Float64 && reduce_->dtype == DType::Float32 &&
             (reduce_->reduce == ReduceOp::Sum || reduce_->reduce == ReduceOp::Prod))
             acc_dtype_ = DType::Float32;
-        std::string body = !reduce_ ? emit_elementwise() : tile_outputs_ ? emit_reduce_tiled() : emit_reduce();
+        std::string body = rows_ ? emit_rows() : !reduce_ ? emit_elementwise() : tile_outputs_ ? emit_reduce_tiled() : emit_reduce();
         // The name covers the GPU entry points too: a column reduction's body
         // specialises its loads on the output tile's strides, its cooperative
         // entry points on the reduced dim's, so two kernels can share a body.
@@ -116,7 +120,8 @@ public:
         src->rank = int(space_.size());
         src->cooperative = reduce_ && !gpu_extras_.empty();
         src->reduce_unit = reduce_unit_;
-        src->kind = !reduce_ ? KernelSource::Elementwise
+        src->kind = rows_ ? KernelSource::RowFused
+                    : !reduce_ ? KernelSource::Elementwise
                            : n_outer_ == 0 ? KernelSource::ReduceFull
                            : tile_outputs_ ? KernelSource::ReduceTiled : KernelSource::ReduceRows;
         src->summary = summary();
@@ -131,7 +136,7 @@ public:
         for (size_t d = 0; d < n_outer_; ++d) L.outer *= space_[d];
         L.inner = 1;
         for (size_t d = n_outer_; d < space_.size(); ++d) L.inner *= space_[d];
-        if (!reduce_) {
+        if (!reduce_ && !rows_) {
             L.outer = 1;
             for (int64_t d : space_) L.outer *= d;
             L.inner = 1;
@@ -163,6 +168,9 @@ private:
     std::set<std::pair<const Node*, bool>> leaf_search_seen_;    // collect_leaves (node, epilogue)
     std::vector<uint8_t> vec4_align_;     // KernelSource::vec4_align
     bool reduce_unit_ = false;            // KernelSource::reduce_unit
+    bool rows_ = false;                   // a RowFused kernel (row_kernel_fits)
+    std::vector<const Node*> stages_;     // rows_: its reductions, each after those it reads
+    std::map<const Node*, std::string> row_values_;  // rows_: per-row variables of Reduce and Expand nodes
 
     // Computed nodes act as inputs.
     static const Node* effective(const Node* n) { return n->result ? n->result.get() : n; }
@@ -230,6 +238,24 @@ private:
         n_outer_ = space_.size();
         output_strides_ = target_ ? target_->strides : contiguous_strides(space_, itemsize(root_->dtype));
         for (const NodeP& r : roots_) collect_leaves(r.get(), space_, [](const std::vector<int64_t>& s) { return s; }, false);
+    }
+
+    // Row kernels: the iteration space is the root's shape, its last dim the
+    // row; every Input sits in that space (inside Expands there are none).
+    void setup_rows() {
+        space_ = root_->shape;
+        n_outer_ = space_.size() - 1;
+        output_strides_ = contiguous_strides(space_, itemsize(root_->dtype));
+        for (const NodeP& r : roots_) collect_leaves(r.get(), space_, [](const std::vector<int64_t>& s) { return s; }, false);
+        std::unordered_set<const Node*> seen;
+        for (const NodeP& r : roots_) find_stages(r.get(), seen);
+    }
+
+    void find_stages(const Node* n, std::unordered_set<const Node*>& seen) {
+        n = effective(n);
+        if (n->op == Op::Input || n->op == Op::Scalar || !seen.insert(n).second) return;
+        for (auto& c : n->in) find_stages(c.get(), seen);
+        if (n->op == Op::Reduce) stages_.push_back(n);
     }
 
     void setup_reduce() {
@@ -349,6 +375,7 @@ private:
     // Emits statements computing `n` (inside the innermost loop) and returns its variable.
     std::string value(const Node* n, const std::string& idx, bool in_prologue) {
         n = effective(n);
+        if (auto row = row_values_.find(n); row != row_values_.end()) return row->second;
         if (n == reduce_ && !in_prologue) {
             // The reduced value enters the epilogue in the reduce node's dtype
             // (argmax/argmin: the index).
@@ -583,6 +610,79 @@ private:
         s << "    }\n" << error_report() << "}\n";
         if (vec4_eligible()) gpu_extras_ = emit_vec4(body);
         return s.str();
+    }
+
+    // ---- row kernels (KernelSource::RowFused) ----
+
+    // KNAME_row(P, M, S, o, t, nt): row o, thread t of nt. Each reduction is
+    // a loop over the row (elements t, t + nt, ...) folding into a per-row
+    // variable that gpy_row_allreduce makes the same in every thread; the
+    // keepdims values built from them are per-row variables too; a last loop
+    // stores the result. The row is read once per loop: on a GPU the repeats
+    // hit the cache (one row per block), on the CPU a row stays in L1/L2.
+    std::string emit_rows() {
+        size_t D = space_.size();
+        std::ostringstream s;
+        s << "GPY_KERNEL void KNAME_row(char** P, const int64_t* M, const uint64_t* S, int64_t o, int64_t t, int64_t nt) {\n";
+        s << "    GPY_REASSOC\n    int err = 0; (void)err; (void)S;\n" << scalar_hoists() << operand_decls() << outer_offsets("o");
+        s << "        const int64_t n = shape[" << D - 1 << "];\n";
+        for (size_t k = 0; k < ops_.size(); ++k)
+            s << "        char* GPY_RESTRICT q" << k << " = o" << k << "; const int64_t s" << k << " = st[" << k * D + D - 1 << "]; (void)s" << k << ";\n";
+        for (size_t i = 0; i < stages_.size(); ++i) {
+            const Node* r = stages_[i];
+            const Node* x = effective(r->in[0].get());
+            s << row_scope_values(x);
+            code_.str("");
+            values_.clear();
+            std::string v = value(x, "j", true);
+            std::string A = r->reduce == ReduceOp::Sum ? "double" : compute_type(x->dtype);
+            std::string a = "a" + std::to_string(i), init, fold, comb;
+            switch (r->reduce) {
+                case ReduceOp::Sum: init = "0"; fold = a + " += (double)" + v + ";"; comb = "x + y"; break;
+                case ReduceOp::Max: init = "-__builtin_inf()"; fold = a + " = gpy_row_max(" + a + ", (" + A + ")" + v + ");"; comb = "gpy_row_max(x, y)"; break;
+                default: init = "__builtin_inf()"; fold = a + " = gpy_row_min(" + a + ", (" + A + ")" + v + ");"; comb = "gpy_row_min(x, y)"; break;
+            }
+            s << "        " << A << " " << a << " = " << init << ";\n";
+            s << "        for (int64_t j = t; j < n; j += nt) {\n" << code_.str() << "            " << fold << "\n        }\n";
+            s << "        " << a << " = gpy_row_allreduce(" << a << ", [](" << A << " x, " << A << " y) { return " << comb << "; });\n";
+            std::string rv = "r" + std::to_string(i);
+            DType acc = r->reduce == ReduceOp::Sum ? DType::Float64 : x->dtype;
+            s << "        const " << compute_type(r->dtype) << " " << rv << " = " << cast_expr(a, acc, r->dtype) << ";\n";
+            row_values_[r] = rv;
+        }
+        for (const NodeP& r : roots_) s << row_scope_values(r.get());
+        code_.str("");
+        values_.clear();
+        std::string stores;
+        for (size_t k = 0; k < n_out_; ++k) stores += "            " + store("j", value(roots_[k].get(), "j", false), k) + "\n";
+        s << "        for (int64_t j = t; j < n; j += nt) {\n" << code_.str() << stores << "        }\n";
+        s << error_report() << "}\n";
+        s << "GPY_KERNEL void KNAME(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end) {\n"
+          << "    for (int64_t o = begin; o < end; ++o) KNAME_row(P, M, S, o, 0, 1);\n}\n";
+        return s.str();
+    }
+
+    // Row-scope statements for the keepdims (Expand) values that `n` reads
+    // and that are not computed yet: arithmetic on earlier reductions and
+    // scalars (row_kernel_fits allows nothing else inside an Expand).
+    std::string row_scope_values(const Node* n) {
+        std::string out;
+        std::unordered_set<const Node*> seen;
+        std::function<void(const Node*)> walk = [&](const Node* m) {
+            m = effective(m);
+            if (m->op == Op::Input || m->op == Op::Scalar || m->op == Op::Reduce || row_values_.count(m) || !seen.insert(m).second) return;
+            if (m->op != Op::Expand) {
+                for (auto& c : m->in) walk(c.get());
+                return;
+            }
+            code_.str("");
+            values_.clear();
+            std::string v = value(m->in[0].get(), "0", true);
+            out += code_.str();
+            row_values_[m] = v;
+        };
+        walk(n);
+        return out;
     }
 
     // ---- CUDA-only entry points (KernelSource::gpu_body) ----
@@ -1037,6 +1137,7 @@ private:
                 case Op::Binary: s << binary_name(n->binary) << "("; break;
                 case Op::Where: s << "where("; break;
                 case Op::Reduce: s << reduce_name(n->reduce) << "("; break;
+                case Op::Expand: s << "keepdims("; break;
             }
             for (size_t k = 0; k < n->in.size(); ++k) {
                 if (k) s << ", ";
@@ -1064,6 +1165,56 @@ KernelPlan emit_kernel_fresh(const std::vector<NodeP>& roots, const Target* targ
     KernelPlan plan = e.run();
     if (operands) e.describe_operands(*operands);
     return plan;
+}
+
+namespace {
+
+// Rows longer than this leave a block's cache share (and one block per row
+// leaves a GPU idle when rows are few and long): those run as separate kernels.
+constexpr int64_t kMaxFusedRow = 16384;
+
+bool pending(const Node* n) { return !n->result && n->op != Op::Input && n->op != Op::Scalar; }
+
+// `n` in the row space (shape S) when !row_scope, else per row (shape S[:-1]).
+bool row_tree_fits(const Node* n, const Shape& S, bool row_scope, bool& expanded, std::unordered_set<const Node*>& seen) {
+    if (!pending(n)) return !row_scope || n->op == Op::Scalar;  // no loads per row
+    if (is_complex(n->dtype)) return false;
+    if (!seen.insert(n).second) return true;
+    switch (n->op) {
+        case Op::Cast: case Op::Unary: case Op::Binary: case Op::Where:
+            for (auto& c : n->in)
+                if (!row_tree_fits(c.get(), S, row_scope, expanded, seen)) return false;
+            return true;
+        case Op::Expand: {
+            if (row_scope || n->axes != std::vector<int>{int(S.size()) - 1}) return false;
+            expanded = true;
+            return row_tree_fits(n->in[0].get(), S, true, expanded, seen);
+        }
+        case Op::Reduce: {
+            const Node* x = n->in[0].get();
+            if (!row_scope || x->shape != S || n->axes != std::vector<int>{int(S.size()) - 1}) return false;
+            if (n->reduce != ReduceOp::Sum && n->reduce != ReduceOp::Max && n->reduce != ReduceOp::Min) return false;
+            DType in = x->result ? x->result->dtype : x->dtype;
+            if ((n->dtype != DType::Float32 && n->dtype != DType::Float64) || n->dtype != in) return false;
+            return row_tree_fits(x, S, false, expanded, seen);
+        }
+        default: return false;
+    }
+}
+
+}  // namespace
+
+bool row_kernel_fits(const std::vector<NodeP>& roots) {
+    const Shape& S = roots.at(0)->shape;
+    if (S.empty() || S.back() > kMaxFusedRow) return false;
+    bool expanded = false;
+    std::unordered_set<const Node*> seen;
+    for (const NodeP& r : roots) {
+        const Node* n = r.get();
+        if (!pending(n) || n->op == Op::Reduce || n->op == Op::Expand || n->shape != S) return false;
+        if (!row_tree_fits(n, S, false, expanded, seen)) return false;
+    }
+    return expanded;
 }
 
 bool complex_unary_supported(UnaryOp op) {

@@ -32,7 +32,12 @@ struct KernelSource {
     // ReduceTiled: like ReduceRows, but each call walks tiles of up to
     // kReduceTile neighbouring outputs (column reductions), so a backend gives
     // it ranges of at least that many outputs.
-    enum Kind : uint8_t { Elementwise, ReduceRows, ReduceTiled, ReduceFull } kind = Elementwise;
+    // RowFused: one call per row of the last axis (Launch::outer rows of
+    // Launch::inner elements): NAME_row(P, M, S, o, t, nt) runs reductions
+    // over the row one after another, each seeing the earlier ones, then the
+    // elementwise result (softmax, layer norm); threads t of nt share a row
+    // (gpy_row_allreduce combines them; on the CPU nt is 1).
+    enum Kind : uint8_t { Elementwise, ReduceRows, ReduceTiled, ReduceFull, RowFused } kind = Elementwise;
     std::string summary;  // one line for GPY_DEBUG / %kernels, e.g. "exp(mul(f32,f32)) -> f32[1048576]"
     // The kernel can fail at run time: its last ptrs slot is an int error
     // word, stored with GPY_REPORT_ERROR (kernel_error_message gives the text).
@@ -95,6 +100,12 @@ struct Target {
 enum KernelErrorCode : int { kErrNegativeIntPower = 1 };
 
 KernelPlan emit_kernel(const dag::NodeP& root, const Target* target = nullptr);
+// Whether `roots` (one shape) are a row pattern that one RowFused kernel
+// computes: elementwise trees over shape (..., C) whose pending reductions reduce the
+// last axis of (..., C)-shaped trees and come back through keepdims (Expand)
+// nodes, possibly nested (x - mean(x) inside a variance). emit_kernel then
+// writes that kernel; otherwise the planner computes the Expands first.
+bool row_kernel_fits(const std::vector<dag::NodeP>& roots);
 // One elementwise kernel computing every root (same shape, no un-computed
 // reductions): the launch's ptrs are the outputs in order, then the inputs;
 // shared subexpressions are computed once per element.

@@ -7,7 +7,7 @@
 // streams, 40% of the time).
 //
 // The key is a walk of the tree that records everything the emitter reads:
-// per node its operation, dtype, shape, (Input) strides, (Reduce) axes, which
+// per node its operation, dtype, shape, (Input) strides, (Reduce, Expand) axes, which
 // earlier node it is when the tree shares it, and for inputs which earlier
 // input has the same buffer and offset (the emitter merges operands with the
 // same address, dtype and strides: the key is at least as fine);
@@ -65,7 +65,7 @@ struct Walk {
             }
             key.push_back(alias);
         }
-        if (n->op == Op::Reduce) {
+        if (n->op == Op::Reduce || n->op == Op::Expand) {
             key.push_back(int64_t(n->axes.size()));
             key.insert(key.end(), n->axes.begin(), n->axes.end());
         }

@@ -75,10 +75,28 @@ void launch(KernelPlan& plan) {
     if (g_observer) g_observer(plan);
 }
 
+// Leaves a pending Expand (keepdims) under `n` holding a view of its
+// computed input, so the kernels below see an Input. Row kernels read them
+// pending instead (row_kernel_fits).
+void resolve_expands(const NodeP& n, std::unordered_set<const Node*>& seen) {
+    if (done(n.get()) || !seen.insert(n.get()).second) return;
+    for (auto& c : n->in) resolve_expands(c, seen);
+    if (n->op != Op::Expand) return;
+    materialize(n->in[0]);
+    const NodeP& r = n->in[0]->result ? n->in[0]->result : n->in[0];
+    // Size-1 dims inserted into a C-contiguous result keep it C-contiguous.
+    n->result = make_input(r->buffer, n->dtype, n->shape, contiguous_strides(n->shape, itemsize(n->dtype)), r->offset);
+    n->in.clear();
+}
+
 // Computes the reductions inside `n` that cannot share its kernel: nested
 // ones always; of the rest, all but one whose shape is the result's (which
 // fuses with the elementwise work around it) when `fuse_one`, else all.
 void prepare(const NodeP& n, bool fuse_one) {
+    {
+        std::unordered_set<const Node*> seen_expand;
+        resolve_expands(n, seen_expand);
+    }
     std::vector<NodeP> reduces;
     std::unordered_set<const Node*> seen;
     top_reduces(n, reduces, seen);
@@ -111,6 +129,15 @@ void adopt(const NodeP& n, const BufferRef& output) {
 void materialize(const NodeP& n) {
     if (done(n.get())) return;
     phase::Scope timed(phase::Materialize);
+    if (row_kernel_fits({n})) {
+        KernelPlan plan = [&] {
+            phase::Scope emit(phase::Emit);
+            return emit_kernel(n);
+        }();
+        launch(plan);
+        adopt(n, plan.output);
+        return;
+    }
     prepare(n, true);
     if (done(n.get())) return;
     KernelPlan plan = [&] {
@@ -136,6 +163,13 @@ void materialize_together(const std::vector<NodeP>& nodes) {
                 group.push_back(todo[j]);
                 taken[j] = true;
             }
+        if (group.size() > 1 && row_kernel_fits(group)) {
+            KernelPlan plan = emit_kernel_multi(group);
+            launch(plan);
+            adopt(group[0], plan.output);
+            for (size_t k = 1; k < group.size(); ++k) adopt(group[k], plan.extra_outputs[k - 1]);
+            continue;
+        }
         if (group.size() > 1) {
             // A multi-output kernel is elementwise: reductions inside run first
             // (a lone node keeps materialize()'s fused reduction + epilogue).

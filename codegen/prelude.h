@@ -16,6 +16,8 @@ typedef _Float16 gpy_half;
 #define GPY_RESTRICT __restrict__
 #define GPY_REDUCE_TILE 256
 #define GPY_REPORT_ERROR(word, code) __atomic_store_n((int*)(word), (code), __ATOMIC_RELAXED)
+// Row kernels: one thread per row, nothing to combine.
+template <class A, class F> GPY_INLINE A gpy_row_allreduce(A v, F) { return v; }
 template <class T> struct gpy_unsigned { typedef T type; };
 template <> struct gpy_unsigned<int8_t> { typedef uint8_t type; };
 template <> struct gpy_unsigned<int16_t> { typedef uint16_t type; };
@@ -275,12 +277,37 @@ template <class A, class F> __device__ void gpy_team_combine(A& racc, int64_t& r
         gpy_warp_combine(racc, ridx, combine, 32, nw);
     }
 }
+// Row kernels (a block per row, whole warps): every thread gets the fold of
+// all threads' v, the same bits in each (lane 0 of each warp publishes its
+// warp's butterfly result; all threads fold the slots in one order).
+template <class T> GPY_INLINE T gpy_shfl_xor(T v, unsigned d) {
+    constexpr int W = (sizeof(T) + 3) / 4;
+    unsigned w[W] = {};
+    memcpy(w, &v, sizeof(T));
+    for (int k = 0; k < W; ++k) w[k] = __shfl_xor_sync(0xffffffffu, w[k], d);
+    memcpy(&v, w, sizeof(T));
+    return v;
+}
+template <class A, class F> __device__ A gpy_row_allreduce(A v, F f) {
+    for (int d = 16; d > 0; d >>= 1) v = f(v, gpy_shfl_xor(v, d));
+    __shared__ double slots[32];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = (blockDim.x + 31) >> 5;
+    __syncthreads();  // the slots are free (every thread has read the last call's)
+    if (lane == 0) slots[warp] = (double)v;
+    __syncthreads();
+    A r = (A)slots[0];
+    for (int w = 1; w < nw; ++w) r = f(r, (A)slots[w]);
+    return r;
+}
 )PRELUDE";
 
 // Shared by every backend: NumPy's semantics for the operations whose C
 // meaning differs (integer division and modulo signs, shifts past the width,
 // NaN-propagating maximum/minimum, ...).
 inline constexpr const char* kCommonPrelude = R"PRELUDE(
+// NaN-propagating max/min folds of row kernels (a NaN accumulator stays).
+template <class T> GPY_INLINE T gpy_row_max(T a, T b) { return (a > b || a != a) ? a : b; }
+template <class T> GPY_INLINE T gpy_row_min(T a, T b) { return (a < b || a != a) ? a : b; }
 template <class T> GPY_INLINE T gpy_wrap_add(T a, T b) { typedef typename gpy_unsigned<T>::type U; return (T)((U)a + (U)b); }
 template <class T> GPY_INLINE T gpy_wrap_sub(T a, T b) { typedef typename gpy_unsigned<T>::type U; return (T)((U)a - (U)b); }
 template <class T> GPY_INLINE T gpy_wrap_mul(T a, T b) { typedef typename gpy_unsigned<T>::type U; return (T)((U)a * (U)b); }

@@ -72,7 +72,11 @@ void set_array_device(DeviceKind kind, int index) {
 DeviceKind array_device_kind() { return g_array_kind; }
 int array_device_index() { return g_array_index; }
 
+static std::atomic<size_t> g_array_allocs{0};
+size_t array_allocations() { return g_array_allocs.load(); }
+
 Buffer* Buffer::allocate(size_t nbytes, bool zero) {
+    ++g_array_allocs;
     if (g_array_kind == DeviceKind::CUDA) return allocate_cuda_buffer(g_array_index, nbytes, zero);
     return allocate_host(nbytes, zero);
 }

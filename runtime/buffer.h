@@ -70,5 +70,7 @@ private:
 // allocate nothing but their outputs).
 size_t host_bytes_in_use();
 size_t host_allocations();
+// Buffer::allocate calls (arrays on whichever device: host or CUDA pool).
+size_t array_allocations();
 
 }  // namespace gpy

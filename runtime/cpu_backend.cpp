@@ -64,6 +64,7 @@ void run_entry(const Entry& k, KernelPlan& plan) {
             parallel_for(L.outer, 1 << 14, [&](int64_t b, int64_t e) { fn(ptrs, meta, scalars, b, e); });
             return;
         case KernelSource::ReduceRows:
+        case KernelSource::RowFused:
         case KernelSource::ReduceTiled: {
             int64_t grain = std::max<int64_t>(1, (1 << 15) / std::max<int64_t>(1, L.inner));
             if (plan.source->kind == KernelSource::ReduceTiled) grain = std::max<int64_t>(grain, kReduceTile);

@@ -27,7 +27,8 @@ struct Compiled {
     cuda::CUfunction grid = nullptr, part = nullptr, merge = nullptr, finish = nullptr;
     cuda::CUfunction vec4 = nullptr;                                     // KernelSource::vec4_align
     cuda::CUfunction reduce = nullptr;                                   // KernelSource::cooperative
-    cuda::LaunchShape grid_shape, part_shape, vec4_shape, reduce_shape;
+    cuda::CUfunction rows = nullptr;                                     // KernelSource::RowFused
+    cuda::LaunchShape grid_shape, part_shape, vec4_shape, reduce_shape, rows_shape;
 };
 
 // A block size of whole warps, at most `cap` threads (the cooperative
@@ -87,7 +88,10 @@ const Compiled& compiled_for(int device_index, const KernelSource& k) {
         c.module = cuda::module_from_cubin(cubin);
     }
     // The entry points cuda_kernel_text emitted for this kernel.
-    if (!k.vec4_align.empty()) {
+    if (k.kind == KernelSource::RowFused) {
+        c.rows = c.module->function((k.name + "_rows").c_str());
+        c.rows_shape = whole_warps(c.rows, 1024);
+    } else if (!k.vec4_align.empty()) {
         c.vec4 = c.module->function((k.name + "_vec4_grid").c_str());
         c.vec4_shape = cuda::occupancy_shape(c.vec4);
     } else if (k.cooperative) {
@@ -264,7 +268,15 @@ void run_kernel_cuda(KernelPlan& plan) {
         L.ptrs.back() = reinterpret_cast<char*>(error_word());
     }
     void* argp = pack_args(L, k);
-    if (k.cooperative && launch_cooperative(c, L, k, argp, dev, stream)) {
+    if (k.kind == KernelSource::RowFused) {
+        // A block per row: about four elements per thread per pass, at most 512 threads.
+        int64_t nrows = L.outer, cols = L.inner;
+        const cuda::LaunchShape& s = c.rows_shape;
+        int block = int(std::min<int64_t>({s.block, 512, std::max<int64_t>(32, (cols / 4 + 31) / 32 * 32)}));
+        int64_t resident = std::max<int64_t>(1, int64_t(s.min_grid) * s.block / block);
+        void* params[] = {argp, &nrows};
+        cuda::launch(c.rows, {unsigned(std::max<int64_t>(1, std::min(nrows, resident)))}, {unsigned(block)}, 0, stream, params);
+    } else if (k.cooperative && launch_cooperative(c, L, k, argp, dev, stream)) {
         // launched
     } else if (c.vec4) {
         int64_t cols = L.meta[k.rank - 1], rows = L.outer / cols;

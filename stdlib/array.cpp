@@ -231,12 +231,28 @@ void materialize(ArrayObj* a) {
     if (!n->result) {
         std::vector<ArrayObj*> held = held_subexpressions(a);
         std::vector<Value> keep_alive;  // the arrays stay alive while computed
-        std::vector<ArrayObj*> together;
+        std::vector<ArrayObj*> together, before;
         for (ArrayObj* h : held) keep_alive.push_back(Value::object(h));
-        for (ArrayObj* h : held) {
-            if (!h->node) continue;  // computed meanwhile, inside an earlier one
-            if (h->node->shape == n->shape) together.push_back(h);
-            else materialize(h);
+        for (ArrayObj* h : held) (h->node->shape == n->shape ? together : before).push_back(h);
+        if (before.size() == 1) {
+            materialize(before[0]);
+        } else if (!before.empty()) {
+            // Held values of other shapes: those of one shape share a kernel
+            // (softmax's e and its input, before a reduction of the result).
+            std::vector<dag::NodeP> nodes;
+            for (ArrayObj* h : before) nodes.push_back(h->node);
+            MaterializeReason why("with pending arrays the program holds", /*only_if_unset=*/true);
+            try {
+                gpy::materialize_together(nodes);
+            } catch (...) {
+                mark_failed(keep_alive);
+                throw;
+            }
+            for (ArrayObj* h : before) {
+                if (!h->node || !h->node->result) continue;
+                g_pending_arrays.erase(h);
+                adopt_result(h);
+            }
         }
         std::vector<dag::NodeP> nodes{n};
         for (ArrayObj* h : together)

@@ -70,6 +70,13 @@ DType reduce_dtype(ReduceOp op, DType in, std::optional<DType> requested) {
 
 Value keep_dims(const Value& r, const std::vector<int>& axes, int ndim) {
     ArrayObj* a = r.as<ArrayObj>();
+    // A pending reduction stays pending: x / x.sum(axis=-1, keepdims=True)
+    // can then be one row kernel (codegen/plan.cpp).
+    if (a->node && !a->node->result && a->node->op != dag::Op::Input && a->node->op != dag::Op::Scalar) {
+        std::vector<int> sorted = axes;
+        std::sort(sorted.begin(), sorted.end());
+        return array_from_node(dag::make_expand(a->node, sorted));
+    }
     materialize(a);
     Shape shape;
     std::vector<int64_t> strides;

@@ -744,7 +744,7 @@ class Case:
     def build(self):
         self.primary = self.pick_dtype()
         kind = self.wpick([("elementwise", 38), ("reduce", 22), ("index", 15), ("inplace", 13), ("shape", 8),
-                           ("library", 8), ("scalar", 3), ("big", 2)])
+                           ("library", 8), ("rows", 5), ("scalar", 3), ("big", 2)])
         self.meta["kind"] = kind
         try:
             r = getattr(self, "case_" + kind)()
@@ -1308,6 +1308,46 @@ class Case:
         e.E = tol
         if a.E is not None:
             e.approx = a.approx
+        return e
+
+    # -------- row patterns (one RowFused kernel: reductions over the last
+    # axis broadcast back through keepdims, possibly nested)
+    def case_rows(self):
+        self.meta["areas"].add("rows")
+        shape = self.rand_shape()
+        if not shape:
+            shape = (self.rng.randint(1, 6),)
+        dt = self.pick(["float32", "float64"])
+        a = self.leaf_ex(shape)
+        A = "%s.astype(np.%s)" % (self.wrap(a), dt) if a.dt != dt else self.wrap(a)
+        # Keep values finite and moderate: the tolerance below is relative
+        # to a float64 reference.
+        A = "np.clip(%s, -50, 50)" % A
+        for line in ["A = " + A]:
+            err = self.stmt(line)
+            if err:
+                raise Terminal(Ex("A", err=err))
+        form = self.rng.randrange(5)
+        if form == 0:
+            code = "A - A.max(axis=-1, keepdims=True)"
+        elif form == 1:
+            err = self.stmt("e = np.exp(A - A.max(axis=-1, keepdims=True))")
+            if err:
+                raise Terminal(Ex("e", err=err))
+            code = "e / e.sum(axis=-1, keepdims=True)"
+        elif form == 2:
+            code = "(A - A.mean(axis=-1, keepdims=True)) / (A.std(axis=-1, keepdims=True) + 1)"
+        elif form == 3:
+            code = "A / (np.abs(A).sum(axis=-1, keepdims=True) + 1) + A.min(axis=-1, keepdims=True)"
+        else:
+            code = "np.exp(A - A.max(axis=-1, keepdims=True)) / np.exp(A - A.max(axis=-1, keepdims=True)).sum(axis=-1, keepdims=True)"
+        e = self.ex(code)
+        if e.err or e.dt not in EPS:
+            return e
+        n = max(1, shape[-1])
+        with np.errstate(all="ignore"):
+            scale = np.abs(np.asarray(e.val, dtype=np.float64)) + 1.0
+            e.E = np.nan_to_num(16.0 * math.sqrt(n) * EPS[e.dt] * scale * 50, nan=0.0, posinf=0.0)
         return e
 
     # -------- big arrays (multi-chunk reductions, threaded kernels)

@@ -206,3 +206,42 @@ TEST_CASE("planner: nodes of one shape computed together share one kernel", "[pl
     CHECK(p.launch.ptrs.size() == 3);         // two outputs, one input
     CHECK(p.extra_outputs.size() == 1);
 }
+
+TEST_CASE("plan: softmax over rows is one row kernel that allocates only its output", "[plan]") {
+    ensure_backend();
+    const int64_t R = 3, C = 5;
+    std::vector<float> v(size_t(R * C));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = float(i % 7) * 0.5f - 1.0f;
+    NodeP x = input_f32(v, {R, C});
+    NodeP mx = make_expand(make_reduce(ReduceOp::Max, x, {1}, DType::Float32), {1});
+    NodeP e = make_unary(UnaryOp::Exp, make_binary(BinaryOp::Sub, x, mx, DType::Float32, {R, C}), DType::Float32);
+    NodeP s = make_expand(make_reduce(ReduceOp::Sum, e, {1}, DType::Float32), {1});
+    NodeP p = make_binary(BinaryOp::TrueDiv, e, s, DType::Float32, {R, C});
+    REQUIRE(row_kernel_fits({p}));
+    CHECK(emit_kernel(p).source->kind == KernelSource::RowFused);
+    uint64_t before = kernels_launched();
+    size_t allocs = array_allocations();
+    gpy::materialize(p);
+    CHECK(kernels_launched() - before == 1);
+    CHECK(array_allocations() - allocs == 1);  // the output: no temporaries for the max, the sum or e
+    std::vector<float> got = result_f32(p);
+    for (int64_t r = 0; r < R; ++r) {
+        float m = -1e30f;
+        for (int64_t c = 0; c < C; ++c) m = std::max(m, v[size_t(r * C + c)]);
+        double sum = 0;
+        for (int64_t c = 0; c < C; ++c) sum += std::exp(double(v[size_t(r * C + c)] - m));
+        for (int64_t c = 0; c < C; ++c)
+            CHECK(got[size_t(r * C + c)] == Approx(std::exp(double(v[size_t(r * C + c)] - m)) / sum).epsilon(1e-6));
+    }
+}
+
+TEST_CASE("plan: a reduction over another axis is not a row kernel", "[plan]") {
+    NodeP x = input_f32(std::vector<float>(6, 1.0f), {2, 3});
+    NodeP s0 = make_expand(make_reduce(ReduceOp::Sum, x, {0}, DType::Float32), {0});
+    CHECK_FALSE(row_kernel_fits({make_binary(BinaryOp::TrueDiv, x, s0, DType::Float32, {2, 3})}));
+    NodeP s1 = make_expand(make_reduce(ReduceOp::Sum, x, {1}, DType::Float32), {1});
+    CHECK(row_kernel_fits({make_binary(BinaryOp::TrueDiv, x, s1, DType::Float32, {2, 3})}));
+    NodeP xi = make_cast(x, DType::Int64);  // integer sums keep their own kernels
+    NodeP si = make_expand(make_reduce(ReduceOp::Sum, xi, {1}, DType::Int64), {1});
+    CHECK_FALSE(row_kernel_fits({make_binary(BinaryOp::Sub, xi, si, DType::Int64, {2, 3})}));
+}
