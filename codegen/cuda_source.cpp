@@ -27,8 +27,11 @@ std::string cuda_kernel_text(const KernelSource& k) {
     // Column reductions keep a thread per output too (many outputs: adjacent
     // threads read adjacent memory).
     if (k.kind == KernelSource::RowFused) {
-        // A block per row (block-uniform loop: every thread reaches the barriers).
-        s += "extern \"C\" __global__ void " + n + "_rows(" + params + ", int64_t nrows) {\n" + unpack +
+        // A block per row (block-uniform loop: every thread reaches the
+        // barriers). At most 512 threads, two blocks per SM: 64 registers
+        // hold a row's cached elements without spilling (117 unbounded for a
+        // softmax: one block per SM, half the bandwidth on 8192-wide rows).
+        s += "extern \"C\" __global__ void __launch_bounds__(512, 2) " + n + "_rows(" + params + ", int64_t nrows) {\n" + unpack +
              "    for (int64_t o = blockIdx.x; o < nrows; o += gridDim.x) " + n + "_row(P, a.M, a.S, o, threadIdx.x, blockDim.x);\n}\n";
         return s;
     }

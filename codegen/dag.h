@@ -108,6 +108,9 @@ struct Node {
     // bound kept at construction so no walk is needed to cap a growing graph
     // until it passes the cap (then count_pending says how many are distinct).
     uint32_t pending_weight = 0;
+    // Where the program built it (opaque to the DAG: the array module stores
+    // the interpreter's statement), for GPY_DEBUG's plan report.
+    const void* origin = nullptr;
 
     int64_t size() const {
         int64_t n = 1;

@@ -171,6 +171,7 @@ private:
     bool rows_ = false;                   // a RowFused kernel (row_kernel_fits)
     std::vector<const Node*> stages_;     // rows_: its reductions, each after those it reads
     std::map<const Node*, std::string> row_values_;  // rows_: per-row variables of Reduce and Expand nodes
+    bool row_cache_ = false;              // rows_: loads read the registers L<k>[u] (emit_rows)
 
     // Computed nodes act as inputs.
     static const Node* effective(const Node* n) { return n->result ? n->result.get() : n; }
@@ -354,6 +355,7 @@ private:
         const Operand& op = ops_[k];
         std::string T = storage_type(op.dtype);
         std::string raw;
+        if (row_cache_ && k >= n_out_ && !zero(k)) return (op.dtype == DType::Float16 ? "(float)L" : "L") + std::to_string(k) + "[u]";
         // Stride-0 (broadcast) and unit-stride operands are specialised in the
         // source so the compiler hoists or vectorises their loads.
         if (zero(k)) raw = "*(const " + T + "*)q" + std::to_string(k);
@@ -618,8 +620,9 @@ private:
     // a loop over the row (elements t, t + nt, ...) folding into a per-row
     // variable that gpy_row_allreduce makes the same in every thread; the
     // keepdims values built from them are per-row variables too; a last loop
-    // stores the result. The row is read once per loop: on a GPU the repeats
-    // hit the cache (one row per block), on the CPU a row stays in L1/L2.
+    // stores the result. On a GPU (GPY_ROW_CACHE elements per thread) a row
+    // that fits is loaded into registers once and every loop reads those;
+    // longer rows, and the CPU (a row per call, in L1/L2), read it per loop.
     std::string emit_rows() {
         size_t D = space_.size();
         std::ostringstream s;
@@ -628,6 +631,35 @@ private:
         s << "        const int64_t n = shape[" << D - 1 << "];\n";
         for (size_t k = 0; k < ops_.size(); ++k)
             s << "        char* GPY_RESTRICT q" << k << " = o" << k << "; const int64_t s" << k << " = st[" << k * D + D - 1 << "]; (void)s" << k << ";\n";
+        // Registers: GPY_ROW_CACHE per thread for each operand read along the row.
+        size_t cached = 0;
+        for (size_t k = n_out_; k < ops_.size(); ++k) cached += !zero(k);
+        if (cached > 0 && cached <= 2) {  // 32 registers at most (the wrapper's launch bounds allow 64)
+            s << "#if GPY_ROW_CACHE\n        if (n <= GPY_ROW_CACHE * nt) {\n";
+            for (size_t k = n_out_; k < ops_.size(); ++k) {
+                if (zero(k)) continue;
+                std::string T = storage_type(ops_[k].dtype), K = std::to_string(k);
+                std::string raw = unit(k) ? "((const " + T + "*)q" + K + ")[j]" : "*(const " + T + "*)(q" + K + " + j * s" + K + ")";
+                s << "        " << T << " L" << K << "[GPY_ROW_CACHE];\n        #pragma unroll\n"
+                  << "        for (int u = 0; u < GPY_ROW_CACHE; ++u) { const int64_t j = t + u * nt; if (j < n) L" << K << "[u] = " << raw << "; }\n";
+            }
+            row_cache_ = true;
+            s << row_passes("        #pragma unroll\n        for (int u = 0; u < GPY_ROW_CACHE; ++u) { const int64_t j = t + u * nt; if (j >= n) break;\n");
+            row_cache_ = false;
+            s << "        } else\n#endif\n";
+        }
+        s << "        {\n" << row_passes("        for (int64_t j = t; j < n; j += nt) {\n") << "        }\n";
+        s << error_report() << "}\n";
+        s << "GPY_KERNEL void KNAME(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end) {\n"
+          << "    for (int64_t o = begin; o < end; ++o) KNAME_row(P, M, S, o, 0, 1);\n}\n";
+        return s.str();
+    }
+
+    // The reductions one after another, then the stores; each loop opens
+    // with `loop` (which defines j) and closes with a brace.
+    std::string row_passes(const std::string& loop) {
+        std::ostringstream s;
+        row_values_.clear();
         for (size_t i = 0; i < stages_.size(); ++i) {
             const Node* r = stages_[i];
             const Node* x = effective(r->in[0].get());
@@ -643,7 +675,7 @@ private:
                 default: init = "__builtin_inf()"; fold = a + " = gpy_row_min(" + a + ", (" + A + ")" + v + ");"; comb = "gpy_row_min(x, y)"; break;
             }
             s << "        " << A << " " << a << " = " << init << ";\n";
-            s << "        for (int64_t j = t; j < n; j += nt) {\n" << code_.str() << "            " << fold << "\n        }\n";
+            s << loop << code_.str() << "            " << fold << "\n        }\n";
             s << "        " << a << " = gpy_row_allreduce(" << a << ", [](" << A << " x, " << A << " y) { return " << comb << "; });\n";
             std::string rv = "r" + std::to_string(i);
             DType acc = r->reduce == ReduceOp::Sum ? DType::Float64 : x->dtype;
@@ -655,10 +687,7 @@ private:
         values_.clear();
         std::string stores;
         for (size_t k = 0; k < n_out_; ++k) stores += "            " + store("j", value(roots_[k].get(), "j", false), k) + "\n";
-        s << "        for (int64_t j = t; j < n; j += nt) {\n" << code_.str() << stores << "        }\n";
-        s << error_report() << "}\n";
-        s << "GPY_KERNEL void KNAME(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end) {\n"
-          << "    for (int64_t o = begin; o < end; ++o) KNAME_row(P, M, S, o, 0, 1);\n}\n";
+        s << loop << code_.str() << stores << "        }\n";
         return s.str();
     }
 

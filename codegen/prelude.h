@@ -16,7 +16,8 @@ typedef _Float16 gpy_half;
 #define GPY_RESTRICT __restrict__
 #define GPY_REDUCE_TILE 256
 #define GPY_REPORT_ERROR(word, code) __atomic_store_n((int*)(word), (code), __ATOMIC_RELAXED)
-// Row kernels: one thread per row, nothing to combine.
+// Row kernels: one thread per row, nothing to combine, rows read from cache.
+#define GPY_ROW_CACHE 0
 template <class A, class F> GPY_INLINE A gpy_row_allreduce(A v, F) { return v; }
 template <class T> struct gpy_unsigned { typedef T type; };
 template <> struct gpy_unsigned<int8_t> { typedef uint8_t type; };
@@ -131,6 +132,8 @@ typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned
 #define GPY_REDUCE_TILE 1
 #define GPY_REPORT_ERROR(word, code) atomicExch((int*)(word), (code))
 #define GPY_REASSOC
+// Row kernels keep up to this many elements of a row per thread in registers.
+#define GPY_ROW_CACHE 16
 // The GCC builtins that kCommonPrelude and emitted bodies use, which NVRTC lacks.
 #define __builtin_nan(tag) __longlong_as_double(0x7ff8000000000000LL)
 #define __builtin_inf() __longlong_as_double(0x7ff0000000000000LL)

@@ -6,8 +6,19 @@ namespace gpy {
 Value make_function(Frame& f, const FuncInfo& info);
 void assign_target(Frame& f, const Expr& target, Value v);
 
+thread_local const Stmt* t_current_statement = nullptr;
+
+namespace {
+// Puts back the caller's statement when a call's body is done.
+struct StatementRestore {
+    const Stmt* saved = t_current_statement;
+    ~StatementRestore() { t_current_statement = saved; }
+};
+}  // namespace
+
 static inline Flow exec_block(const Block& b, Frame& f) {
     for (const auto& s : b) {
+        t_current_statement = s.get();
         Flow fl = s->exec(f);
         if (fl != Flow::Normal) return fl;
     }
@@ -530,7 +541,9 @@ Value Interp::call_function(FunctionObj* fn, CallArgs& args) {
     Frame frame(*this, slots, fn->module, fn);
     try {
         if (info.lambda_body) return info.lambda_body->eval(frame);
+        StatementRestore restore;
         for (const auto& s : info.body) {
+            t_current_statement = s.get();
             Flow fl = s->exec(frame);
             if (fl == Flow::Return) return std::move(frame.retval);
         }
@@ -606,7 +619,11 @@ void Interp::exec_program(const std::shared_ptr<Program>& prog) {
         if (prog->slot_is_cell[k]) slots[k] = Value::object(new CellObj());
     Frame frame(*this, slots, main.get(), nullptr);
     try {
-        for (const auto& s : prog->body) s->exec(frame);
+        StatementRestore restore;
+        for (const auto& s : prog->body) {
+            t_current_statement = s.get();
+            s->exec(frame);
+        }
     } catch (GpyError& e) {
         note_frame(frame, e);
         throw;

@@ -16,6 +16,11 @@
 namespace gpy {
 
 // One activation: a module body or a function call.
+// The statement this thread is executing (innermost; restored after a call
+// returns), for the array module's plan report: which source lines a kernel
+// computes. Null outside any.
+extern thread_local const Stmt* t_current_statement;
+
 struct Frame {
     Interp& in;
     Value* slots;               // locals and hidden temporaries

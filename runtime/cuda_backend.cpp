@@ -90,7 +90,7 @@ const Compiled& compiled_for(int device_index, const KernelSource& k) {
     // The entry points cuda_kernel_text emitted for this kernel.
     if (k.kind == KernelSource::RowFused) {
         c.rows = c.module->function((k.name + "_rows").c_str());
-        c.rows_shape = whole_warps(c.rows, 1024);
+        c.rows_shape = whole_warps(c.rows, 512);
     } else if (!k.vec4_align.empty()) {
         c.vec4 = c.module->function((k.name + "_vec4_grid").c_str());
         c.vec4_shape = cuda::occupancy_shape(c.vec4);
@@ -269,10 +269,11 @@ void run_kernel_cuda(KernelPlan& plan) {
     }
     void* argp = pack_args(L, k);
     if (k.kind == KernelSource::RowFused) {
-        // A block per row: about four elements per thread per pass, at most 512 threads.
+        // A block per row: about eight elements per thread, at most 512 threads
+        // (the wrapper's launch bounds; GPY_ROW_CACHE = 16 caches rows up to 8192).
         int64_t nrows = L.outer, cols = L.inner;
         const cuda::LaunchShape& s = c.rows_shape;
-        int block = int(std::min<int64_t>({s.block, 512, std::max<int64_t>(32, (cols / 4 + 31) / 32 * 32)}));
+        int block = int(std::min<int64_t>({s.block, 512, std::max<int64_t>(32, (cols / 8 + 31) / 32 * 32)}));
         int64_t resident = std::max<int64_t>(1, int64_t(s.min_grid) * s.block / block);
         void* params[] = {argp, &nrows};
         cuda::launch(c.rows, {unsigned(std::max<int64_t>(1, std::min(nrows, resident)))}, {unsigned(block)}, 0, stream, params);

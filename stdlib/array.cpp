@@ -133,6 +133,7 @@ Value array_from_node(dag::NodeP n, bool numpy_scalar) {
     auto* a = new ArrayObj();
     Value v = Value::object(a);
     a->serial = next_serial++;
+    if (pending && !n->origin) n->origin = t_current_statement;
     if (pending) g_pending_arrays.insert(a);
     a->dtype = n->dtype;
     a->shape = n->shape;

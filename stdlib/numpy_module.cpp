@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <set>
+#include <unordered_set>
 #include <fstream>
 #include <mutex>
 
@@ -490,6 +492,32 @@ const FunctionSpec kFunctions[] = {
 
 // The backend the first interpreter chose (--backend, Config::backend) runs
 // kernels for the process; GPY_DEBUG and --dump-kernels observe them.
+// " (lines 3-5, 9)": the statements that built the nodes a kernel computes
+// (Node::origin, set from the interpreter's current statement), for the plan
+// report; "" when none is known.
+static std::string source_lines_of(const KernelPlan& k) {
+    std::set<int> lines;
+    std::unordered_set<const dag::Node*> seen;
+    std::vector<const dag::Node*> todo{k.root.get()};
+    for (const dag::NodeP& r : k.extra_roots) todo.push_back(r.get());
+    while (!todo.empty()) {
+        const dag::Node* n = todo.back();
+        todo.pop_back();
+        if (!n || n->result || n->op == dag::Op::Input || n->op == dag::Op::Scalar || !seen.insert(n).second) continue;
+        if (n->origin) lines.insert(static_cast<const Stmt*>(n->origin)->span.line());
+        for (const dag::NodeP& c : n->in) todo.push_back(c.get());
+    }
+    lines.erase(0);
+    if (lines.empty()) return "";
+    std::string out;
+    for (auto it = lines.begin(); it != lines.end();) {
+        int first = *it, last = first;
+        for (++it; it != lines.end() && *it == last + 1; ++it) last = *it;
+        out += (out.empty() ? "" : ", ") + std::to_string(first) + (last > first ? "-" + std::to_string(last) : "");
+    }
+    return (lines.size() > 1 ? " (lines " : " (line ") + out + ")";
+}
+
 void install_backend(Interp& in) {
     static std::once_flag once;
     std::call_once(once, [&] {
@@ -527,8 +555,8 @@ void install_backend(Interp& in) {
             if (level >= 1) {
                 // The plan report: each kernel, what it computes and what forced it.
                 const char* why = materialize_reason();
-                std::fprintf(stderr, "gpy: kernel %s: %s [%s]\n", k.source->name.c_str(), k.source->summary.c_str(),
-                             *why ? why : "an operation needs it");
+                std::fprintf(stderr, "gpy: kernel %s: %s [%s]%s\n", k.source->name.c_str(), k.source->summary.c_str(),
+                             *why ? why : "an operation needs it", source_lines_of(k).c_str());
             }
             if (level >= 3) std::fprintf(stderr, "%s\n", k.source->body.c_str());
             if (!dump.empty()) {

@@ -65,7 +65,18 @@ def workloads(xp):
             e = xp.exp(m - m.max(axis=1, keepdims=True))
             return e / e.sum(axis=1, keepdims=True)
 
-    return saxpy, gauss, black_scholes, sum_sq, mse, softmax
+    if xp.__name__ == "torch":
+        def layer_norm(m):
+            mu = m.mean(dim=-1, keepdim=True)
+            var = ((m - mu) ** 2).mean(dim=-1, keepdim=True)
+            return (m - mu) / xp.sqrt(var + 1e-5)
+    else:
+        def layer_norm(m):
+            mu = m.mean(axis=-1, keepdims=True)
+            var = ((m - mu) ** 2).mean(axis=-1, keepdims=True)
+            return (m - mu) / xp.sqrt(var + 1e-5)
+
+    return saxpy, gauss, black_scholes, sum_sq, mse, softmax, layer_norm
 
 
 def main_torch(compiled):
@@ -83,9 +94,9 @@ def main_torch(compiled):
     a = torch.sin(ar(MM * MM).reshape(MM, MM) / 91)
     b = torch.cos(ar(MM * MM).reshape(MM, MM) / 97)
     torch.backends.cuda.matmul.allow_tf32 = False  # NumPy's float32 (gpy's default too)
-    saxpy, gauss, bs, sum_sq, mse, softmax = workloads(torch)
+    saxpy, gauss, bs, sum_sq, mse, softmax, layer_norm = workloads(torch)
     wrap = torch.compile if compiled else (lambda f: f)
-    saxpy, gauss, bs, sum_sq, mse, softmax = (wrap(f) for f in (saxpy, gauss, bs, sum_sq, mse, softmax))
+    saxpy, gauss, bs, sum_sq, mse, softmax, layer_norm = (wrap(f) for f in (saxpy, gauss, bs, sum_sq, mse, softmax, layer_norm))
     sync()
     if not compiled:
         timed("copy", lambda: x.clone(), sync)
@@ -95,6 +106,7 @@ def main_torch(compiled):
     timed("sum_sq", lambda: sum_sq(x), sync)
     timed("mse", lambda: mse(x, y), sync)
     timed("softmax", lambda: softmax(m), sync)
+    timed("layer_norm", lambda: layer_norm(m), sync)
     if not compiled:
         timed("matmul", lambda: a @ b, sync, 3)
         timed("randn", lambda: torch.randn(N, dtype=torch.float64, device=dev), sync, 5)
@@ -128,7 +140,7 @@ def main_jax():
     m = jnp.sin(ar(ROWS * ROWS).reshape(ROWS, ROWS) / 777)
     a = jnp.sin(ar(MM * MM).reshape(MM, MM) / 91)
     b = jnp.cos(ar(MM * MM).reshape(MM, MM) / 97)
-    saxpy, gauss, bs, sum_sq, mse, softmax = (jax.jit(f) for f in workloads(jnp))
+    saxpy, gauss, bs, sum_sq, mse, softmax, layer_norm = (jax.jit(f) for f in workloads(jnp))
     mm = jax.jit(lambda p, q: jnp.matmul(p, q, precision=jax.lax.Precision.HIGHEST))
     last = [None]
 
@@ -145,6 +157,7 @@ def main_jax():
     timed("sum_sq", lambda: keep(sum_sq(x)), sync)
     timed("mse", lambda: keep(mse(x, y)), sync)
     timed("softmax", lambda: keep(softmax(m)), sync)
+    timed("layer_norm", lambda: keep(layer_norm(m)), sync)
     timed("matmul", lambda: keep(mm(a, b)), sync, 3)
 
 

@@ -73,18 +73,18 @@ results = run_all(frameworks)
 F = 4  # bytes per float32
 traffic = {  # bytes read + written per run
     "copy": 2 * N * F, "saxpy": 3 * N * F, "gauss": 2 * N * F, "black_scholes": 5 * N * F,
-    "sum_sq": N * F, "mse": 2 * N * F, "softmax": 2 * R * R * F, "randn": N * 8,
+    "sum_sq": N * F, "mse": 2 * N * F, "softmax": 2 * R * R * F, "layer_norm": 2 * R * R * F, "randn": N * 8,
 }
 copies = [r["copy"] for r in results.values() if "copy" in r]
 roof = traffic["copy"] / min(copies) if copies else None
 peers = [p for p in results if p != "gpy"]
-print(f"N = {N} float32, softmax {R}x{R}, matmul {MM}^2 float32 (no TF32), best of {args.repeat}")
+print(f"N = {N} float32, softmax and layer_norm {R}x{R}, matmul {MM}^2 float32 (no TF32), best of {args.repeat}")
 if roof:
     print(f"copy roof (best device-to-device copy of this run): {roof / 1e9:.0f} GB/s")
 print("| workload | gpy (ms) | " + " | ".join(f"{p} (ms)" for p in peers) +
       " | gpy GB/s | % of roof | gpy / best peer |")
 print("|---|---:|" + "---:|" * len(peers) + "---:|---:|---:|")
-names = ["copy", "saxpy", "gauss", "black_scholes", "sum_sq", "mse", "softmax", "matmul", "randn", "tiny_statement"]
+names = ["copy", "saxpy", "gauss", "black_scholes", "sum_sq", "mse", "softmax", "layer_norm", "matmul", "randn", "tiny_statement"]
 for w in names:
     g = results.get("gpy", {}).get(w)
     scale, unit = (1e6, "µs") if w == "tiny_statement" else (1e3, "ms")

@@ -131,11 +131,16 @@ def debug_plan_report():
     check_eq(r.rc, 0, "exit code", r)
     check_eq(r.out, "[0. 2. 4. 6.]\nTrue\n", "output", r)
     check(re.search(r"^gpy: kernel gpy_k_[0-9a-f]{16}: multiply\(float64, scalar\) -> float64\[4\] "
-                    r"\[an in-place write into memory it reads\]$", r.err, re.M) is not None,
-          "y is computed before x is written, and the report says why", r)
-    check("[the pending graph passed 64 operations]" in r.err, "the loop's graph is cut at the cap", r)
-    check(re.search(r"greater\(float64, scalar\) -> bool\[\] \[observed on the host\]$", r.err, re.M) is not None,
+                    r"\[an in-place write into memory it reads\] \(line 3\)$", r.err, re.M) is not None,
+          "y is computed before x is written, and the report says why and which line built it", r)
+    check("[the pending graph passed 64 operations] (line 8)" in r.err, "the loop's graph is cut at the cap", r)
+    check(re.search(r"greater\(float64, scalar\) -> bool\[\] \[observed on the host\] \(line 9\)$", r.err, re.M) is not None,
           "bool() observes the comparison", r)
+    # A kernel that fuses statements names each of their lines.
+    prog = "import numpy as np\nx = np.ones(3)\n\ny = x + 1\nz = y * 2\nw = z - 3\nprint(w)\n"
+    r = gpy("-c", prog, env={"GPY_DEBUG": "1"})
+    check(re.search(r"subtract\(multiply\(add\(.*\[observed on the host\] \(lines 4-6\)$", r.err, re.M) is not None,
+          "three statements fused into one kernel are named by their lines", r)
 
 
 @test
