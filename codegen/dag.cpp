@@ -46,8 +46,11 @@ std::vector<int64_t> contiguous_strides(const Shape& shape, size_t itemsize) {
 // 1 + the pending weight of the inputs (computed inputs weigh nothing).
 static void weigh(Node& n) {
     uint64_t w = 1;
-    for (auto& c : n.in)
+    n.has_expand = n.op == Op::Expand;
+    for (auto& c : n.in) {
         if (!c->result) w += c->pending_weight;
+        n.has_expand |= c->has_expand && !c->result;
+    }
     n.pending_weight = uint32_t(std::min<uint64_t>(w, UINT32_MAX));
 }
 

@@ -108,6 +108,9 @@ struct Node {
     // bound kept at construction so no walk is needed to cap a growing graph
     // until it passes the cap (then count_pending says how many are distinct).
     uint32_t pending_weight = 0;
+    // An Expand may be pending in this tree (kept at construction, like the
+    // weight): the planner's row-kernel and Expand walks skip trees without.
+    bool has_expand = false;
     // Where the program built it (opaque to the DAG: the array module stores
     // the interpreter's statement), for GPY_DEBUG's plan report.
     const void* origin = nullptr;

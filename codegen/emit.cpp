@@ -1238,6 +1238,9 @@ bool row_kernel_fits(const std::vector<NodeP>& roots) {
     if (S.empty() || S.back() > kMaxFusedRow) return false;
     bool expanded = false;
     std::unordered_set<const Node*> seen;
+    bool any_expand = false;
+    for (const NodeP& r : roots) any_expand |= r->has_expand;
+    if (!any_expand) return false;  // the common case, without a walk
     for (const NodeP& r : roots) {
         const Node* n = r.get();
         if (!pending(n) || n->op == Op::Reduce || n->op == Op::Expand || n->shape != S) return false;

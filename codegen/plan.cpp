@@ -93,7 +93,7 @@ void resolve_expands(const NodeP& n, std::unordered_set<const Node*>& seen) {
 // ones always; of the rest, all but one whose shape is the result's (which
 // fuses with the elementwise work around it) when `fuse_one`, else all.
 void prepare(const NodeP& n, bool fuse_one) {
-    {
+    if (n->has_expand) {
         std::unordered_set<const Node*> seen_expand;
         resolve_expands(n, seen_expand);
     }
