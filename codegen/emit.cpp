@@ -90,7 +90,11 @@ public:
             out.node = roots_[k].get();
             out.dtype = roots_[k]->dtype;
             out.base = out_bases[k];
-            out.strides = k == 0 ? output_strides_ : contiguous_strides(space_, itemsize(roots_[k]->dtype));
+            // Row kernels' per-row outputs (keepdims values) broadcast along the row.
+            const Shape& ks = roots_[k]->shape;
+            out.strides = k == 0 ? output_strides_
+                        : ks == space_ ? contiguous_strides(space_, itemsize(roots_[k]->dtype))
+                                       : broadcast_strides(ks, contiguous_strides(ks, itemsize(roots_[k]->dtype)), space_);
             ops_.insert(ops_.begin(), out);
         }
         collapse();
@@ -683,10 +687,14 @@ private:
             row_values_[r] = rv;
         }
         for (const NodeP& r : roots_) s << row_scope_values(r.get());
+        // Per-row outputs (a keepdims value the program holds): thread 0 stores them.
+        for (size_t k = 0; k < n_out_; ++k)
+            if (roots_[k]->op == Op::Expand) s << "        if (t == 0) " << store("0", row_values_.at(effective(roots_[k].get())), k) << "\n";
         code_.str("");
         values_.clear();
         std::string stores;
-        for (size_t k = 0; k < n_out_; ++k) stores += "            " + store("j", value(roots_[k].get(), "j", false), k) + "\n";
+        for (size_t k = 0; k < n_out_; ++k)
+            if (roots_[k]->op != Op::Expand) stores += "            " + store("j", value(roots_[k].get(), "j", false), k) + "\n";
         s << loop << code_.str() << stores << "        }\n";
         return s.str();
     }
@@ -1241,9 +1249,14 @@ bool row_kernel_fits(const std::vector<NodeP>& roots) {
     bool any_expand = false;
     for (const NodeP& r : roots) any_expand |= r->has_expand;
     if (!any_expand) return false;  // the common case, without a walk
-    for (const NodeP& r : roots) {
-        const Node* n = r.get();
-        if (!pending(n) || n->op == Op::Reduce || n->op == Op::Expand || n->shape != S) return false;
+    Shape per_row = S;
+    per_row.back() = 1;
+    for (size_t k = 0; k < roots.size(); ++k) {
+        const Node* n = roots[k].get();
+        if (!pending(n) || n->op == Op::Reduce) return false;
+        // The first root spans the rows; others too, or are per-row values.
+        bool row_value = k > 0 && n->op == Op::Expand && n->shape == per_row;
+        if ((n->op == Op::Expand && !row_value) || (!row_value && n->shape != S)) return false;
         if (!row_tree_fits(n, S, false, expanded, seen)) return false;
     }
     return expanded;

@@ -100,8 +100,9 @@ struct Target {
 enum KernelErrorCode : int { kErrNegativeIntPower = 1 };
 
 KernelPlan emit_kernel(const dag::NodeP& root, const Target* target = nullptr);
-// Whether `roots` (one shape) are a row pattern that one RowFused kernel
-// computes: elementwise trees over shape (..., C) whose pending reductions reduce the
+// Whether `roots` are a row pattern that one RowFused kernel computes (the
+// first root spans the rows; others do too, or are keepdims values of shape
+// (..., 1) stored once per row): elementwise trees over shape (..., C) whose pending reductions reduce the
 // last axis of (..., C)-shaped trees and come back through keepdims (Expand)
 // nodes, possibly nested (x - mean(x) inside a variance). emit_kernel then
 // writes that kernel; otherwise the planner computes the Expands first.

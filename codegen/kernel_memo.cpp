@@ -196,7 +196,8 @@ KernelPlan emit_kernel(const NodeP& root, const Target* target) { return emit_me
 
 KernelPlan emit_kernel_multi(const std::vector<NodeP>& roots) {
     for (const NodeP& r : roots)
-        if (r->shape != roots.at(0)->shape) throw std::logic_error("emit_kernel_multi: outputs of different shapes");
+        if (r->shape != roots.at(0)->shape && !row_kernel_fits(roots))
+            throw std::logic_error("emit_kernel_multi: outputs of different shapes");
     return emit_memoised(roots, nullptr);
 }
 

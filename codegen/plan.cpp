@@ -153,6 +153,20 @@ void materialize_together(const std::vector<NodeP>& nodes) {
     std::unordered_set<const Node*> seen;
     for (const NodeP& n : nodes)
         if (!done(n.get()) && seen.insert(n.get()).second) todo.push_back(n);
+    // A row pattern with its per-row values (layer norm's held mean and
+    // variance): one row kernel, whatever the shapes.
+    if (todo.size() > 1 && todo.size() <= kMaxOutputs) {
+        // The kernel's first output spans the rows: per-row values go last.
+        std::vector<NodeP> rows = todo;
+        std::stable_partition(rows.begin(), rows.end(), [](const NodeP& n) { return n->op != Op::Expand; });
+        if (row_kernel_fits(rows)) {
+            KernelPlan plan = emit_kernel_multi(rows);
+            launch(plan);
+            adopt(rows[0], plan.output);
+            for (size_t k = 1; k < rows.size(); ++k) adopt(rows[k], plan.extra_outputs[k - 1]);
+            return;
+        }
+    }
     // Same shape, one kernel (up to kMaxOutputs outputs each).
     std::vector<bool> taken(todo.size(), false);
     for (size_t i = 0; i < todo.size(); ++i) {

@@ -234,7 +234,14 @@ void materialize(ArrayObj* a) {
         std::vector<Value> keep_alive;  // the arrays stay alive while computed
         std::vector<ArrayObj*> together, before;
         for (ArrayObj* h : held) keep_alive.push_back(Value::object(h));
-        for (ArrayObj* h : held) (h->node->shape == n->shape ? together : before).push_back(h);
+        std::vector<dag::NodeP> all{n};
+        for (ArrayObj* h : held) all.push_back(h->node);
+        if (!held.empty() && all.size() <= kMaxOutputs && row_kernel_fits(all)) {
+            // A row kernel stores the held values too, per-row ones included.
+            together = held;
+        } else {
+            for (ArrayObj* h : held) (h->node->shape == n->shape ? together : before).push_back(h);
+        }
         if (before.size() == 1) {
             materialize(before[0]);
         } else if (!before.empty()) {

@@ -23,7 +23,7 @@ ap.add_argument("--mm", type=int, default=8192)
 ap.add_argument("--repeat", type=int, default=20)
 ap.add_argument("--compile", action="store_true", help="also torch.compile (slow to compile)")
 ap.add_argument("--only", default="", help="comma-separated frameworks to run (default: all)")
-ap.add_argument("--programs", action="store_true", help="also the whole programs of programs.gpy (gpy and CuPy)")
+ap.add_argument("--programs", action="store_true", help="also the whole programs of programs.gpy (gpy, CuPy; PyTorch: programs_torch.py)")
 ap.add_argument("--points", type=int, default=1 << 22, help="k-means points (--programs)")
 ap.add_argument("--grid", type=int, default=2048, help="conjugate-gradient grid side (--programs)")
 args = ap.parse_args()
@@ -106,23 +106,26 @@ for w in names:
     label = w + (" (µs per statement)" if w == "tiny_statement" else "")
     print(f"| {label} | " + " | ".join(cells) + " |")
 
-# Whole programs (bench/gpu/programs.gpy): gpy against CuPy running the same script.
+# Whole programs (bench/gpu/programs.gpy): gpy against CuPy running the same script and
+# PyTorch running its line-for-line port (programs_torch.py).
 if args.programs:
     cmds = {
         "gpy": [args.gpy, "--backend", "cuda", os.path.join(here, "programs.gpy"), str(args.points), str(args.repeat), "numpy",
                 str(args.grid)],
         "CuPy": [sys.executable, os.path.join(here, "programs.gpy"), str(args.points), str(args.repeat), "cupy", str(args.grid)],
+        "torch": [sys.executable, os.path.join(here, "programs_torch.py"), str(args.points), str(args.repeat), "-", str(args.grid)],
     }
     prog = run_all(cmds)
     print()
     print(f"Programs: k-means ({args.points} 2-D float32 points, 8 centres, 10 iterations), "
           f"conjugate gradient ({args.grid}x{args.grid} float64 Laplacian, 50 iterations); best of {args.repeat}")
-    print("| program | gpy (ms) | CuPy (ms) | gpy / CuPy | gpy check | CuPy check |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| program | gpy (ms) | CuPy (ms) | torch (ms) | gpy / best peer | gpy check | CuPy check | torch check |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    ms = lambda v: f"{v * 1e3:.2f}" if v else "-"
+    chk = lambda v: f"{v:.6g}" if v is not None else "-"
     for w in ["kmeans", "conjugate_gradient"]:
-        g, c = prog.get("gpy", {}).get(w), prog.get("CuPy", {}).get(w)
-        gc, cc = prog.get("gpy", {}).get(w + "_check"), prog.get("CuPy", {}).get(w + "_check")
-        print(f"| {w} | {g * 1e3:.2f} | " if g else f"| {w} | - | ", end="")
-        print(f"{c * 1e3:.2f} | " if c else "- | ", end="")
-        print(f"{g / c:.2f} | " if g and c else "- | ", end="")
-        print(f"{gc:.6g} | {cc:.6g} |" if gc is not None and cc is not None else "- | - |")
+        g, c, t = (prog.get(f, {}).get(w) for f in ("gpy", "CuPy", "torch"))
+        peers = [v for v in (c, t) if v]
+        ratio = f"{g / min(peers):.2f}" if g and peers else "-"
+        checks = " | ".join(chk(prog.get(f, {}).get(w + "_check")) for f in ("gpy", "CuPy", "torch"))
+        print(f"| {w} | {ms(g)} | {ms(c)} | {ms(t)} | {ratio} | {checks} |")
