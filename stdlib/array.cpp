@@ -81,10 +81,11 @@ static bool reads(const dag::Node* n, const Buffer* b, std::unordered_set<const 
     return false;
 }
 
-void flush_readers(const Buffer* buffer) {
+void flush_readers(const Buffer* buffer, const ArrayObj* except) {
     MaterializeReason why("an in-place write into memory it reads");
     std::vector<Value> todo;
     for (ArrayObj* a : g_pending_arrays) {
+        if (a == except) continue;
         std::unordered_set<const dag::Node*> seen;
         if (a->node && reads(a->node.get(), buffer, seen)) todo.push_back(Value::object(a));
     }

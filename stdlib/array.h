@@ -78,7 +78,8 @@ Value compute_into_new(const dag::NodeP& n, DType dtype, const dag::Shape& shape
 // value); synchronize() computes them all. Arrays that died (temporaries
 // inside an expression or a function) are not in the set: their nodes are
 // computed inline by whichever kernel consumes them.
-void flush_readers(const Buffer* buffer);
+// `except` (a temporary about to be computed into that memory) is left pending.
+void flush_readers(const Buffer* buffer, const ArrayObj* except = nullptr);
 void materialize_all_pending();
 
 Value dtype_value(DType t);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <unordered_set>
 #include <map>
 
 #include "codegen/kernel.h"
@@ -224,7 +225,7 @@ Value apply_ufunc(Interp& in, std::string_view name, const std::vector<Value>& v
     Value result = node->op == Op::Scalar ? compute_into_new(node, DType::Bool, shape) : array_from_node(node, all_scalars(args));
     if (opts.where) result = mask_result(in, result, *opts.where, opts.out);
     if (opts.out) {
-        assign_array(in, *opts.out, result);
+        assign_array(in, *opts.out, result, /*value_is_temporary=*/true);
         return *opts.out;
     }
     return result;
@@ -368,7 +369,7 @@ Value clip(Interp& in, const Value& x, const Value* lo, const Value* hi, const U
 
 // ---- assignment into views ----
 
-void assign_array(Interp& in, const Value& target, const Value& value) {
+void assign_array(Interp& in, const Value& target, const Value& value, bool value_is_temporary) {
     ArrayObj* t = as_array(target);
     materialize(t);
     check_python_store(value, t->dtype);
@@ -399,8 +400,24 @@ void assign_array(Interp& in, const Value& target, const Value& value) {
         Value tmp = compute_into_new(n, n->dtype, n->shape);
         n = array_node(tmp.as<ArrayObj>());
     }
-    // Pending values that read the target's memory are computed before it changes.
-    flush_readers(t->buffer.get());
+    // `a[1:] = a[1:]` (the store of `a[1:] -= b`): the memory already holds it.
+    const dag::Node* e = n->result ? n->result.get() : n.get();
+    if (e->op == Op::Input && e->buffer.get() == t->buffer.get() && e->offset == t->offset && e->shape == t->shape &&
+        e->strides == t->strides && e->dtype == t->dtype)
+        return;
+    // Pending values that read the target's memory are computed before it
+    // changes; a temporary source reads it only where it writes (no overlap).
+    // A kernel that can fail (integer ** negative) must not have written half
+    // the target when it raises: such a value goes through a buffer.
+    bool may_fail = false;
+    std::unordered_set<const dag::Node*> seen;
+    std::function<void(const dag::Node*)> failing = [&](const dag::Node* x) {
+        if (may_fail || x->result || !seen.insert(x).second) return;
+        may_fail = x->op == Op::Binary && x->binary == BinaryOp::Pow && kind(x->dtype) == DKind::Int;
+        for (auto& c : x->in) failing(c.get());
+    };
+    if (value_is_temporary) failing(n.get());
+    flush_readers(t->buffer.get(), value_is_temporary && !overlap && !may_fail ? s : nullptr);
     Target tg{t->buffer, t->offset, t->shape, t->strides};
     materialize_into(n, tg);
 }

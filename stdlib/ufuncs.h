@@ -21,7 +21,10 @@ struct UfuncOptions {
 // np.<name>(*values): builds the lazy node (or writes into out=).
 Value apply_ufunc(Interp& in, std::string_view name, const std::vector<Value>& values, const UfuncOptions& opts = {});
 // target[...] = value, broadcasting and casting to target's dtype, in place.
-void assign_array(Interp& in, const Value& target, const Value& value);
+// `value_is_temporary`: nothing else sees the value (out=, `a += b`), so
+// where it reads the target only at the positions it writes it is computed
+// straight into them instead of into a buffer first.
+void assign_array(Interp& in, const Value& target, const Value& value, bool value_is_temporary = false);
 dag::Shape broadcast_shapes(const std::vector<const dag::Shape*>& shapes);
 dag::ScalarValue convert_scalar(const Value& v, DType t);
 // The promotion operand of an array (strong) or a Python scalar (weak, NEP 50).

@@ -144,6 +144,19 @@ def debug_plan_report():
 
 
 @test
+def inplace_view_update_is_one_kernel():
+    # `out[1:, :] -= v[:-1, :]` computes into out's memory: one kernel, no
+    # temporary and no copy back (the stencil lines of a Laplacian).
+    prog = ("import numpy as np\nv = np.arange(12.0).reshape(3, 4)\nout = v * 4.0\nprint(out[0, 0])\n"
+            "out[1:, :] -= v[:-1, :]\nout[:, :-1] -= v[:, 1:]\nprint(out[2, 2])\n")
+    r = gpy("-c", prog, env={"GPY_DEBUG": "1"})
+    check_eq(r.rc, 0, "exit code", r)
+    check_eq(r.out, "0.0\n23.0\n", "output", r)
+    kernels = [l for l in r.err.splitlines() if l.startswith("gpy: kernel")]
+    check_eq(len([l for l in kernels if "(line 5)" in l or "(line 6)" in l]), 2, "one kernel per in-place statement", r)
+
+
+@test
 def help_lists_options():
     r = gpy("--help")
     check_eq(r.rc, 0, "exit code", r)
