@@ -240,16 +240,18 @@ template <class Z> GPY_INLINE Z gpy_libm_cpow(Z a, Z b) { return gpy_libm_cexp(g
 // Four elements moved as one aligned vector (16 bytes for float32: one
 // 128-bit load or store).
 template <class T> struct alignas(4 * sizeof(T)) gpy_vec4 { T v[4]; };
-// Cooperative reductions (the wrappers of codegen/cuda_source.cpp): any
-// accumulator type moves between lanes as 32-bit words.
-template <class T> GPY_INLINE T gpy_shfl_down(T v, unsigned d) {
+// Cooperative reductions and row kernels (the wrappers of
+// codegen/cuda_source.cpp): any accumulator type moves between lanes as
+// 32-bit words, down by d lanes or (butterfly) from lane ^ d.
+template <class T> GPY_INLINE T gpy_shfl(T v, unsigned d, bool butterfly) {
     constexpr int W = (sizeof(T) + 3) / 4;
     unsigned w[W] = {};
     memcpy(w, &v, sizeof(T));
-    for (int k = 0; k < W; ++k) w[k] = __shfl_down_sync(0xffffffffu, w[k], d);
+    for (int k = 0; k < W; ++k) w[k] = butterfly ? __shfl_xor_sync(0xffffffffu, w[k], d) : __shfl_down_sync(0xffffffffu, w[k], d);
     memcpy(&v, w, sizeof(T));
     return v;
 }
+template <class T> GPY_INLINE T gpy_shfl_down(T v, unsigned d) { return gpy_shfl(v, d, false); }
 // In each group of `width` lanes (a power of two up to 32; the whole warp
 // takes part), folds the accumulators of the group's lanes [0, valid) into
 // its first lane.
@@ -283,16 +285,8 @@ template <class A, class F> __device__ void gpy_team_combine(A& racc, int64_t& r
 // Row kernels (a block per row, whole warps): every thread gets the fold of
 // all threads' v, the same bits in each (lane 0 of each warp publishes its
 // warp's butterfly result; all threads fold the slots in one order).
-template <class T> GPY_INLINE T gpy_shfl_xor(T v, unsigned d) {
-    constexpr int W = (sizeof(T) + 3) / 4;
-    unsigned w[W] = {};
-    memcpy(w, &v, sizeof(T));
-    for (int k = 0; k < W; ++k) w[k] = __shfl_xor_sync(0xffffffffu, w[k], d);
-    memcpy(&v, w, sizeof(T));
-    return v;
-}
 template <class A, class F> __device__ A gpy_row_allreduce(A v, F f) {
-    for (int d = 16; d > 0; d >>= 1) v = f(v, gpy_shfl_xor(v, d));
+    for (int d = 16; d > 0; d >>= 1) v = f(v, gpy_shfl(v, d, true));
     __shared__ double slots[32];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = (blockDim.x + 31) >> 5;
     __syncthreads();  // the slots are free (every thread has read the last call's)

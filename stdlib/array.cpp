@@ -215,6 +215,24 @@ static std::vector<ArrayObj*> held_subexpressions(ArrayObj* a) {
 
 static void adopt_result(ArrayObj* a);
 
+// Computes `nodes` in shared kernels; the `held` arrays among them then hold
+// their results. A failure leaves `keep_alive`'s arrays marked failed.
+static void compute_held(const std::vector<dag::NodeP>& nodes, const std::vector<ArrayObj*>& held,
+                         const std::vector<Value>& keep_alive) {
+    MaterializeReason why("with pending arrays the program holds", /*only_if_unset=*/true);
+    try {
+        gpy::materialize_together(nodes);
+    } catch (...) {
+        mark_failed(keep_alive);
+        throw;
+    }
+    for (ArrayObj* h : held) {
+        if (!h->node || !h->node->result) continue;
+        g_pending_arrays.erase(h);
+        adopt_result(h);
+    }
+}
+
 void materialize(ArrayObj* a) {
     if (!a->node) return;
     g_pending_arrays.erase(a);
@@ -250,36 +268,12 @@ void materialize(ArrayObj* a) {
             // (softmax's e and its input, before a reduction of the result).
             std::vector<dag::NodeP> nodes;
             for (ArrayObj* h : before) nodes.push_back(h->node);
-            MaterializeReason why("with pending arrays the program holds", /*only_if_unset=*/true);
-            try {
-                gpy::materialize_together(nodes);
-            } catch (...) {
-                mark_failed(keep_alive);
-                throw;
-            }
-            for (ArrayObj* h : before) {
-                if (!h->node || !h->node->result) continue;
-                g_pending_arrays.erase(h);
-                adopt_result(h);
-            }
+            compute_held(nodes, before, keep_alive);
         }
         std::vector<dag::NodeP> nodes{n};
         for (ArrayObj* h : together)
             if (h->node) nodes.push_back(h->node);
-        if (nodes.size() > 1) {
-            MaterializeReason why("with pending arrays the program holds", /*only_if_unset=*/true);
-            try {
-                gpy::materialize_together(nodes);
-            } catch (...) {
-                mark_failed(keep_alive);
-                throw;
-            }
-            for (ArrayObj* h : together) {
-                if (!h->node || !h->node->result) continue;
-                g_pending_arrays.erase(h);
-                adopt_result(h);
-            }
-        }
+        if (nodes.size() > 1) compute_held(nodes, together, keep_alive);
     }
     try {
         gpy::materialize(n);
