@@ -1213,10 +1213,13 @@ constexpr int64_t kMaxFusedRow = 16384;
 bool pending(const Node* n) { return !n->result && n->op != Op::Input && n->op != Op::Scalar; }
 
 // `n` in the row space (shape S) when !row_scope, else per row (shape S[:-1]).
-bool row_tree_fits(const Node* n, const Shape& S, bool row_scope, bool& expanded, std::unordered_set<const Node*>& seen) {
+// `seen` holds (node, scope): a node checked per row is checked again if the
+// row space reaches it too.
+bool row_tree_fits(const Node* n, const Shape& S, bool row_scope, bool& expanded,
+                   std::set<std::pair<const Node*, bool>>& seen) {
     if (!pending(n)) return !row_scope || n->op == Op::Scalar;  // no loads per row
     if (is_complex(n->dtype)) return false;
-    if (!seen.insert(n).second) return true;
+    if (!seen.insert({n, row_scope}).second) return true;
     switch (n->op) {
         case Op::Cast: case Op::Unary: case Op::Binary: case Op::Where:
             for (auto& c : n->in)
@@ -1245,7 +1248,7 @@ bool row_kernel_fits(const std::vector<NodeP>& roots) {
     const Shape& S = roots.at(0)->shape;
     if (S.empty() || S.back() > kMaxFusedRow) return false;
     bool expanded = false;
-    std::unordered_set<const Node*> seen;
+    std::set<std::pair<const Node*, bool>> seen;
     bool any_expand = false;
     for (const NodeP& r : roots) any_expand |= r->has_expand;
     if (!any_expand) return false;  // the common case, without a walk

@@ -73,7 +73,9 @@ ArrayObj::~ArrayObj() {
 }
 
 static bool reads(const dag::Node* n, const Buffer* b, std::unordered_set<const dag::Node*>& seen) {
-    if (n->result) return false;
+    // A computed node is read through its result (a shared pending value
+    // computed since, or a keepdims view of one).
+    if (n->result) n = n->result.get();
     if (n->op == dag::Op::Input) return n->buffer.get() == b;
     if (!seen.insert(n).second) return false;
     for (auto& c : n->in)
@@ -261,15 +263,10 @@ void materialize(ArrayObj* a) {
         } else {
             for (ArrayObj* h : held) (h->node->shape == n->shape ? together : before).push_back(h);
         }
-        if (before.size() == 1) {
-            materialize(before[0]);
-        } else if (!before.empty()) {
-            // Held values of other shapes: those of one shape share a kernel
-            // (softmax's e and its input, before a reduction of the result).
-            std::vector<dag::NodeP> nodes;
-            for (ArrayObj* h : before) nodes.push_back(h->node);
-            compute_held(nodes, before, keep_alive);
-        }
+        // Held values of other shapes first, newest first: each computes the
+        // held values inside it along with it (softmax's input and e, in the
+        // kernel of its result, before a reduction of that result).
+        for (auto it = before.rbegin(); it != before.rend(); ++it) materialize(*it);
         std::vector<dag::NodeP> nodes{n};
         for (ArrayObj* h : together)
             if (h->node) nodes.push_back(h->node);

@@ -453,6 +453,15 @@ def test_help_prints_signature(s):
 def test_ctrl_d_exits_zero(s):
     s.start()
     s.child.sendeof()
+    # The prompt can reach the pty before libedit has switched it to raw
+    # mode; a Ctrl-D typed in that window was seen lost once on a loaded CI
+    # machine (no output, no exit). A second Ctrl-D after a quiet interval
+    # still has to end the REPL with status 0.
+    try:
+        s.child.expect(pexpect.EOF, timeout=5)
+    except pexpect.TIMEOUT:
+        print("note: test_ctrl_d_exits_zero: the first Ctrl-D was not seen; sending another")
+        s.child.sendeof()
     status = s.wait_exit("Ctrl-D at an empty prompt")
     check(status == 0, f"Ctrl-D should exit with status 0, got {status}")
 
