@@ -47,9 +47,12 @@ std::vector<int64_t> contiguous_strides(const Shape& shape, size_t itemsize) {
 static void weigh(Node& n) {
     uint64_t w = 1;
     n.has_expand = n.op == Op::Expand;
+    n.may_fail = n.op == Op::Binary && n.binary == BinaryOp::Pow && kind(n.dtype) == DKind::Int;
     for (auto& c : n.in) {
-        if (!c->result) w += c->pending_weight;
-        n.has_expand |= c->has_expand && !c->result;
+        if (c->result) continue;
+        w += c->pending_weight;
+        n.has_expand |= c->has_expand;
+        n.may_fail |= c->may_fail;
     }
     n.pending_weight = uint32_t(std::min<uint64_t>(w, UINT32_MAX));
 }

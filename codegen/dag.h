@@ -111,6 +111,9 @@ struct Node {
     // An Expand may be pending in this tree (kept at construction, like the
     // weight): the planner's row-kernel and Expand walks skip trees without.
     bool has_expand = false;
+    // An integer power may be pending in this tree (its kernel can fail at
+    // run time: a negative exponent), kept the same way.
+    bool may_fail = false;
     // Where the program built it (opaque to the DAG: the array module stores
     // the interpreter's statement), for GPY_DEBUG's plan report.
     const void* origin = nullptr;

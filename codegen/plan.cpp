@@ -129,17 +129,12 @@ void adopt(const NodeP& n, const BufferRef& output) {
 void materialize(const NodeP& n) {
     if (done(n.get())) return;
     phase::Scope timed(phase::Materialize);
-    if (row_kernel_fits({n})) {
-        KernelPlan plan = [&] {
-            phase::Scope emit(phase::Emit);
-            return emit_kernel(n);
-        }();
-        launch(plan);
-        adopt(n, plan.output);
-        return;
+    // A row pattern reads its keepdims values pending; anything else has its
+    // reductions and Expands computed first.
+    if (!(n->has_expand && row_kernel_fits({n}))) {
+        prepare(n, true);
+        if (done(n.get())) return;
     }
-    prepare(n, true);
-    if (done(n.get())) return;
     KernelPlan plan = [&] {
         phase::Scope emit(phase::Emit);
         return emit_kernel(n);
@@ -148,22 +143,29 @@ void materialize(const NodeP& n) {
     adopt(n, plan.output);
 }
 
+namespace {
+// One kernel computing every root (emit_kernel_multi), each left holding its output.
+void launch_multi(const std::vector<NodeP>& roots) {
+    KernelPlan plan = emit_kernel_multi(roots);
+    launch(plan);
+    adopt(roots[0], plan.output);
+    for (size_t k = 1; k < roots.size(); ++k) adopt(roots[k], plan.extra_outputs[k - 1]);
+}
+}  // namespace
+
 void materialize_together(const std::vector<NodeP>& nodes) {
     std::vector<NodeP> todo;
     std::unordered_set<const Node*> seen;
     for (const NodeP& n : nodes)
         if (!done(n.get()) && seen.insert(n.get()).second) todo.push_back(n);
     // A row pattern with its per-row values (layer norm's held mean and
-    // variance): one row kernel, whatever the shapes.
+    // variance): one row kernel, whatever the shapes. Its first output spans
+    // the rows: per-row values go last.
     if (todo.size() > 1 && todo.size() <= kMaxOutputs) {
-        // The kernel's first output spans the rows: per-row values go last.
         std::vector<NodeP> rows = todo;
         std::stable_partition(rows.begin(), rows.end(), [](const NodeP& n) { return n->op != Op::Expand; });
         if (row_kernel_fits(rows)) {
-            KernelPlan plan = emit_kernel_multi(rows);
-            launch(plan);
-            adopt(rows[0], plan.output);
-            for (size_t k = 1; k < rows.size(); ++k) adopt(rows[k], plan.extra_outputs[k - 1]);
+            launch_multi(rows);
             return;
         }
     }
@@ -177,14 +179,7 @@ void materialize_together(const std::vector<NodeP>& nodes) {
                 group.push_back(todo[j]);
                 taken[j] = true;
             }
-        if (group.size() > 1 && row_kernel_fits(group)) {
-            KernelPlan plan = emit_kernel_multi(group);
-            launch(plan);
-            adopt(group[0], plan.output);
-            for (size_t k = 1; k < group.size(); ++k) adopt(group[k], plan.extra_outputs[k - 1]);
-            continue;
-        }
-        if (group.size() > 1) {
+        if (group.size() > 1 && !row_kernel_fits(group)) {
             // A multi-output kernel is elementwise: reductions inside run first
             // (a lone node keeps materialize()'s fused reduction + epilogue).
             std::vector<NodeP> pending;
@@ -195,11 +190,7 @@ void materialize_together(const std::vector<NodeP>& nodes) {
             group.swap(pending);
         }
         if (group.size() == 1) materialize(group[0]);
-        if (group.size() <= 1) continue;
-        KernelPlan plan = emit_kernel_multi(group);
-        launch(plan);
-        adopt(group[0], plan.output);
-        for (size_t k = 1; k < group.size(); ++k) adopt(group[k], plan.extra_outputs[k - 1]);
+        if (group.size() > 1) launch_multi(group);
     }
 }
 

@@ -217,24 +217,6 @@ static std::vector<ArrayObj*> held_subexpressions(ArrayObj* a) {
 
 static void adopt_result(ArrayObj* a);
 
-// Computes `nodes` in shared kernels; the `held` arrays among them then hold
-// their results. A failure leaves `keep_alive`'s arrays marked failed.
-static void compute_held(const std::vector<dag::NodeP>& nodes, const std::vector<ArrayObj*>& held,
-                         const std::vector<Value>& keep_alive) {
-    MaterializeReason why("with pending arrays the program holds", /*only_if_unset=*/true);
-    try {
-        gpy::materialize_together(nodes);
-    } catch (...) {
-        mark_failed(keep_alive);
-        throw;
-    }
-    for (ArrayObj* h : held) {
-        if (!h->node || !h->node->result) continue;
-        g_pending_arrays.erase(h);
-        adopt_result(h);
-    }
-}
-
 void materialize(ArrayObj* a) {
     if (!a->node) return;
     g_pending_arrays.erase(a);
@@ -257,7 +239,7 @@ void materialize(ArrayObj* a) {
         for (ArrayObj* h : held) keep_alive.push_back(Value::object(h));
         std::vector<dag::NodeP> all{n};
         for (ArrayObj* h : held) all.push_back(h->node);
-        if (!held.empty() && all.size() <= kMaxOutputs && row_kernel_fits(all)) {
+        if (!held.empty() && n->has_expand && all.size() <= kMaxOutputs && row_kernel_fits(all)) {
             // A row kernel stores the held values too, per-row ones included.
             together = held;
         } else {
@@ -270,7 +252,20 @@ void materialize(ArrayObj* a) {
         std::vector<dag::NodeP> nodes{n};
         for (ArrayObj* h : together)
             if (h->node) nodes.push_back(h->node);
-        if (nodes.size() > 1) compute_held(nodes, together, keep_alive);
+        if (nodes.size() > 1) {
+            MaterializeReason why("with pending arrays the program holds", /*only_if_unset=*/true);
+            try {
+                gpy::materialize_together(nodes);
+            } catch (...) {
+                mark_failed(keep_alive);
+                throw;
+            }
+            for (ArrayObj* h : together) {
+                if (!h->node || !h->node->result) continue;
+                g_pending_arrays.erase(h);
+                adopt_result(h);
+            }
+        }
     }
     try {
         gpy::materialize(n);

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
-#include <unordered_set>
 #include <map>
 
 #include "codegen/kernel.h"
@@ -409,15 +408,8 @@ void assign_array(Interp& in, const Value& target, const Value& value, bool valu
     // changes; a temporary source reads it only where it writes (no overlap).
     // A kernel that can fail (integer ** negative) must not have written half
     // the target when it raises: such a value goes through a buffer.
-    bool may_fail = false;
-    std::unordered_set<const dag::Node*> seen;
-    std::function<void(const dag::Node*)> failing = [&](const dag::Node* x) {
-        if (may_fail || x->result || !seen.insert(x).second) return;
-        may_fail = x->op == Op::Binary && x->binary == BinaryOp::Pow && kind(x->dtype) == DKind::Int;
-        for (auto& c : x->in) failing(c.get());
-    };
-    if (value_is_temporary) failing(n.get());
-    flush_readers(t->buffer.get(), value_is_temporary && !overlap && !may_fail ? s : nullptr);
+    bool direct = value_is_temporary && !overlap && !n->result && !n->may_fail;
+    flush_readers(t->buffer.get(), direct ? s : nullptr);
     Target tg{t->buffer, t->offset, t->shape, t->strides};
     materialize_into(n, tg);
 }
