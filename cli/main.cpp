@@ -11,6 +11,7 @@
 #include "gpy/gpy.h"
 #include "repl/repl.h"
 #include "runtime/backend.h"
+#include "runtime/nvrtc.h"
 
 namespace {
 
@@ -69,6 +70,7 @@ int run(Options& o) {
     } else if (!o.script.empty()) {
         r = interp.run_file(o.script);
     } else {
+        if (backend.name == "cuda") gpy::nvrtc::warm_up_in_background("sm_80");  // any arch: the set-up is the same
         return gpy::run_repl(interp, ropts);
     }
     if (o.interactive && r.status != gpy::Status::Exit && r.status != gpy::Status::SyntaxError) {

@@ -69,7 +69,7 @@ std::string cuda_kernel_text(const KernelSource& k) {
         // elements. One entry point, so NVRTC compiles the body once; the
         // loop is block-uniform, so every thread reaches shuffles and barriers.
         s += "extern \"C\" __global__ void " + n + "_reduce(" + params +
-             ", int64_t nrows, int64_t inner, int G, int64_t nsplit, char* out_parts, const char* in_parts, int64_t in_split) {\n" + unpack +
+             ", int64_t nrows, int64_t inner, int G, int64_t nsplit, char* out_parts, const char* in_parts, int64_t in_split, int vec) {\n" + unpack +
              "    auto comb = [](" + n + "_acc* r, int64_t* i, " + n + "_acc pv, int64_t pi) { " + n + "_combine(r, i, pv, pi); };\n"
              "    const int teams = blockDim.x / G, sub = threadIdx.x % G;\n"
              "    const int64_t nteams = nrows * nsplit;\n"
@@ -78,7 +78,14 @@ std::string cuda_kernel_text(const KernelSource& k) {
              "        const bool valid = t < nteams;\n"
              "        const int64_t o = t / nsplit, c = t % nsplit;\n"
              "        " + n + "_acc racc; int64_t ridx;\n"
-             "        " + n + "_racc(P, a.M, a.S, o, c * G + sub, nsplit * (int64_t)G, valid && !in_parts ? inner : 0, &racc, &ridx);\n"
+             + (k.reduce_vec_align.empty()
+                    ? "        " + n + "_racc(P, a.M, a.S, o, c * G + sub, nsplit * (int64_t)G, valid && !in_parts ? inner : 0, &racc, &ridx);\n"
+                    // Vectors of four while whole ones remain (none unless `vec`), then the tail element by element.
+                    : "        const int64_t jb = c * G + sub, je = valid && !in_parts ? inner : 0, nv = vec ? je >> 2 : 0;\n"
+                      "        " + n + "_racc4(P, a.M, a.S, o, jb, nsplit * (int64_t)G, nv, &racc, &ridx);\n"
+                      "        " + n + "_acc tacc; int64_t tidx;\n"
+                      "        " + n + "_racc(P, a.M, a.S, o, 4 * nv + jb, nsplit * (int64_t)G, je, &tacc, &tidx);\n"
+                      "        comb(&racc, &ridx, tacc, tidx);\n") +
              "        if (in_parts && valid) {\n"
              "            for (int64_t k = sub; k < in_split; k += G) {\n"
              "                const char* q = in_parts + (o * in_split + k) * 32;\n"

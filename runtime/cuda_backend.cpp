@@ -48,7 +48,7 @@ DiskCache& disk() {
 // shapes the output: source, NVRTC version, architecture and options.
 std::string cubin_for(const std::string& source, const std::string& name, const std::string& arch) {
     std::string key = strong_hash_hex({"nvrtc-cubin-v1", source, nvrtc::version(), arch, "-std=c++17 --fmad=false",
-                                       nvrtc::launch_compile_level()});
+                                       nvrtc::minimal_option(), nvrtc::launch_compile_level()});
     std::string cubin;
     {
         phase::Scope timed(phase::CubinDiskHit);  // counts misses' lookups too
@@ -174,10 +174,11 @@ namespace {
 
 // Every row of every operand the vector path reads or writes starts on a
 // vector boundary: its base and its strides over the outer dims.
-bool vec4_aligned(const Launch& L, const KernelSource& k) {
+// `align`: KernelSource::vec4_align or reduce_vec_align.
+bool rows_aligned(const Launch& L, const KernelSource& k, const std::vector<uint8_t>& align) {
     const int D = k.rank;
-    for (size_t i = 0; i < k.vec4_align.size(); ++i) {
-        const int64_t a = k.vec4_align[i];
+    for (size_t i = 0; i < align.size(); ++i) {
+        const int64_t a = align[i];
         if (!a) continue;
         if (reinterpret_cast<uintptr_t>(L.ptrs[i]) % a != 0) return false;
         for (int d = 0; d + 1 < D; ++d)
@@ -198,10 +199,11 @@ bool launch_cooperative(const Compiled& c, const Launch& L, const KernelSource& 
     const KernelSource::Kind kind = k.kind;
     const cuda::LaunchShape& s = c.reduce_shape;
     int64_t nrows = L.outer, inner = L.inner, nsplit = 1, in_split = 0;
+    int vec = !k.reduce_vec_align.empty() && rows_aligned(L, k, k.reduce_vec_align);
     char* out_parts = nullptr;
     char* in_parts = nullptr;
     auto run = [&](int G, int64_t blocks) {
-        void* params[] = {argp, &nrows, &inner, &G, &nsplit, &out_parts, &in_parts, &in_split};
+        void* params[] = {argp, &nrows, &inner, &G, &nsplit, &out_parts, &in_parts, &in_split, &vec};
         blocks = std::max<int64_t>(1, std::min<int64_t>(blocks, int64_t(s.min_grid) * 8));
         cuda::launch(c.reduce, {unsigned(blocks)}, {unsigned(s.block)}, 0, stream, params);
     };
@@ -281,7 +283,7 @@ void run_kernel_cuda(KernelPlan& plan) {
         // launched
     } else if (c.vec4) {
         int64_t cols = L.meta[k.rank - 1], rows = L.outer / cols;
-        int aligned = vec4_aligned(L, k);
+        int aligned = rows_aligned(L, k, k.vec4_align);
         void* params[] = {argp, &rows, &cols, &aligned};
         cuda::launch(c.vec4, {grid_for(rows * ((cols + 3) / 4), c.vec4_shape)}, {unsigned(c.vec4_shape.block)}, 0, stream, params);
     } else if (k.kind != KernelSource::ReduceFull) {

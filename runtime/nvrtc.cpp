@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "runtime/dynamic_library.h"
@@ -82,6 +83,18 @@ std::string version() {
     return std::to_string(major) + "." + std::to_string(minor);
 }
 
+// --minimal (NVRTC 12.4+) leaves out texture, surface and device-runtime
+// declarations the kernels never use: ~4 ms less front end per compile.
+std::string minimal_option() {
+    static const std::string opt = [] {
+        const Loaded& l = loaded();
+        int major = 0, minor = 0;
+        if (!l.ok || l.api.version(&major, &minor) != 0) return std::string();
+        return major > 12 || (major == 12 && minor >= 4) ? std::string("--minimal") : std::string();
+    }();
+    return opt;
+}
+
 std::string launch_compile_level() {
     static const std::string level = [] {
         const char* v = std::getenv("GPY_NVRTC_FAST");
@@ -102,6 +115,8 @@ std::string compile(const std::string& source, const std::string& name, const st
     check(api.create_program(&g.prog, source.c_str(), name.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
     std::string arch_opt = "--gpu-architecture=" + arch;
     std::vector<const char*> opts = {arch_opt.c_str(), "-std=c++17", "-default-device", "--fmad=false"};
+    const std::string& minimal = minimal_option();
+    if (!minimal.empty()) opts.push_back(minimal.c_str());
     std::string level = fast_compile ? "--Ofast-compile=max" : launch_compile_level();
     if (!level.empty()) opts.push_back(level.c_str());
     Result compiled = api.compile_program(g.prog, int(opts.size()), opts.data());
@@ -118,6 +133,29 @@ std::string compile(const std::string& source, const std::string& name, const st
     std::string cubin(size, '\0');
     check(api.get_cubin(g.prog, cubin.data()), "nvrtcGetCUBIN");
     return cubin;
+}
+
+namespace {
+// Joined at exit: the thread must not be inside NVRTC while the library's
+// statics are destroyed.
+struct WarmUpThread {
+    std::thread thread;
+    ~WarmUpThread() {
+        if (thread.joinable()) thread.join();
+    }
+};
+}  // namespace
+
+void warm_up_in_background(const std::string& arch) {
+    static WarmUpThread warm;
+    if (warm.thread.joinable() || !available()) return;
+    warm.thread = std::thread([arch] {
+        try {
+            compile("extern \"C\" __global__ void gpy_warm_up() {}", "gpy_warm_up.cu", arch);
+        } catch (const CompileError&) {
+            // The first real compile reports what is wrong.
+        }
+    });
 }
 
 }  // namespace gpy::nvrtc

@@ -36,6 +36,15 @@ std::string version();
 // Returns the cubin's bytes; throws CompileError.
 std::string compile(const std::string& source, const std::string& name, const std::string& arch, bool fast_compile = false);
 
+// "--minimal" where NVRTC has it (12.4+; added by compile()), else "". Part
+// of the disk cache key.
+std::string minimal_option();
+
+// Loads NVRTC and compiles an empty kernel for `arch` on a background thread
+// (joined at exit), so that the REPL's first kernel does not pay NVRTC's
+// start-up (~20 ms: the libraries' load and the first compile's set-up).
+void warm_up_in_background(const std::string& arch);
+
 // Extra options for launch compiles from $GPY_NVRTC_FAST (min | mid | max:
 // --Ofast-compile=LEVEL; measured on this VM: an elementwise kernel 42 -> 33
 // ms with min, a reduction 120 -> 74 ms), "" when unset. Part of the disk
