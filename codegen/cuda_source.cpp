@@ -31,8 +31,8 @@ std::string cuda_kernel_text(const KernelSource& k) {
         // barriers). At most 512 threads, two blocks per SM: 64 registers
         // hold a row's cached elements without spilling (117 unbounded for a
         // softmax: one block per SM, half the bandwidth on 8192-wide rows).
-        s += "extern \"C\" __global__ void __launch_bounds__(512, 2) " + n + "_rows(" + params + ", int64_t nrows, int vec) {\n" + unpack +
-             "    for (int64_t o = blockIdx.x; o < nrows; o += gridDim.x) " + n + "_row(P, a.M, a.S, o, threadIdx.x, blockDim.x, vec);\n}\n";
+        s += "extern \"C\" __global__ void __launch_bounds__(512, 2) " + n + "_rows(" + params + ", int64_t nrows) {\n" + unpack +
+             "    for (int64_t o = blockIdx.x; o < nrows; o += gridDim.x) " + n + "_row(P, a.M, a.S, o, threadIdx.x, blockDim.x);\n}\n";
         return s;
     }
     if (!vec4 && (!k.cooperative || k.kind == KernelSource::ReduceTiled)) {
@@ -78,7 +78,7 @@ std::string cuda_kernel_text(const KernelSource& k) {
              "        const bool valid = t < nteams;\n"
              "        const int64_t o = t / nsplit, c = t % nsplit;\n"
              "        " + n + "_acc racc; int64_t ridx;\n"
-             + (k.vec_read_align.empty()
+             + (k.reduce_vec_align.empty()
                     ? "        " + n + "_racc(P, a.M, a.S, o, c * G + sub, nsplit * (int64_t)G, valid && !in_parts ? inner : 0, &racc, &ridx);\n"
                     // Vectors of four while whole ones remain (none unless `vec`), then the tail element by element.
                     : "        const int64_t jb = c * G + sub, je = valid && !in_parts ? inner : 0, nv = vec ? je >> 2 : 0;\n"

@@ -124,7 +124,7 @@ public:
         src->rank = int(space_.size());
         src->cooperative = reduce_ && !gpu_extras_.empty();
         src->reduce_unit = reduce_unit_;
-        src->vec_read_align = vec_read_align_;
+        src->reduce_vec_align = reduce_vec_align_;
         src->kind = rows_ ? KernelSource::RowFused
                     : !reduce_ ? KernelSource::Elementwise
                            : n_outer_ == 0 ? KernelSource::ReduceFull
@@ -173,7 +173,7 @@ private:
     std::set<std::pair<const Node*, bool>> leaf_search_seen_;    // collect_leaves (node, epilogue)
     std::vector<uint8_t> vec4_align_;     // KernelSource::vec4_align
     bool reduce_unit_ = false;            // KernelSource::reduce_unit
-    std::vector<uint8_t> vec_read_align_;  // KernelSource::vec_read_align
+    std::vector<uint8_t> reduce_vec_align_;  // KernelSource::reduce_vec_align
     bool rows_ = false;                   // a RowFused kernel (row_kernel_fits)
     std::vector<const Node*> stages_;     // rows_: its reductions, each after those it reads
     std::map<const Node*, std::string> row_values_;  // rows_: per-row variables of Reduce and Expand nodes
@@ -632,8 +632,8 @@ private:
     std::string emit_rows() {
         size_t D = space_.size();
         std::ostringstream s;
-        s << "GPY_KERNEL void KNAME_row(char** P, const int64_t* M, const uint64_t* S, int64_t o, int64_t t, int64_t nt, int vec) {\n";
-        s << "    GPY_REASSOC\n    int err = 0; (void)err; (void)S; (void)vec;\n" << scalar_hoists() << operand_decls() << outer_offsets("o");
+        s << "GPY_KERNEL void KNAME_row(char** P, const int64_t* M, const uint64_t* S, int64_t o, int64_t t, int64_t nt) {\n";
+        s << "    GPY_REASSOC\n    int err = 0; (void)err; (void)S;\n" << scalar_hoists() << operand_decls() << outer_offsets("o");
         s << "        const int64_t n = shape[" << D - 1 << "];\n";
         for (size_t k = 0; k < ops_.size(); ++k)
             s << "        char* GPY_RESTRICT q" << k << " = o" << k << "; const int64_t s" << k << " = st[" << k * D + D - 1 << "]; (void)s" << k << ";\n";
@@ -641,45 +641,23 @@ private:
         size_t cached = 0;
         for (size_t k = n_out_; k < ops_.size(); ++k) cached += !zero(k);
         if (cached > 0 && cached <= 2) {  // 32 registers at most (the wrapper's launch bounds allow 64)
-            // Cache slot u holds element j(u). With `vec` (the runner checks
-            // that rows are a multiple of four long and every cached operand's
-            // rows start on a vector boundary: KernelSource::vec_read_align)
-            // a thread takes groups of four neighbours, one vector load each:
-            // j = 4t + (u / 4) 4nt + u % 4; else j = t + u nt.
-            bool vector_loads = true;
-            for (size_t k = n_out_; k < ops_.size(); ++k) vector_loads &= zero(k) || unit(k);
-            if (vector_loads) {
-                vec_read_align_.assign(ops_.size(), 0);
-                for (size_t k = n_out_; k < ops_.size(); ++k)
-                    if (!zero(k)) vec_read_align_[k] = uint8_t(4 * itemsize(ops_[k].dtype));
-            }
             s << "#if GPY_ROW_CACHE\n        if (n <= GPY_ROW_CACHE * nt) {\n";
-            s << "        const int64_t jt = vec ? 4 * t : t, je = vec ? 1 : nt, js = 4 * nt;\n";
-            const std::string slot_index = "const int64_t j = jt + (u >> 2) * js + (u & 3) * je;";
             for (size_t k = n_out_; k < ops_.size(); ++k) {
                 if (zero(k)) continue;
                 std::string T = storage_type(ops_[k].dtype), K = std::to_string(k);
                 std::string raw = unit(k) ? "((const " + T + "*)q" + K + ")[j]" : "*(const " + T + "*)(q" + K + " + j * s" + K + ")";
-                s << "        " << T << " L" << K << "[GPY_ROW_CACHE];\n";
-                if (vector_loads) {
-                    s << "        if (vec) {\n        #pragma unroll\n"
-                      << "        for (int w = 0; w < GPY_ROW_CACHE / 4; ++w) { const int64_t g = t + w * nt; if (4 * g < n) { gpy_vec4<" << T
-                      << "> b = ((const gpy_vec4<" << T << ">*)q" << K << ")[g];";
-                    for (int l = 0; l < 4; ++l) s << " L" << K << "[4 * w + " << l << "] = b.v[" << l << "];";
-                    s << " } }\n        } else\n";
-                }
-                s << "        {\n        #pragma unroll\n"
-                  << "        for (int u = 0; u < GPY_ROW_CACHE; ++u) { " << slot_index << " if (j < n) L" << K << "[u] = " << raw << "; }\n        }\n";
+                s << "        " << T << " L" << K << "[GPY_ROW_CACHE];\n        #pragma unroll\n"
+                  << "        for (int u = 0; u < GPY_ROW_CACHE; ++u) { const int64_t j = t + u * nt; if (j < n) L" << K << "[u] = " << raw << "; }\n";
             }
             row_cache_ = true;
-            s << row_passes("        #pragma unroll\n        for (int u = 0; u < GPY_ROW_CACHE; ++u) { " + slot_index + " if (j >= n) break;\n");
+            s << row_passes("        #pragma unroll\n        for (int u = 0; u < GPY_ROW_CACHE; ++u) { const int64_t j = t + u * nt; if (j >= n) break;\n");
             row_cache_ = false;
             s << "        } else\n#endif\n";
         }
         s << "        {\n" << row_passes("        for (int64_t j = t; j < n; j += nt) {\n") << "        }\n";
         s << error_report() << "}\n";
         s << "GPY_KERNEL void KNAME(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end) {\n"
-          << "    for (int64_t o = begin; o < end; ++o) KNAME_row(P, M, S, o, 0, 1, 0);\n}\n";
+          << "    for (int64_t o = begin; o < end; ++o) KNAME_row(P, M, S, o, 0, 1);\n}\n";
         return s.str();
     }
 
@@ -878,13 +856,13 @@ private:
     // KNAME_racc4: KNAME_racc over vectors vbegin, vbegin + vstep, ... < vend
     // of four elements each: one gpy_vec4 load per contiguous operand (the
     // runner checks that every row starts on a vector boundary:
-    // KernelSource::vec_read_align), the body unrolled over the lanes in
+    // KernelSource::reduce_vec_align), the body unrolled over the lanes in
     // index order. Twice the bytes in flight of the scalar loop: mse and
     // sum(x*x) were at 66-76% of the copy roof.
     std::string emit_racc4(const std::string& header, const std::string& body, const std::string& v) {
         std::string A = acc_type();
         std::ostringstream s;
-        vec_read_align_.assign(ops_.size(), 0);
+        reduce_vec_align_.assign(ops_.size(), 0);
         s << "GPY_KERNEL void KNAME_racc4(char** P, const int64_t* M, const uint64_t* S, int64_t o, int64_t vbegin, int64_t vstep, int64_t vend, KNAME_acc* out, int64_t* out_idx) {\n";
         s << header << outer_offsets("o");
         s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx; bool rnan = false; (void)rnan;\n";
@@ -897,7 +875,7 @@ private:
                 continue;
             }
             std::string T = storage_type(ops_[k].dtype);
-            vec_read_align_[k] = uint8_t(4 * itemsize(ops_[k].dtype));
+            reduce_vec_align_[k] = uint8_t(4 * itemsize(ops_[k].dtype));
             loads << "            gpy_vec4<" << T << "> b" << K << " = ((const gpy_vec4<" << T << ">*)o" << K << ")[vv];\n"
                   << "            char* GPY_RESTRICT q" << K << " = (char*)b" << K << ".v;\n";
         }

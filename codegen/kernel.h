@@ -56,11 +56,10 @@ struct KernelSource {
     int rank = 0;  // dims of the iteration space after collapsing (meta holds shape[rank], then strides)
     bool cooperative = false;
     bool reduce_unit = false;  // cooperative: the reduced dim is contiguous (or broadcast) in every operand
-    // Kernels that can read four elements per load (cooperative reductions'
-    // NAME_racc4; row kernels' register caches, which also need rows a
-    // multiple of four long): per operand, the alignment in bytes its base
-    // and outer strides need (0: not read by vector); empty: no vector reads.
-    std::vector<uint8_t> vec_read_align;
+    // Cooperative kernels with NAME_racc4 (four elements per load): per
+    // operand, the alignment in bytes that its base and outer strides need
+    // for it (0: not read by vector); empty: no NAME_racc4.
+    std::vector<uint8_t> reduce_vec_align;
     // Lengths of the launch's ptrs, meta and scalars arrays (fixed by the
     // body): the CUDA wrappers pass them by value as one parameter struct.
     int n_ptrs = 0, n_meta = 0, n_scalars = 0;

@@ -174,7 +174,7 @@ namespace {
 
 // Every row of every operand the vector path reads or writes starts on a
 // vector boundary: its base and its strides over the outer dims.
-// `align`: KernelSource::vec4_align or vec_read_align.
+// `align`: KernelSource::vec4_align or reduce_vec_align.
 bool rows_aligned(const Launch& L, const KernelSource& k, const std::vector<uint8_t>& align) {
     const int D = k.rank;
     for (size_t i = 0; i < align.size(); ++i) {
@@ -199,7 +199,7 @@ bool launch_cooperative(const Compiled& c, const Launch& L, const KernelSource& 
     const KernelSource::Kind kind = k.kind;
     const cuda::LaunchShape& s = c.reduce_shape;
     int64_t nrows = L.outer, inner = L.inner, nsplit = 1, in_split = 0;
-    int vec = !k.vec_read_align.empty() && rows_aligned(L, k, k.vec_read_align);
+    int vec = !k.reduce_vec_align.empty() && rows_aligned(L, k, k.reduce_vec_align);
     char* out_parts = nullptr;
     char* in_parts = nullptr;
     auto run = [&](int G, int64_t blocks) {
@@ -277,8 +277,7 @@ void run_kernel_cuda(KernelPlan& plan) {
         const cuda::LaunchShape& s = c.rows_shape;
         int block = int(std::min<int64_t>({s.block, 512, std::max<int64_t>(32, (cols / 8 + 31) / 32 * 32)}));
         int64_t resident = std::max<int64_t>(1, int64_t(s.min_grid) * s.block / block);
-        int vec = !k.vec_read_align.empty() && cols % 4 == 0 && rows_aligned(L, k, k.vec_read_align);
-        void* params[] = {argp, &nrows, &vec};
+        void* params[] = {argp, &nrows};
         cuda::launch(c.rows, {unsigned(std::max<int64_t>(1, std::min(nrows, resident)))}, {unsigned(block)}, 0, stream, params);
     } else if (k.cooperative && launch_cooperative(c, L, k, argp, dev, stream)) {
         // launched
