@@ -824,7 +824,7 @@ private:
         s << "typedef " << A << " KNAME_acc;\n";
         s << "GPY_KERNEL void KNAME_racc(char** P, const int64_t* M, const uint64_t* S, int64_t o, int64_t jbegin, int64_t jstep, int64_t jend, KNAME_acc* out, int64_t* out_idx) {\n";
         s << header << outer_offsets("o");
-        s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx; bool rnan = false; (void)rnan;\n";
+        s << acc_decl();
         for (size_t k = 1; k < ops_.size(); ++k) {
             if (ops_[k].epilogue) continue;
             s << "        char* GPY_RESTRICT q" << k << " = o" << k << "; const int64_t s" << k << " = st[" << k * D + D - 1 << "]; (void)s" << k << ";\n";
@@ -860,12 +860,11 @@ private:
     // index order. Twice the bytes in flight of the scalar loop: mse and
     // sum(x*x) were at 66-76% of the copy roof.
     std::string emit_racc4(const std::string& header, const std::string& body, const std::string& v) {
-        std::string A = acc_type();
         std::ostringstream s;
         reduce_vec_align_.assign(ops_.size(), 0);
         s << "GPY_KERNEL void KNAME_racc4(char** P, const int64_t* M, const uint64_t* S, int64_t o, int64_t vbegin, int64_t vstep, int64_t vend, KNAME_acc* out, int64_t* out_idx) {\n";
         s << header << outer_offsets("o");
-        s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx; bool rnan = false; (void)rnan;\n";
+        s << acc_decl();
         std::ostringstream loads;
         for (size_t k = 1; k < ops_.size(); ++k) {
             if (ops_[k].epilogue) continue;
@@ -901,6 +900,12 @@ private:
 
     std::string acc_type() const { return acc_dtype_ == DType::Bool ? "bool" : compute_type(acc_dtype_); }
     bool is_arg() const { return reduce_->reduce == ReduceOp::ArgMax || reduce_->reduce == ReduceOp::ArgMin; }
+
+    // The accumulator, its index (arg reductions) and NaN flag (max/min),
+    // declared at the start of a fold.
+    std::string acc_decl() const {
+        return "        " + acc_type() + " racc = " + acc_init() + "; int64_t ridx = -1; (void)ridx; bool rnan = false; (void)rnan;\n";
+    }
 
     std::string acc_init() const {
         DType t = acc_dtype_;
@@ -1130,7 +1135,7 @@ private:
           << reassoc << header;
         s << "    int64_t rn = 1; for (int d = " << n_outer_ << "; d < " << space_.size() << "; ++d) rn *= shape[d];\n";
         s << "    for (int64_t o = begin; o < end; ++o) {\n" << outer_offsets("o");
-        s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx; bool rnan = false; (void)rnan;\n";
+        s << acc_decl();
         s << loop_all << nan_fix();
         s << epi;
         s << "    }\n" << error_report() << "}\n";
@@ -1140,7 +1145,7 @@ private:
             s << "GPY_KERNEL void KNAME_part(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end, int64_t part, char* partials) {\n"
               << reassoc << header;
             s << "    {\n" << outer_offsets("0");
-            s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx; bool rnan = false; (void)rnan;\n" << loop_part << nan_fix();
+            s << acc_decl() << loop_part << nan_fix();
             // A complex accumulator fills the 16-byte partial; it has no index.
             s << "        *(" << A << "*)(partials + part * 16) = racc;"
               << (is_complex(acc_dtype_) ? "\n" : " *(int64_t*)(partials + part * 16 + 8) = ridx;\n");
@@ -1148,7 +1153,7 @@ private:
             s << "GPY_KERNEL void KNAME_finish(char** P, const int64_t* M, const uint64_t* S, int64_t nparts, char* partials) {\n"
               << header;
             s << "    {\n" << outer_offsets("0");
-            s << "        " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx; bool rnan = false; (void)rnan;\n";
+            s << acc_decl();
             s << "        for (int64_t k = 0; k < nparts; ++k) {\n";
             s << "            " << A << " pv = *(" << A << "*)(partials + k * 16); int64_t pi = *(int64_t*)(partials + k * 16 + 8);\n";
             s << "            " << combine_partial() << "\n        }\n";
