@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "codegen/cse.h"
 #include "codegen/emit_internal.h"
 #include "codegen/kernel.h"
 
@@ -178,6 +179,16 @@ private:
     std::vector<const Node*> stages_;     // rows_: its reductions, each after those it reads
     std::map<const Node*, std::string> row_values_;  // rows_: per-row variables of Reduce and Expand nodes
     bool row_cache_ = false;              // rows_: loads read the registers L<k>[u] (emit_rows)
+    // rows_ with the register cache: values a later pass reads again, kept
+    // per element in C<i>[u] by the pass that first computes them (pass
+    // index: the stage, or stages_.size() for the stores).
+    struct CachedValue { const Node* node; size_t producer; std::string array; };
+    std::vector<CachedValue> value_cache_;  // in the order chosen (the source must not depend on addresses)
+    bool value_cached(const Node* n) const {
+        for (const CachedValue& c : value_cache_)
+            if (c.node == n) return true;
+        return false;
+    }
 
     // Computed nodes act as inputs.
     static const Node* effective(const Node* n) { return n->result ? n->result.get() : n; }
@@ -650,7 +661,10 @@ private:
                   << "        for (int u = 0; u < GPY_ROW_CACHE; ++u) { const int64_t j = t + u * nt; if (j < n) L" << K << "[u] = " << raw << "; }\n";
             }
             row_cache_ = true;
+            choose_value_cache();
+            for (const CachedValue& c : value_cache_) s << "        " << compute_type(c.node->dtype) << " " << c.array << "[GPY_ROW_CACHE];\n";
             s << row_passes("        #pragma unroll\n        for (int u = 0; u < GPY_ROW_CACHE; ++u) { const int64_t j = t + u * nt; if (j >= n) break;\n");
+            value_cache_.clear();
             row_cache_ = false;
             s << "        } else\n#endif\n";
         }
@@ -672,7 +686,9 @@ private:
             s << row_scope_values(x);
             code_.str("");
             values_.clear();
+            read_value_cache(i);
             std::string v = value(x, "j", true);
+            fill_value_cache(i);
             std::string A = r->reduce == ReduceOp::Sum ? "double" : compute_type(x->dtype);
             std::string a = "a" + std::to_string(i), init, fold, comb;
             switch (r->reduce) {
@@ -694,11 +710,132 @@ private:
             if (roots_[k]->op == Op::Expand) s << "        if (t == 0) " << store("0", row_values_.at(effective(roots_[k].get())), k) << "\n";
         code_.str("");
         values_.clear();
+        read_value_cache(stages_.size());
         std::string stores;
         for (size_t k = 0; k < n_out_; ++k)
             if (roots_[k]->op != Op::Expand) stores += "            " + store("j", value(roots_[k].get(), "j", false), k) + "\n";
         s << loop << code_.str() << stores << "        }\n";
         return s.str();
+    }
+
+    // The per-element nodes pass `pass` computes: its tree down to loads,
+    // scalars and per-row values (reductions, keepdims).
+    void pass_nodes(const Node* n, std::set<const Node*>& out) const {
+        n = effective(n);
+        if (n->op == Op::Scalar || n->op == Op::Reduce || n->op == Op::Expand || !out.insert(n).second) return;
+        for (auto& c : n->in) pass_nodes(c.get(), out);
+    }
+    std::vector<const Node*> pass_roots(size_t pass) const {
+        if (pass < stages_.size()) return {effective(stages_[pass]->in[0].get())};
+        std::vector<const Node*> out;
+        for (const NodeP& r : roots_)
+            if (r->op != Op::Expand) out.push_back(r.get());
+        return out;
+    }
+
+    // More than a few additions and multiplications: a transcendental
+    // function, a division, a power.
+    static bool costly(const Node* n) {
+        if (n->op == Op::Unary)
+            return n->unary != UnaryOp::Neg && n->unary != UnaryOp::Pos && n->unary != UnaryOp::Abs && n->unary != UnaryOp::Square;
+        if (n->op != Op::Binary) return false;
+        switch (n->binary) {
+            case BinaryOp::Add: case BinaryOp::Sub: case BinaryOp::Mul: case BinaryOp::Max: case BinaryOp::Min: return false;
+            default: return n->binary == BinaryOp::TrueDiv || n->binary == BinaryOp::FloorDiv || n->binary == BinaryOp::Mod ||
+                            n->binary == BinaryOp::Fmod || n->binary == BinaryOp::Pow || n->binary == BinaryOp::Arctan2 ||
+                            n->binary == BinaryOp::Hypot;
+        }
+    }
+    bool costly_within(const Node* n, const std::set<const Node*>& pass) const {
+        n = effective(n);
+        if (!pass.count(n) || n->op == Op::Input) return false;
+        if (costly(n)) return true;
+        for (auto& c : n->in)
+            if (costly_within(c.get(), pass)) return true;
+        return false;
+    }
+
+    // Softmax's store pass recomputes exp(x - max) that the sum pass already
+    // had: a value a later pass needs again, costly to recompute, is kept in
+    // registers by the first pass computing it (the largest such values, so
+    // one array stands for its whole subtree). Registers bound it: the arrays
+    // live in any one pass (loads L<k> until their last reader, caches from
+    // producer to last reader) hold at most 32 words per thread (the
+    // wrapper's launch bounds allow 64 in all).
+    void choose_value_cache() {
+        value_cache_.clear();
+        std::vector<std::set<const Node*>> per_pass(stages_.size() + 1);
+        for (size_t p = 0; p <= stages_.size(); ++p)
+            for (const Node* r : pass_roots(p)) pass_nodes(r, per_pass[p]);
+        std::set<const Node*> earlier;  // computed by the passes before the current one
+        for (size_t p = 1; p <= stages_.size(); ++p) {
+            earlier.insert(per_pass[p - 1].begin(), per_pass[p - 1].end());
+            std::set<const Node*> seen;
+            std::function<void(const Node*)> visit = [&](const Node* n) {
+                n = effective(n);
+                if (!per_pass[p].count(n) || n->op == Op::Input || !seen.insert(n).second || value_cached(n)) return;
+                if (earlier.count(n) && costly_within(n, per_pass[p])) {
+                    size_t producer = 0;
+                    while (!per_pass[producer].count(n)) ++producer;
+                    value_cache_.push_back({n, producer, "C" + std::to_string(value_cache_.size())});
+                    if (peak_register_words() <= 32) return;
+                    value_cache_.pop_back();
+                }
+                for (auto& c : n->in) visit(c.get());
+            };
+            for (const Node* r : pass_roots(p)) visit(r);
+        }
+    }
+
+    static int words_of(DType t) { return 16 * int(std::max<size_t>(4, itemsize(t)) / 4); }
+
+    // The most register words that the load arrays and value_cache_ hold at
+    // once, pass by pass, given what each pass reads under value_cache_.
+    int peak_register_words() const {
+        size_t passes = stages_.size() + 1;
+        std::map<const Node*, size_t> last_read;  // loads and caches: the last pass reading them
+        for (size_t p = 0; p < passes; ++p) {
+            std::set<const Node*> seen;
+            std::function<void(const Node*)> reach = [&](const Node* n) {
+                n = effective(n);
+                if (n->op == Op::Scalar || n->op == Op::Reduce || n->op == Op::Expand || !seen.insert(n).second) return;
+                for (const CachedValue& c : value_cache_)
+                    if (c.node == n && c.producer < p) {
+                        last_read[n] = p;
+                        return;
+                    }
+                if (n->op == Op::Input) last_read[n] = p;
+                for (auto& c : n->in) reach(c.get());
+            };
+            for (const Node* r : pass_roots(p)) reach(r);
+        }
+        int peak = 0;
+        for (size_t p = 0; p < passes; ++p) {
+            int words = 0;
+            for (size_t k = n_out_; k < ops_.size(); ++k) {
+                if (zero(k)) continue;
+                bool live = false;
+                for (auto& [n, last] : last_read)
+                    live |= n->op == Op::Input && leaf_index_.at(n) == k && last >= p;
+                words += live ? words_of(ops_[k].dtype) : 0;
+            }
+            for (const CachedValue& c : value_cache_) {
+                auto it = last_read.find(c.node);
+                if (c.producer <= p && it != last_read.end() && it->second >= p) words += words_of(c.node->dtype);
+            }
+            peak = std::max(peak, words);
+        }
+        return peak;
+    }
+    // Pass `pass` reads the cached values earlier passes stored...
+    void read_value_cache(size_t pass) {
+        for (const CachedValue& c : value_cache_)
+            if (c.producer < pass) values_[c.node] = c.array + "[u]";
+    }
+    // ...which the producing pass stores once its body has computed them.
+    void fill_value_cache(size_t pass) {
+        for (const CachedValue& c : value_cache_)
+            if (c.producer == pass) code_ << "            " << c.array << "[u] = " << values_.at(c.node) << ";\n";
     }
 
     // Row-scope statements for the keepdims (Expand) values that `n` reads
@@ -1255,8 +1392,10 @@ private:
 }  // namespace
 
 KernelPlan emit_kernel_fresh(const std::vector<NodeP>& roots, const Target* target, EmittedOperands* operands) {
-    Emitter e(roots, target);
+    Emitter e(merge_equal_subtrees(roots), target);
     KernelPlan plan = e.run();
+    plan.root = roots[0];  // the planner's nodes, not the merged copies
+    if (!target) plan.extra_roots.assign(roots.begin() + 1, roots.end());
     if (operands) e.describe_operands(*operands);
     return plan;
 }

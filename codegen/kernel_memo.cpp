@@ -10,9 +10,11 @@
 // per node its operation, dtype, shape, (Input) strides, (Reduce, Expand) axes, which
 // earlier node it is when the tree shares it, and for inputs which earlier
 // input has the same buffer and offset (the emitter merges operands with the
-// same address, dtype and strides: the key is at least as fine);
+// same address, dtype and strides: the key is at least as fine), for scalars
+// which earlier scalar has the same dtype and bits (merged, codegen/cse.h);
 // plus the target's shape and strides. Scalar values and buffer addresses are
 // left out: the emitter passes them as arguments.
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -64,6 +66,20 @@ struct Walk {
                 }
             }
             key.push_back(alias);
+        }
+        if (n->op == Op::Scalar) {
+            // The emitter merges scalars of equal dtype and bits (cse.h), so
+            // which earlier scalar this one equals shapes the source.
+            int64_t same = me;
+            for (int64_t k = 0; k < me; ++k) {
+                const Node* o = nodes[size_t(k)];
+                if (o->op == Op::Scalar && o->dtype == n->dtype && !std::memcmp(o->value.raw, n->value.raw, 8) &&
+                    o->value.imag == n->value.imag) {
+                    same = k;
+                    break;
+                }
+            }
+            key.push_back(same);
         }
         if (n->op == Op::Reduce || n->op == Op::Expand) {
             key.push_back(int64_t(n->axes.size()));

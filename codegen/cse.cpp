@@ -1,0 +1,126 @@
+#include "codegen/cse.h"
+
+#include <cstring>
+#include <unordered_map>
+
+namespace gpy {
+
+using namespace dag;
+
+namespace {
+
+struct KeyHash {
+    size_t operator()(const std::vector<int64_t>& k) const {
+        uint64_t h = 1469598103934665603ull;
+        for (int64_t v : k) h = (h ^ uint64_t(v)) * 1099511628211ull;
+        return size_t(h);
+    }
+};
+
+class Merger {
+public:
+    NodeP merged(const NodeP& original) {
+        const NodeP& n = original->result ? original->result : original;
+        if (auto it = done_.find(n.get()); it != done_.end()) return it->second;
+        std::vector<NodeP> in;
+        for (const NodeP& c : n->in) in.push_back(merged(c));
+        NodeP m = negation_moved_out(*n, in);
+        if (!m) m = interned(n, std::move(in));
+        done_.emplace(n.get(), m);
+        return m;
+    }
+
+private:
+    std::unordered_map<const Node*, NodeP> done_;
+    std::unordered_map<std::vector<int64_t>, NodeP, KeyHash> by_key_;
+
+    // The one node equal to `n` over the merged inputs `in`.
+    NodeP interned(const NodeP& n, std::vector<NodeP> in) {
+        auto [it, fresh] = by_key_.emplace(key_of(*n, in), nullptr);
+        if (fresh) it->second = in == n->in ? n : copy_with_inputs(*n, std::move(in));
+        return it->second;
+    }
+
+    NodeP interned_unary(UnaryOp op, const Node& like, NodeP x) {
+        auto n = std::make_shared<Node>(like);
+        n->op = Op::Unary;
+        n->unary = op;
+        n->in.clear();
+        return interned(n, {std::move(x)});
+    }
+
+    // A float negation of the same dtype as its operand (merged already).
+    static const Node* negation(const NodeP& x, DType dt) {
+        if (x->op != Op::Unary || x->unary != UnaryOp::Neg || x->dtype != dt || !is_float(dt)) return nullptr;
+        return x->in[0]->dtype == dt ? x.get() : nullptr;
+    }
+
+    // Negations move outwards, so `cnd(-d)` computes the subtrees of `cnd(d)`
+    // (Black-Scholes' put): -(-a) = a, |-a| = |a|, (-a)^2 = a^2,
+    // (-a)*b = a*(-b) = -(a*b), (-a)*(-b) = a*b, and the same for division.
+    // Each is exact in IEEE arithmetic: negation is, and rounding to nearest
+    // is symmetric. Returns null when no rewrite applies.
+    NodeP negation_moved_out(const Node& n, const std::vector<NodeP>& in) {
+        if (n.op == Op::Unary && n.dtype == in[0]->dtype) {
+            const Node* neg = negation(in[0], n.dtype);
+            if (!neg) return nullptr;
+            if (n.unary == UnaryOp::Neg) return neg->in[0];
+            if (n.unary == UnaryOp::Abs || n.unary == UnaryOp::Square) return interned_unary(n.unary, n, neg->in[0]);
+            return nullptr;
+        }
+        if (n.op != Op::Binary || (n.binary != BinaryOp::Mul && n.binary != BinaryOp::TrueDiv)) return nullptr;
+        const Node* na = negation(in[0], n.dtype);
+        const Node* nb = negation(in[1], n.dtype);
+        if (!na && !nb) return nullptr;
+        auto product = std::make_shared<Node>(n);
+        product->in.clear();
+        NodeP p = interned(product, {na ? na->in[0] : in[0], nb ? nb->in[0] : in[1]});
+        return na && nb ? p : interned_unary(UnaryOp::Neg, n, p);
+    }
+
+    static int64_t bits(const void* p) {
+        int64_t v;
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    }
+
+    static std::vector<int64_t> key_of(const Node& n, const std::vector<NodeP>& in) {
+        std::vector<int64_t> key{int64_t(n.op) | int64_t(n.dtype) << 8 | int64_t(n.unary) << 16 |
+                                 int64_t(n.binary) << 32 | int64_t(n.reduce) << 48};
+        key.push_back(int64_t(n.shape.size()));
+        key.insert(key.end(), n.shape.begin(), n.shape.end());
+        key.insert(key.end(), n.axes.begin(), n.axes.end());
+        switch (n.op) {
+            case Op::Input:
+                key.push_back(reinterpret_cast<intptr_t>(n.buffer.get()));
+                key.push_back(n.offset);
+                key.insert(key.end(), n.strides.begin(), n.strides.end());
+                break;
+            case Op::Scalar:
+                key.push_back(bits(n.value.raw));
+                key.push_back(bits(&n.value.imag));
+                break;
+            default:
+                // Inputs are already merged: equal subtrees are the same pointer.
+                for (const NodeP& c : in) key.push_back(reinterpret_cast<intptr_t>(c.get()));
+        }
+        return key;
+    }
+
+    static NodeP copy_with_inputs(const Node& n, std::vector<NodeP> in) {
+        auto c = std::make_shared<Node>(n);
+        c->in = std::move(in);
+        return c;
+    }
+};
+
+}  // namespace
+
+std::vector<NodeP> merge_equal_subtrees(const std::vector<NodeP>& roots) {
+    Merger m;
+    std::vector<NodeP> out;
+    for (const NodeP& r : roots) out.push_back(m.merged(r));
+    return out;
+}
+
+}  // namespace gpy
