@@ -147,8 +147,9 @@ struct WarmUpThread {
 }  // namespace
 
 void warm_up_in_background(const std::string& arch) {
-    static WarmUpThread warm;
-    if (warm.thread.joinable() || !available()) return;
+    if (!available()) return;
+    static WarmUpThread warm;  // after NVRTC's load: destroyed, so joined, before its statics
+    if (warm.thread.joinable()) return;
     warm.thread = std::thread([arch] {
         try {
             compile("extern \"C\" __global__ void gpy_warm_up() {}", "gpy_warm_up.cu", arch);

@@ -1,6 +1,6 @@
 // GPY_PHASE_TIMES=1: where the host time of each statement's kernels goes
 // (emit or memo, allocation, compiled-kernel lookup, the driver's launch
-// call, frees), printed to stderr at exit as calls and mean microseconds.
+// call, frees), printed to stderr at exit as calls, mean and max microseconds.
 // A development aid for per-statement overhead; when off, a scope costs one
 // branch.
 #pragma once
