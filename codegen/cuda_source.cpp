@@ -28,10 +28,12 @@ std::string cuda_kernel_text(const KernelSource& k) {
     // threads read adjacent memory).
     if (k.kind == KernelSource::RowFused) {
         // A block per row (block-uniform loop: every thread reaches the
-        // barriers). At most 512 threads, two blocks per SM: 64 registers
-        // hold a row's cached elements without spilling (117 unbounded for a
-        // softmax: one block per SM, half the bandwidth on 8192-wide rows).
-        s += "extern \"C\" __global__ void __launch_bounds__(512, 2) " + n + "_rows(" + params + ", int64_t nrows) {\n" + unpack +
+        // barriers). At most 512 threads, two blocks per SM (64 registers)
+        // unless the row's cached arrays fit four (KernelSource::row_blocks_per_sm);
+        // unbounded, a softmax took 117 registers: one block per SM, half
+        // the bandwidth on 8192-wide rows.
+        s += "extern \"C\" __global__ void __launch_bounds__(512, " + std::to_string(k.row_blocks_per_sm) + ") " + n +
+             "_rows(" + params + ", int64_t nrows) {\n" + unpack +
              "    for (int64_t o = blockIdx.x; o < nrows; o += gridDim.x) " + n + "_row(P, a.M, a.S, o, threadIdx.x, blockDim.x);\n}\n";
         return s;
     }

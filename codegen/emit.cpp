@@ -126,6 +126,7 @@ public:
         src->cooperative = reduce_ && !gpu_extras_.empty();
         src->reduce_unit = reduce_unit_;
         src->reduce_vec_align = reduce_vec_align_;
+        src->row_blocks_per_sm = row_blocks_per_sm_;
         src->kind = rows_ ? KernelSource::RowFused
                     : !reduce_ ? KernelSource::Elementwise
                            : n_outer_ == 0 ? KernelSource::ReduceFull
@@ -179,6 +180,7 @@ private:
     std::vector<const Node*> stages_;     // rows_: its reductions, each after those it reads
     std::map<const Node*, std::string> row_values_;  // rows_: per-row variables of Reduce and Expand nodes
     bool row_cache_ = false;              // rows_: loads read the registers L<k>[u] (emit_rows)
+    int row_blocks_per_sm_ = 2;           // KernelSource::row_blocks_per_sm
     // rows_ with the register cache: values a later pass reads again, kept
     // per element in C<i>[u] by the pass that first computes them (pass
     // index: the stage, or stages_.size() for the stores).
@@ -662,6 +664,7 @@ private:
             }
             row_cache_ = true;
             choose_value_cache();
+            row_blocks_per_sm_ = peak_register_words() <= 16 ? 4 : 2;
             for (const CachedValue& c : value_cache_) s << "        " << compute_type(c.node->dtype) << " " << c.array << "[GPY_ROW_CACHE];\n";
             s << row_passes("        #pragma unroll\n        for (int u = 0; u < GPY_ROW_CACHE; ++u) { const int64_t j = t + u * nt; if (j >= n) break;\n");
             value_cache_.clear();
@@ -698,7 +701,8 @@ private:
             }
             s << "        " << A << " " << a << " = " << init << ";\n";
             s << loop << code_.str() << "            " << fold << "\n        }\n";
-            s << "        " << a << " = gpy_row_allreduce(" << a << ", [](" << A << " x, " << A << " y) { return " << comb << "; });\n";
+            // One pass per row: the next row's reuses the slots (prelude).
+            s << "        " << a << " = gpy_row_allreduce<" << (stages_.size() == 1 ? "true" : "false") << ">(" << a << ", [](" << A << " x, " << A << " y) { return " << comb << "; });\n";
             std::string rv = "r" + std::to_string(i);
             DType acc = r->reduce == ReduceOp::Sum ? DType::Float64 : x->dtype;
             s << "        const " << compute_type(r->dtype) << " " << rv << " = " << cast_expr(a, acc, r->dtype) << ";\n";

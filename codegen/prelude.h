@@ -18,7 +18,7 @@ typedef _Float16 gpy_half;
 #define GPY_REPORT_ERROR(word, code) __atomic_store_n((int*)(word), (code), __ATOMIC_RELAXED)
 // Row kernels: one thread per row, nothing to combine, rows read from cache.
 #define GPY_ROW_CACHE 0
-template <class A, class F> GPY_INLINE A gpy_row_allreduce(A v, F) { return v; }
+template <bool Fence, class A, class F> GPY_INLINE A gpy_row_allreduce(A v, F) { return v; }
 template <class T> struct gpy_unsigned { typedef T type; };
 template <> struct gpy_unsigned<int8_t> { typedef uint8_t type; };
 template <> struct gpy_unsigned<int16_t> { typedef uint16_t type; };
@@ -285,11 +285,16 @@ template <class A, class F> __device__ void gpy_team_combine(A& racc, int64_t& r
 // Row kernels (a block per row, whole warps): every thread gets the fold of
 // all threads' v, the same bits in each (lane 0 of each warp publishes its
 // warp's butterfly result; all threads fold the slots in one order).
-template <class A, class F> __device__ A gpy_row_allreduce(A v, F f) {
+// Each call site has its own slots (a template instance per lambda type),
+// written again only by the same call for the block's next row: with more
+// than one call per row, another call's barrier lies between, which every
+// thread reaches after reading. With one (`Fence`), a barrier before the
+// write keeps the slots until all have read them.
+template <bool Fence, class A, class F> __device__ A gpy_row_allreduce(A v, F f) {
     for (int d = 16; d > 0; d >>= 1) v = f(v, gpy_shfl(v, d, true));
     __shared__ double slots[32];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = (blockDim.x + 31) >> 5;
-    __syncthreads();  // the slots are free (every thread has read the last call's)
+    if (Fence) __syncthreads();  // the slots are free (every thread has read the last call's)
     if (lane == 0) slots[warp] = (double)v;
     __syncthreads();
     A r = (A)slots[0];
