@@ -22,6 +22,7 @@ struct Options {
     bool interactive = false;
     bool verbose = false;
     bool profile = false;
+    bool fast_math = false;
     std::string backend = "auto";
     int device = 0;
     std::string cache_dir, dump_kernels;
@@ -34,6 +35,7 @@ struct Job {
 };
 
 int run(Options& o) {
+    if (o.fast_math) setenv("GPY_FAST_MATH", "1", 1);  // read by runtime/nvrtc at each compile
     gpy::Config cfg;
     cfg.backend = o.backend;
     cfg.device = o.device;
@@ -102,6 +104,8 @@ int main(int argc, char** argv) {
     app.add_option("--cache-dir", o.cache_dir, "Kernel cache directory (default: $GPY_CACHE_DIR or ~/.cache/gpy)");
     app.add_option("--dump-kernels", o.dump_kernels, "Write every generated kernel's source to this directory");
     app.add_flag("--verbose,-v", o.verbose, "Say which backend runs and why");
+    app.add_flag("--fast-math", o.fast_math,
+                 "GPU kernels with approximate division, sqrt, exp/log/sin/cos and FMA (as torch.compile); = GPY_FAST_MATH=1");
     app.add_flag("--profile", o.profile, "Print a per-kernel table at exit: launches, time, bytes moved, GB/s (waits for each kernel)");
     app.add_option("--color", o.color, "Colour diagnostics: auto, always, never")->check(CLI::IsMember({"auto", "always", "never"}));
     app.add_option("script", o.script, "Script to run ('-' reads the program from standard input)");

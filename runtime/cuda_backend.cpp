@@ -47,7 +47,7 @@ DiskCache& disk() {
 // The cubin for `source`, from the disk cache or NVRTC. The key covers what
 // shapes the output: source, NVRTC version, architecture and options.
 std::string cubin_for(const std::string& source, const std::string& name, const std::string& arch) {
-    std::string key = strong_hash_hex({"nvrtc-cubin-v1", source, nvrtc::version(), arch, "-std=c++17 --fmad=false",
+    std::string key = strong_hash_hex({"nvrtc-cubin-v1", source, nvrtc::version(), arch, "-std=c++17", nvrtc::math_option(),
                                        nvrtc::minimal_option(), nvrtc::launch_compile_level()});
     std::string cubin;
     {

@@ -104,6 +104,11 @@ std::string launch_compile_level() {
     return level;
 }
 
+std::string math_option() {
+    const char* v = std::getenv("GPY_FAST_MATH");
+    return v && std::string(v) == "1" ? "--use_fast_math" : "--fmad=false";
+}
+
 std::string compile(const std::string& source, const std::string& name, const std::string& arch, bool fast_compile) {
     const Loaded& l = loaded();
     if (!l.ok) throw CompileError("NVRTC unavailable: " + l.why, l.why);
@@ -114,7 +119,8 @@ std::string compile(const std::string& source, const std::string& name, const st
     };
     check(api.create_program(&g.prog, source.c_str(), name.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
     std::string arch_opt = "--gpu-architecture=" + arch;
-    std::vector<const char*> opts = {arch_opt.c_str(), "-std=c++17", "-default-device", "--fmad=false"};
+    const std::string math = math_option();
+    std::vector<const char*> opts = {arch_opt.c_str(), "-std=c++17", "-default-device", math.c_str()};
     const std::string& minimal = minimal_option();
     if (!minimal.empty()) opts.push_back(minimal.c_str());
     std::string level = fast_compile ? "--Ofast-compile=max" : launch_compile_level();

@@ -28,13 +28,21 @@ std::string version();
 
 // Compiles one CUDA C++ translation unit (no #include needed) to a cubin for
 // `arch` ("sm_80", "sm_90"): options --gpu-architecture=ARCH -std=c++17
-// -default-device --fmad=false (no FMA contraction: results match NumPy's
-// unfused arithmetic, as the CPU backend's -ffp-contract=off). `name` is the
+// -default-device and math_option(). `name` is the
 // file name NVRTC's log uses. `fast_compile` adds --Ofast-compile=max (NVVM
 // and ptxas barely optimise: a tiled reduction compiles in ~40 ms instead of
 // ~6 s), for compiles that only check the source (the shadow compile).
 // Returns the cubin's bytes; throws CompileError.
 std::string compile(const std::string& source, const std::string& name, const std::string& arch, bool fast_compile = false);
+
+// "--fmad=false": no FMA contraction, IEEE division and square root, so
+// results match NumPy's unfused arithmetic (as the CPU backend's
+// -ffp-contract=off). With GPY_FAST_MATH=1 (gpy --fast-math),
+// "--use_fast_math": approximate division, square root, exp/log/sin/cos,
+// FMA contraction and denormals flushed to zero, as torch.compile's Triton
+// kernels do (docs/differences.md). Read per compile; part of the disk
+// cache key.
+std::string math_option();
 
 // "--minimal" where NVRTC has it (12.4+; added by compile()), else "". Part
 // of the disk cache key.

@@ -44,7 +44,7 @@ void shadow_compile_nvrtc(const KernelSource& k) {
     static DiskCache* done_on_disk = new DiskCache("cuda-shadow", ".ok");  // never destroyed
     std::string src = cuda_kernel_source(k);
     for (const char* arch : kShadowArchs) {
-        std::string key = strong_hash_hex({"nvrtc-shadow-v1", src, nvrtc::version(), arch});
+        std::string key = strong_hash_hex({"nvrtc-shadow-v1", src, nvrtc::version(), arch, nvrtc::math_option()});
         std::string marker;
         if (done_on_disk->load(key, marker) == DiskCache::Load::Hit) continue;
         try {

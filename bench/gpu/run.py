@@ -7,7 +7,7 @@ outputs written / time), the fraction of the device-to-device copy roof
 measured in this run (the best copy time of any framework), and gpy's time
 over the best peer's (below 1.0: gpy is faster).
 
-  python3 bench/gpu/run.py --gpy dist/gpy [--n 67108864] [--repeat 20] [--compile] [--programs]
+  python3 bench/gpu/run.py --gpy dist/gpy [--n 67108864] [--repeat 20] [--compile] [--programs] [--fast-math]
 """
 import argparse
 import os
@@ -22,6 +22,8 @@ ap.add_argument("--rows", type=int, default=8192)
 ap.add_argument("--mm", type=int, default=8192)
 ap.add_argument("--repeat", type=int, default=20)
 ap.add_argument("--compile", action="store_true", help="also torch.compile (slow to compile)")
+ap.add_argument("--fast-math", action="store_true",
+                help="also gpy --fast-math (approximate GPU math, as torch.compile's): its own column, not a peer")
 ap.add_argument("--only", default="", help="comma-separated frameworks to run (default: all)")
 ap.add_argument("--programs", action="store_true", help="also the whole programs of programs.gpy (gpy, CuPy; PyTorch: programs_torch.py)")
 ap.add_argument("--points", type=int, default=1 << 22, help="k-means points (--programs)")
@@ -36,6 +38,9 @@ frameworks = {
     "torch": [sys.executable, os.path.join(here, "peers.py"), "torch", *[str(v) for v in (N, args.repeat, R, MM)]],
     "JAX": [sys.executable, os.path.join(here, "peers.py"), "jax", *[str(v) for v in (N, args.repeat, R, MM)]],
 }
+if args.fast_math:
+    frameworks["gpy --fast-math"] = [args.gpy, "--backend", "cuda", "--fast-math", os.path.join(here, "workloads.gpy"), *sizes,
+                                      "numpy", str(R), str(MM)]
 if args.compile:
     frameworks["torch.compile"] = [sys.executable, os.path.join(here, "peers.py"), "torch_compile",
                                    *[str(v) for v in (N, args.repeat, R, MM)]]
@@ -77,13 +82,14 @@ traffic = {  # bytes read + written per run
 }
 copies = [r["copy"] for r in results.values() if "copy" in r]
 roof = traffic["copy"] / min(copies) if copies else None
-peers = [p for p in results if p != "gpy"]
+peers = [p for p in results if not p.startswith("gpy")]
+fast = results.get("gpy --fast-math")
 print(f"N = {N} float32, softmax and layer_norm {R}x{R}, matmul {MM}^2 float32 (no TF32), best of {args.repeat}")
 if roof:
     print(f"copy roof (best device-to-device copy of this run): {roof / 1e9:.0f} GB/s")
 print("| workload | gpy (ms) | " + " | ".join(f"{p} (ms)" for p in peers) +
-      " | gpy GB/s | % of roof | gpy / best peer |")
-print("|---|---:|" + "---:|" * len(peers) + "---:|---:|---:|")
+      " | gpy GB/s | % of roof | gpy / best peer |" + (" gpy --fast-math (ms) | fast / best peer |" if fast else ""))
+print("|---|---:|" + "---:|" * len(peers) + "---:|---:|---:|" + ("---:|---:|" if fast else ""))
 names = ["copy", "saxpy", "gauss", "black_scholes", "sum_sq", "mse", "softmax", "layer_norm", "matmul", "randn", "tiny_statement"]
 for w in names:
     g = results.get("gpy", {}).get(w)
@@ -103,6 +109,10 @@ for w in names:
         cells += ["-", "-"]
     best = min((results[p][w] for p in peers if w in results[p]), default=None)
     cells.append(f"{g / best:.2f}" if g and best else "-")
+    if fast:
+        fv = fast.get(w)
+        cells.append(f"{fv * scale:.3f}" if fv else "-")
+        cells.append(f"{fv / best:.2f}" if fv and best else "-")
     label = w + (" (µs per statement)" if w == "tiny_statement" else "")
     print(f"| {label} | " + " | ".join(cells) + " |")
 

@@ -6,7 +6,7 @@
 #
 # 1. the Catch2 cases of the CUDA layer ([gpu], [cuda_driver], [device_pool]);
 # 2. the whole test suite with GPY_BACKEND=cuda: every unit case, the script
-#    tests, the examples, golden kernels, fuzz regressions, .npy interop and
+#    tests (and with GPY_FAST_MATH=1 the one that checks tolerances), the examples, golden kernels, fuzz regressions, .npy interop and
 #    the differential test against NumPy (5000 cases; 500 with --quick).
 # Each step prints one summary line; the last line is RESULT: PASS or FAIL.
 # It fails when a step fails, and when no GPU was usable (on the GPU machine
@@ -59,6 +59,7 @@ step unit "$build/gpy_unit_tests"
 # column sums, bit-identical to NumPy's on the CPU, are tree-combined there.
 step scripts python3 tests/run_script_tests.py --gpy "$build/gpy" --jobs "$jobs" \
     --exclude numpy/complex/functions.gpy --exclude arrays/column_sums_float32.gpy
+step fast_math env GPY_FAST_MATH=1 python3 tests/run_script_tests.py --gpy "$build/gpy" tests/lang/arrays/fast_math_tolerance.gpy
 step examples python3 tests/run_examples.py --gpy "$build/gpy"
 step golden python3 tests/golden/run.py --gpy "$build/gpy"
 step fuzz_regress python3 tests/fuzz/run_regressions.py --gpy "$build/gpy"
