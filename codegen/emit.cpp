@@ -55,6 +55,8 @@ struct Operand {
     bool epilogue = false;         // read per output (reductions)
 };
 
+const Node* row_pattern_under(const Node* n);
+
 class Emitter {
 public:
     // roots[0] is the kernel's value; further roots (elementwise kernels
@@ -127,6 +129,7 @@ public:
         src->reduce_unit = reduce_unit_;
         src->reduce_vec_align = reduce_vec_align_;
         src->row_blocks_per_sm = row_blocks_per_sm_;
+        src->light = !reduce_ && !rows_ && std::none_of(roots_.begin(), roots_.end(), [this](const NodeP& r) { return costly_tree(r.get()); });
         src->kind = rows_ ? KernelSource::RowFused
                     : !reduce_ ? KernelSource::Elementwise
                            : n_outer_ == 0 ? KernelSource::ReduceFull
@@ -263,9 +266,11 @@ private:
     // Row kernels: the iteration space is the root's shape, its last dim the
     // row; every Input sits in that space (inside Expands there are none).
     void setup_rows() {
-        space_ = root_->shape;
+        const Node* rows_of = row_pattern_under(root_.get());
+        space_ = rows_of ? rows_of->shape : root_->shape;
         n_outer_ = space_.size() - 1;
         output_strides_ = contiguous_strides(space_, itemsize(root_->dtype));
+        if (rows_of) output_strides_ = broadcast_strides(root_->shape, contiguous_strides(root_->shape, itemsize(root_->dtype)), space_);
         for (const NodeP& r : roots_) collect_leaves(r.get(), space_, [](const std::vector<int64_t>& s) { return s; }, false);
         std::unordered_set<const Node*> seen;
         for (const NodeP& r : roots_) find_stages(r.get(), seen);
@@ -749,6 +754,19 @@ private:
                             n->binary == BinaryOp::Fmod || n->binary == BinaryOp::Pow || n->binary == BinaryOp::Arctan2 ||
                             n->binary == BinaryOp::Hypot;
         }
+    }
+    // Some costly node under n (computed nodes are loads).
+    bool costly_tree(const Node* n) const {
+        std::unordered_set<const Node*> seen;
+        std::function<bool(const Node*)> walk = [&](const Node* m) {
+            m = effective(m);
+            if (m->op == Op::Input || m->op == Op::Scalar || !seen.insert(m).second) return false;
+            if (costly(m) || is_complex(m->dtype)) return true;
+            for (auto& c : m->in)
+                if (walk(c.get())) return true;
+            return false;
+        };
+        return walk(n);
     }
     bool costly_within(const Node* n, const std::set<const Node*>& pass) const {
         n = effective(n);
@@ -1442,10 +1460,22 @@ bool row_tree_fits(const Node* n, const Shape& S, bool row_scope, bool& expanded
     }
 }
 
+// A per-row value over a row pattern, Expand(Reduce(x, last axis)) with
+// Expands inside x (log(softmax(x)).sum(), planned in codegen/plan.cpp): the
+// row space is x's shape. A plain keepdims reduction has none inside: the
+// reduction kernels serve it.
+const Node* row_pattern_under(const Node* n) {
+    if (n->op != Op::Expand || !pending(n)) return nullptr;
+    const Node* r = n->in[0].get();
+    if (r->op != Op::Reduce || !pending(r) || !pending(r->in[0].get()) || !r->in[0]->has_expand) return nullptr;
+    return r->in[0].get();
+}
+
 }  // namespace
 
 bool row_kernel_fits(const std::vector<NodeP>& roots) {
-    const Shape& S = roots.at(0)->shape;
+    const Node* rows_of = row_pattern_under(roots.at(0).get());
+    const Shape& S = rows_of ? rows_of->shape : roots.at(0)->shape;
     if (S.empty() || S.back() > kMaxFusedRow) return false;
     bool expanded = false;
     std::set<std::pair<const Node*, bool>> seen;
@@ -1457,8 +1487,9 @@ bool row_kernel_fits(const std::vector<NodeP>& roots) {
     for (size_t k = 0; k < roots.size(); ++k) {
         const Node* n = roots[k].get();
         if (!pending(n) || n->op == Op::Reduce) return false;
-        // The first root spans the rows; others too, or are per-row values.
-        bool row_value = k > 0 && n->op == Op::Expand && n->shape == per_row;
+        // The first root spans the rows (or is a per-row value over a row
+        // pattern); others span them too, or are per-row values.
+        bool row_value = (k > 0 || rows_of) && n->op == Op::Expand && n->shape == per_row;
         if ((n->op == Op::Expand && !row_value) || (!row_value && n->shape != S)) return false;
         if (!row_tree_fits(n, S, false, expanded, seen)) return false;
     }

@@ -65,6 +65,12 @@ struct KernelSource {
     // that cache one array of 16 words (layer norm) run faster at 4 (H200:
     // 8192^2 0.208 -> 0.188 ms); two (softmax's input and exp) spill there.
     int row_blocks_per_sm = 2;
+    // Elementwise: nothing costlier than additions and multiplications
+    // (codegen/emit.cpp costly()). The GPU launches such vector kernels with a
+    // thread per vector, not a grid-stride loop over an occupancy-sized
+    // grid (H200: saxpy 0.212 -> 0.198 ms, copy 0.148 -> 0.142); kernels
+    // with transcendentals or divisions lose by it (gauss 0.174 -> 0.19).
+    bool light = false;
     // Lengths of the launch's ptrs, meta and scalars arrays (fixed by the
     // body): the CUDA wrappers pass them by value as one parameter struct.
     int n_ptrs = 0, n_meta = 0, n_scalars = 0;

@@ -89,11 +89,54 @@ void resolve_expands(const NodeP& n, std::unordered_set<const Node*>& seen) {
     n->in.clear();
 }
 
+// A float sum/max/min over the last axis (and maybe others) of a row
+// pattern, np.log(softmax(x)).sum(): one row kernel computes the per-row
+// results (emit.cpp row_pattern_under), a small reduction the rest, so x is
+// read once instead of once per keepdims value. Sums then add rows' float
+// sums (each accumulated in float64): another order than NumPy's pairwise
+// one, as every GPU sum (docs/differences.md). Returns false when `r` is
+// not such a reduction.
+bool reduce_through_rows(const NodeP& r) {
+    if (r->op != Op::Reduce || done(r.get())) return false;
+    const NodeP& x = r->in[0];
+    if (done(x.get()) || !x->has_expand || x->shape.empty()) return false;
+    const int last = int(x->shape.size()) - 1;
+    if (r->axes.empty() || r->axes.back() != last || r->dtype != x->dtype || !is_float(r->dtype)) return false;
+    if (r->reduce != ReduceOp::Sum && r->reduce != ReduceOp::Max && r->reduce != ReduceOp::Min) return false;
+    NodeP per_row = make_reduce(r->reduce, x, {last}, r->dtype);
+    NodeP kept = make_expand(per_row, {last});
+    if (!row_kernel_fits({kept})) return false;
+    materialize(kept);
+    const NodeP& k = kept->result;
+    per_row->result = make_input(k->buffer, per_row->dtype, per_row->shape, contiguous_strides(per_row->shape, itemsize(per_row->dtype)), k->offset);
+    per_row->in.clear();
+    std::vector<int> rest(r->axes.begin(), r->axes.end() - 1);
+    NodeP whole = rest.empty() ? per_row : make_reduce(r->reduce, per_row, rest, r->dtype);
+    materialize(whole);
+    r->result = whole->result;
+    r->in.clear();
+    return true;
+}
+
+// The reductions under n not inside another reduction or a keepdims value.
+void outer_reduces(const NodeP& n, std::vector<NodeP>& out, std::unordered_set<const Node*>& seen) {
+    if (done(n.get()) || n->op == Op::Expand || !seen.insert(n.get()).second) return;
+    if (n->op == Op::Reduce) {
+        out.push_back(n);
+        return;
+    }
+    for (auto& c : n->in) outer_reduces(c, out, seen);
+}
+
 // Computes the reductions inside `n` that cannot share its kernel: nested
 // ones always; of the rest, all but one whose shape is the result's (which
 // fuses with the elementwise work around it) when `fuse_one`, else all.
 void prepare(const NodeP& n, bool fuse_one) {
     if (n->has_expand) {
+        std::vector<NodeP> outer;
+        std::unordered_set<const Node*> seen_outer;
+        outer_reduces(n, outer, seen_outer);
+        for (const NodeP& r : outer) reduce_through_rows(r);
         std::unordered_set<const Node*> seen_expand;
         resolve_expands(n, seen_expand);
     }
