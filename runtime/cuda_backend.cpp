@@ -285,7 +285,11 @@ void run_kernel_cuda(KernelPlan& plan) {
         int64_t cols = L.meta[k.rank - 1], rows = L.outer / cols;
         int aligned = rows_aligned(L, k, k.vec4_align);
         void* params[] = {argp, &rows, &cols, &aligned};
-        cuda::launch(c.vec4, {grid_for(rows * ((cols + 3) / 4), c.vec4_shape)}, {unsigned(c.vec4_shape.block)}, 0, stream, params);
+        int64_t vectors = rows * ((cols + 3) / 4);
+        // Light kernels: a thread per vector (KernelSource::light).
+        unsigned grid = k.light ? unsigned(std::min<int64_t>((vectors + c.vec4_shape.block - 1) / c.vec4_shape.block, 0x7fffffff))
+                                : grid_for(vectors, c.vec4_shape);
+        cuda::launch(c.vec4, {grid}, {unsigned(c.vec4_shape.block)}, 0, stream, params);
     } else if (k.kind != KernelSource::ReduceFull) {
         int64_t n = L.outer;
         void* params[] = {argp, &n};
