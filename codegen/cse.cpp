@@ -3,19 +3,14 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "codegen/emit_internal.h"
+
 namespace gpy {
 
 using namespace dag;
 
 namespace {
 
-struct KeyHash {
-    size_t operator()(const std::vector<int64_t>& k) const {
-        uint64_t h = 1469598103934665603ull;
-        for (int64_t v : k) h = (h ^ uint64_t(v)) * 1099511628211ull;
-        return size_t(h);
-    }
-};
 
 class Merger {
 public:
@@ -32,7 +27,7 @@ public:
 
 private:
     std::unordered_map<const Node*, NodeP> done_;
-    std::unordered_map<std::vector<int64_t>, NodeP, KeyHash> by_key_;
+    std::unordered_map<std::vector<int64_t>, NodeP, Int64VectorHash> by_key_;
 
     // The one node equal to `n` over the merged inputs `in`.
     NodeP interned(const NodeP& n, std::vector<NodeP> in) {

@@ -3,6 +3,7 @@
 // of the same shape can reuse the source and take only new pointers/values.
 #pragma once
 
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -17,6 +18,16 @@ struct EmittedOperands {
     // Launch::scalars[s] is scalars[s].first's value (its imaginary part
     // when .second: complex128 takes two slots).
     std::vector<std::pair<const dag::Node*, bool>> scalars;
+};
+
+// FNV-1a over a vector of int64s: the structural keys of the kernel memo and
+// of codegen/cse.
+struct Int64VectorHash {
+    size_t operator()(const std::vector<int64_t>& k) const {
+        uint64_t h = 1469598103934665603ull;
+        for (int64_t v : k) h = (h ^ uint64_t(v)) * 1099511628211ull;
+        return size_t(h);
+    }
 };
 
 KernelPlan emit_kernel_fresh(const std::vector<dag::NodeP>& roots, const Target* target, EmittedOperands* operands);

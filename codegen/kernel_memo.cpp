@@ -90,13 +90,6 @@ struct Walk {
     }
 };
 
-struct KeyHash {
-    size_t operator()(const std::vector<int64_t>& k) const {
-        uint64_t h = 1469598103934665603ull;
-        for (int64_t v : k) h = (h ^ uint64_t(v)) * 1099511628211ull;
-        return size_t(h);
-    }
-};
 
 struct Entry {
     std::shared_ptr<const KernelSource> source;
@@ -125,7 +118,7 @@ public:
 
 private:
     std::mutex mu_;
-    std::unordered_map<std::vector<int64_t>, std::shared_ptr<const Entry>, KeyHash> map_;
+    std::unordered_map<std::vector<int64_t>, std::shared_ptr<const Entry>, Int64VectorHash> map_;
 };
 
 Memo& memo() {
