@@ -749,10 +749,10 @@ private:
             return n->unary != UnaryOp::Neg && n->unary != UnaryOp::Pos && n->unary != UnaryOp::Abs && n->unary != UnaryOp::Square;
         if (n->op != Op::Binary) return false;
         switch (n->binary) {
-            case BinaryOp::Add: case BinaryOp::Sub: case BinaryOp::Mul: case BinaryOp::Max: case BinaryOp::Min: return false;
-            default: return n->binary == BinaryOp::TrueDiv || n->binary == BinaryOp::FloorDiv || n->binary == BinaryOp::Mod ||
-                            n->binary == BinaryOp::Fmod || n->binary == BinaryOp::Pow || n->binary == BinaryOp::Arctan2 ||
-                            n->binary == BinaryOp::Hypot;
+            case BinaryOp::TrueDiv: case BinaryOp::FloorDiv: case BinaryOp::Mod: case BinaryOp::Fmod: case BinaryOp::Pow:
+            case BinaryOp::Arctan2: case BinaryOp::Hypot:
+                return true;
+            default: return false;
         }
     }
     // Some costly node under n (computed nodes are loads).
