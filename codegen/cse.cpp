@@ -11,7 +11,6 @@ using namespace dag;
 
 namespace {
 
-
 class Merger {
 public:
     NodeP merged(const NodeP& original) {
@@ -29,19 +28,28 @@ private:
     std::unordered_map<const Node*, NodeP> done_;
     std::unordered_map<std::vector<int64_t>, NodeP, Int64VectorHash> by_key_;
 
-    // The one node equal to `n` over the merged inputs `in`.
+    // The one node equal to `n` over the merged inputs `in`: n itself when
+    // they are its own inputs and no equal node came first.
     NodeP interned(const NodeP& n, std::vector<NodeP> in) {
         auto [it, fresh] = by_key_.emplace(key_of(*n, in), nullptr);
-        if (fresh) it->second = in == n->in ? n : copy_with_inputs(*n, std::move(in));
+        if (fresh) it->second = in == n->in ? n : with_inputs(*n, std::move(in));
         return it->second;
     }
+    static NodeP with_inputs(const Node& n, std::vector<NodeP> in) {
+        auto c = std::make_shared<Node>(n);
+        c->in = std::move(in);
+        return c;
+    }
 
-    NodeP interned_unary(UnaryOp op, const Node& like, NodeP x) {
-        auto n = std::make_shared<Node>(like);
-        n->op = Op::Unary;
-        n->unary = op;
-        n->in.clear();
-        return interned(n, {std::move(x)});
+    // `like` turned into the operation `op` over `in` (a rewrite's new node).
+    NodeP interned_like(const Node& like, Op op, UnaryOp unary, std::vector<NodeP> in) {
+        Node proto = like;
+        proto.op = op;
+        proto.unary = unary;
+        if (op == Op::Unary) proto.binary = BinaryOp{};  // as a user's unary node, so equal ones merge
+        auto [it, fresh] = by_key_.emplace(key_of(proto, in), nullptr);
+        if (fresh) it->second = with_inputs(proto, std::move(in));
+        return it->second;
     }
 
     // A float negation of the same dtype as its operand (merged already).
@@ -60,17 +68,15 @@ private:
             const Node* neg = negation(in[0], n.dtype);
             if (!neg) return nullptr;
             if (n.unary == UnaryOp::Neg) return neg->in[0];
-            if (n.unary == UnaryOp::Abs || n.unary == UnaryOp::Square) return interned_unary(n.unary, n, neg->in[0]);
+            if (n.unary == UnaryOp::Abs || n.unary == UnaryOp::Square) return interned_like(n, Op::Unary, n.unary, {neg->in[0]});
             return nullptr;
         }
         if (n.op != Op::Binary || (n.binary != BinaryOp::Mul && n.binary != BinaryOp::TrueDiv)) return nullptr;
         const Node* na = negation(in[0], n.dtype);
         const Node* nb = negation(in[1], n.dtype);
         if (!na && !nb) return nullptr;
-        auto product = std::make_shared<Node>(n);
-        product->in.clear();
-        NodeP p = interned(product, {na ? na->in[0] : in[0], nb ? nb->in[0] : in[1]});
-        return na && nb ? p : interned_unary(UnaryOp::Neg, n, p);
+        NodeP p = interned_like(n, Op::Binary, n.unary, {na ? na->in[0] : in[0], nb ? nb->in[0] : in[1]});
+        return na && nb ? p : interned_like(n, Op::Unary, UnaryOp::Neg, {p});
     }
 
     static int64_t bits(const void* p) {
@@ -100,12 +106,6 @@ private:
                 for (const NodeP& c : in) key.push_back(reinterpret_cast<intptr_t>(c.get()));
         }
         return key;
-    }
-
-    static NodeP copy_with_inputs(const Node& n, std::vector<NodeP> in) {
-        auto c = std::make_shared<Node>(n);
-        c->in = std::move(in);
-        return c;
     }
 };
 

@@ -34,6 +34,7 @@ struct Walk {
     std::vector<int64_t> key;
     std::vector<const Node*> nodes;  // by first-visit order
     std::unordered_map<const Node*, int64_t> id;
+    std::vector<int64_t> scalars;  // ids of the Scalar nodes visited
 
     void visit(const Node* n) {
         if (n->result) n = n->result.get();  // computed nodes act as inputs
@@ -71,15 +72,15 @@ struct Walk {
             // The emitter merges scalars of equal dtype and bits (cse.h), so
             // which earlier scalar this one equals shapes the source.
             int64_t same = me;
-            for (int64_t k = 0; k < me; ++k) {
+            for (int64_t k : scalars) {
                 const Node* o = nodes[size_t(k)];
-                if (o->op == Op::Scalar && o->dtype == n->dtype && !std::memcmp(o->value.raw, n->value.raw, 8) &&
-                    o->value.imag == n->value.imag) {
+                if (o->dtype == n->dtype && !std::memcmp(o->value.raw, n->value.raw, 8) && o->value.imag == n->value.imag) {
                     same = k;
                     break;
                 }
             }
             key.push_back(same);
+            scalars.push_back(me);
         }
         if (n->op == Op::Reduce || n->op == Op::Expand) {
             key.push_back(int64_t(n->axes.size()));

@@ -49,14 +49,15 @@ namespace {
 bool done(const Node* n) { return n->result || n->op == Op::Input || n->op == Op::Scalar; }
 
 // Un-computed Reduce nodes reachable from n without passing through another
-// Reduce (so nested reductions are found level by level).
-void top_reduces(const NodeP& n, std::vector<NodeP>& out, std::unordered_set<const Node*>& seen) {
-    if (done(n.get()) || !seen.insert(n.get()).second) return;
+// Reduce (so nested reductions are found level by level), nor through a
+// keepdims value unless `into_expands`.
+void top_reduces(const NodeP& n, std::vector<NodeP>& out, std::unordered_set<const Node*>& seen, bool into_expands = true) {
+    if (done(n.get()) || (!into_expands && n->op == Op::Expand) || !seen.insert(n.get()).second) return;
     if (n->op == Op::Reduce) {
         out.push_back(n);
         return;
     }
-    for (auto& c : n->in) top_reduces(c, out, seen);
+    for (auto& c : n->in) top_reduces(c, out, seen, into_expands);
 }
 
 void record(const KernelPlan& plan, uint64_t number) {
@@ -75,6 +76,14 @@ void launch(KernelPlan& plan) {
     if (g_observer) g_observer(plan);
 }
 
+// Leaves `n` computed, as a C-contiguous view of `computed`'s buffer: an
+// Expand of its computed input, or the reverse (size-1 dims inserted into or
+// dropped from a C-contiguous result keep it C-contiguous).
+void hold_as_view(const NodeP& n, const NodeP& computed) {
+    n->result = make_input(computed->buffer, n->dtype, n->shape, contiguous_strides(n->shape, itemsize(n->dtype)), computed->offset);
+    n->in.clear();
+}
+
 // Leaves a pending Expand (keepdims) under `n` holding a view of its
 // computed input, so the kernels below see an Input. Row kernels read them
 // pending instead (row_kernel_fits).
@@ -83,10 +92,7 @@ void resolve_expands(const NodeP& n, std::unordered_set<const Node*>& seen) {
     for (auto& c : n->in) resolve_expands(c, seen);
     if (n->op != Op::Expand) return;
     materialize(n->in[0]);
-    const NodeP& r = n->in[0]->result ? n->in[0]->result : n->in[0];
-    // Size-1 dims inserted into a C-contiguous result keep it C-contiguous.
-    n->result = make_input(r->buffer, n->dtype, n->shape, contiguous_strides(n->shape, itemsize(n->dtype)), r->offset);
-    n->in.clear();
+    hold_as_view(n, n->in[0]->result ? n->in[0]->result : n->in[0]);
 }
 
 // A float sum/max/min over the last axis (and maybe others) of a row
@@ -107,25 +113,13 @@ bool reduce_through_rows(const NodeP& r) {
     NodeP kept = make_expand(per_row, {last});
     if (!row_kernel_fits({kept})) return false;
     materialize(kept);
-    const NodeP& k = kept->result;
-    per_row->result = make_input(k->buffer, per_row->dtype, per_row->shape, contiguous_strides(per_row->shape, itemsize(per_row->dtype)), k->offset);
-    per_row->in.clear();
+    hold_as_view(per_row, kept->result);
     std::vector<int> rest(r->axes.begin(), r->axes.end() - 1);
     NodeP whole = rest.empty() ? per_row : make_reduce(r->reduce, per_row, rest, r->dtype);
     materialize(whole);
     r->result = whole->result;
     r->in.clear();
     return true;
-}
-
-// The reductions under n not inside another reduction or a keepdims value.
-void outer_reduces(const NodeP& n, std::vector<NodeP>& out, std::unordered_set<const Node*>& seen) {
-    if (done(n.get()) || n->op == Op::Expand || !seen.insert(n.get()).second) return;
-    if (n->op == Op::Reduce) {
-        out.push_back(n);
-        return;
-    }
-    for (auto& c : n->in) outer_reduces(c, out, seen);
 }
 
 // Computes the reductions inside `n` that cannot share its kernel: nested
@@ -135,7 +129,7 @@ void prepare(const NodeP& n, bool fuse_one) {
     if (n->has_expand) {
         std::vector<NodeP> outer;
         std::unordered_set<const Node*> seen_outer;
-        outer_reduces(n, outer, seen_outer);
+        top_reduces(n, outer, seen_outer, /*into_expands=*/false);
         for (const NodeP& r : outer) reduce_through_rows(r);
         std::unordered_set<const Node*> seen_expand;
         resolve_expands(n, seen_expand);
