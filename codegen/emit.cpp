@@ -15,21 +15,14 @@
 #include "codegen/cse.h"
 #include "codegen/emit_internal.h"
 #include "codegen/kernel.h"
+#include "codegen/op_expr.h"
+#include "codegen/tier0.h"
 
 namespace gpy {
 
 using namespace dag;
 
 namespace {
-
-// The C++ type a value is computed in: float16 is computed in float and
-// rounded back after each operation, as NumPy's float16 loops do.
-std::string compute_type(DType t) {
-    if (t == DType::Float16) return "float";
-    if (t == DType::Bool) return "bool";
-    return info(t).ctype;
-}
-std::string storage_type(DType t) { return t == DType::Bool ? "bool" : info(t).ctype; }
 
 // Right-aligns `leaf` (shape, strides) inside `context`: broadcast dims get stride 0.
 std::vector<int64_t> broadcast_strides(const Shape& leaf_shape, const std::vector<int64_t>& leaf_strides,
@@ -154,6 +147,7 @@ public:
         src->n_ptrs = int(L.ptrs.size());
         src->n_meta = int(L.meta.size());
         src->n_scalars = int(L.scalars.size());
+        if (src->kind == KernelSource::Elementwise && !may_fail_) src->tier0 = tier0_program_for();
         return plan;
     }
 
@@ -193,6 +187,17 @@ private:
         for (const CachedValue& c : value_cache_)
             if (c.node == n) return true;
         return false;
+    }
+
+    // The tier-0 program of an elementwise kernel (empty: none).
+    std::vector<int64_t> tier0_program_for() const {
+        struct Lookup : Tier0Lookup {
+            const Emitter& e;
+            explicit Lookup(const Emitter& e) : e(e) {}
+            int operand(const Node* n) const override { return int(e.leaf_index_.at(n)); }
+            int scalar(const Node* n) const override { return int(e.scalar_index_.at(n)); }
+        } lookup(*this);
+        return tier0_program(roots_, lookup, int(space_.size()), int(ops_.size()), int(scalar_slots_.size()));
     }
 
     // Computed nodes act as inputs.
@@ -424,9 +429,12 @@ private:
         switch (n->op) {
             case Op::Input: expr = load(leaf_index_.at(n), idx); break;
             case Op::Cast: expr = cast_expr(value(n->in[0].get(), idx, in_prologue), effective(n->in[0].get())->dtype, n->dtype); break;
-            case Op::Unary: expr = unary_expr(n, value(n->in[0].get(), idx, in_prologue)); break;
+            case Op::Unary: expr = unary_expr(n->unary, effective(n->in[0].get())->dtype, n->dtype, value(n->in[0].get(), idx, in_prologue)); break;
             case Op::Binary:
-                expr = binary_expr(n, value(n->in[0].get(), idx, in_prologue), value(n->in[1].get(), idx, in_prologue));
+                // A negative integer exponent is an error the kernel reports.
+                if (n->binary == BinaryOp::Pow && kind(n->dtype) == DKind::Int) may_fail_ = true;
+                expr = binary_expr(n->binary, effective(n->in[0].get())->dtype, effective(n->in[1].get())->dtype, n->dtype,
+                                   value(n->in[0].get(), idx, in_prologue), value(n->in[1].get(), idx, in_prologue));
                 break;
             case Op::Where:
                 expr = "(" + value(n->in[0].get(), idx, in_prologue) + " ? " + value(n->in[1].get(), idx, in_prologue) +
@@ -441,135 +449,6 @@ private:
         return v;
     }
 
-    static std::string cast_expr(const std::string& x, DType from, DType to) {
-        if (is_complex(to)) return std::string("gpy_to_complex<") + (to == DType::Complex64 ? "float" : "double") + ">(" + x + ")";
-        if (is_complex(from)) {
-            // NumPy's complex -> real cast keeps the real part (ComplexWarning).
-            if (to == DType::Bool) return "gpy_truth(" + x + ")";
-            return cast_expr("(" + x + ").re", from == DType::Complex64 ? DType::Float32 : DType::Float64, to);
-        }
-        if (to == DType::Bool) return "(" + x + " != 0)";
-        if (to == DType::Float16) return "gpy_round_half((float)" + x + ")";
-        return "(" + compute_type(to) + ")" + x;
-    }
-
-    std::string unary_expr(const Node* n, const std::string& x) {
-        DType t = n->dtype;
-        DType in = effective(n->in[0].get())->dtype;
-        bool flt = is_float(in);
-        if (is_complex(in)) return complex_unary_expr(n->unary, x);
-        switch (n->unary) {
-            case UnaryOp::Conj: return x;
-            case UnaryOp::Neg: return flt ? "-" + x : "gpy_wrap_neg(" + x + ")";
-            case UnaryOp::Pos: return x;
-            case UnaryOp::Abs: return flt ? "gpy_fabs(" + x + ")" : in == DType::Bool ? x : "gpy_int_abs(" + x + ")";
-            case UnaryOp::Sign: return "gpy_sign(" + x + ")";
-            case UnaryOp::Reciprocal: return flt ? "(" + compute_type(t) + ")1 / " + x : "(" + x + " == 0 ? (" + compute_type(t) + ")0 : (" + compute_type(t) + ")(1 / " + x + "))";
-            case UnaryOp::Square: return flt ? x + " * " + x : "gpy_wrap_mul(" + x + ", " + x + ")";
-            case UnaryOp::IsNan: return flt ? "gpy_isnan(" + x + ")" : "false";
-            case UnaryOp::IsInf: return flt ? "gpy_isinf(" + x + ")" : "false";
-            case UnaryOp::IsFinite: return flt ? "gpy_isfinite(" + x + ")" : "true";
-            case UnaryOp::SignBit: return flt ? "gpy_signbit(" + x + ")" : "(" + x + " < 0)";
-            case UnaryOp::LogicalNot: return "!(" + x + ")";
-            case UnaryOp::Invert: return in == DType::Bool ? "!(" + x + ")" : "(" + compute_type(t) + ")~" + x;
-            case UnaryOp::Deg2Rad: return x + " * (" + compute_type(t) + ")(3.14159265358979323846 / 180.0)";
-            case UnaryOp::Rad2Deg: return x + " * (" + compute_type(t) + ")(180.0 / 3.14159265358979323846)";
-            case UnaryOp::Floor: case UnaryOp::Ceil: case UnaryOp::Trunc: case UnaryOp::Rint:
-                if (!flt) return x;
-                break;
-            default: break;
-        }
-        return std::string("gpy_") + unary_name(n->unary) + "(" + x + ")";
-    }
-
-    // Complex operands (prelude: gpy_cplx operators and overloads).
-    static std::string complex_unary_expr(UnaryOp op, const std::string& x) {
-        switch (op) {
-            case UnaryOp::Neg: return "-" + x;
-            case UnaryOp::Pos: return x;
-            case UnaryOp::Abs: return "gpy_cabs(" + x + ")";
-            case UnaryOp::LogicalNot: return "!gpy_truth(" + x + ")";
-            default: return std::string("gpy_") + unary_name(op) + "(" + x + ")";
-        }
-    }
-
-    static std::string complex_binary_expr(BinaryOp op, const std::string& a, const std::string& b) {
-        switch (op) {
-            case BinaryOp::Add: return a + " + " + b;
-            case BinaryOp::Sub: return a + " - " + b;
-            case BinaryOp::Mul: return a + " * " + b;
-            case BinaryOp::TrueDiv: return a + " / " + b;
-            case BinaryOp::Pow: return "gpy_pow(" + a + ", " + b + ")";
-            case BinaryOp::Max: return "gpy_maximum(" + a + ", " + b + ")";
-            case BinaryOp::Min: return "gpy_minimum(" + a + ", " + b + ")";
-            case BinaryOp::Eq: return "(" + a + " == " + b + ")";
-            case BinaryOp::Ne: return "(" + a + " != " + b + ")";
-            case BinaryOp::Lt: return "gpy_clt(" + a + ", " + b + ")";
-            case BinaryOp::Le: return "gpy_cle(" + a + ", " + b + ")";
-            case BinaryOp::Gt: return "gpy_clt(" + b + ", " + a + ")";
-            case BinaryOp::Ge: return "gpy_cle(" + b + ", " + a + ")";
-            case BinaryOp::LogicalAnd: return "(gpy_truth(" + a + ") && gpy_truth(" + b + "))";
-            case BinaryOp::LogicalOr: return "(gpy_truth(" + a + ") || gpy_truth(" + b + "))";
-            case BinaryOp::LogicalXor: return "(gpy_truth(" + a + ") != gpy_truth(" + b + "))";
-            default: throw std::logic_error(std::string("emit: no complex ") + binary_name(op));
-        }
-    }
-
-    std::string binary_expr(const Node* n, const std::string& a, const std::string& b) {
-        DType in = effective(n->in[0].get())->dtype;
-        if (is_complex(in)) return complex_binary_expr(n->binary, a, b);
-        bool flt = is_float(in);
-        bool boolean = in == DType::Bool;
-        std::string T = compute_type(n->dtype);
-        DType in1 = effective(n->in[1].get())->dtype;
-        if (in != in1 && is_integer(in) && is_integer(in1)) {  // int64 vs uint64 loop
-            switch (n->binary) {
-                case BinaryOp::Lt: return "gpy_lt(" + a + ", " + b + ")";
-                case BinaryOp::Gt: return "gpy_lt(" + b + ", " + a + ")";
-                case BinaryOp::Le: return "!gpy_lt(" + b + ", " + a + ")";
-                case BinaryOp::Ge: return "!gpy_lt(" + a + ", " + b + ")";
-                case BinaryOp::Eq: return "gpy_eq(" + a + ", " + b + ")";
-                case BinaryOp::Ne: return "!gpy_eq(" + a + ", " + b + ")";
-                default: break;
-            }
-        }
-        switch (n->binary) {
-            case BinaryOp::Add: return flt ? a + " + " + b : boolean ? "(" + a + " || " + b + ")" : "gpy_wrap_add(" + a + ", " + b + ")";
-            case BinaryOp::Sub: return flt ? a + " - " + b : "gpy_wrap_sub(" + a + ", " + b + ")";
-            case BinaryOp::Mul: return flt ? a + " * " + b : boolean ? "(" + a + " && " + b + ")" : "gpy_wrap_mul(" + a + ", " + b + ")";
-            case BinaryOp::TrueDiv: return a + " / " + b;
-            case BinaryOp::FloorDiv: return flt ? "gpy_float_floordiv(" + a + ", " + b + ")" : "gpy_int_floordiv(" + a + ", " + b + ")";
-            case BinaryOp::Mod: return flt ? "gpy_float_mod(" + a + ", " + b + ")" : "gpy_int_mod(" + a + ", " + b + ")";
-            case BinaryOp::Fmod: return flt ? "gpy_fmod(" + a + ", " + b + ")" : "(" + b + " == 0 ? (" + T + ")0 : (" + T + ")(" + a + " % " + b + "))";
-            case BinaryOp::Pow:
-                if (flt) return "gpy_pow(" + a + ", " + b + ")";
-                if (kind(n->dtype) == DKind::Int) may_fail_ = true;  // a negative exponent is an error
-                return "gpy_int_pow(" + a + ", " + b + ", &err)";
-            case BinaryOp::Max: return boolean ? "(" + a + " || " + b + ")" : "gpy_maximum(" + a + ", " + b + ")";
-            case BinaryOp::Min: return boolean ? "(" + a + " && " + b + ")" : "gpy_minimum(" + a + ", " + b + ")";
-            case BinaryOp::Fmax: return flt ? "gpy_fmax(" + a + ", " + b + ")" : "(" + a + " >= " + b + " ? " + a + " : " + b + ")";
-            case BinaryOp::Fmin: return flt ? "gpy_fmin(" + a + ", " + b + ")" : "(" + a + " <= " + b + " ? " + a + " : " + b + ")";
-            case BinaryOp::Arctan2: return "gpy_atan2(" + a + ", " + b + ")";
-            case BinaryOp::Hypot: return "gpy_hypot(" + a + ", " + b + ")";
-            case BinaryOp::Copysign: return "gpy_copysign(" + a + ", " + b + ")";
-            case BinaryOp::Heaviside: return "gpy_heaviside(" + a + ", " + b + ")";
-            case BinaryOp::LogicalAnd: return "((" + a + " != 0) && (" + b + " != 0))";
-            case BinaryOp::LogicalOr: return "((" + a + " != 0) || (" + b + " != 0))";
-            case BinaryOp::LogicalXor: return "((" + a + " != 0) != (" + b + " != 0))";
-            case BinaryOp::BitAnd: return boolean ? "(" + a + " && " + b + ")" : "(" + T + ")(" + a + " & " + b + ")";
-            case BinaryOp::BitOr: return boolean ? "(" + a + " || " + b + ")" : "(" + T + ")(" + a + " | " + b + ")";
-            case BinaryOp::BitXor: return boolean ? "(" + a + " != " + b + ")" : "(" + T + ")(" + a + " ^ " + b + ")";
-            case BinaryOp::LShift: return "gpy_lshift(" + a + ", " + b + ")";
-            case BinaryOp::RShift: return "gpy_rshift(" + a + ", " + b + ")";
-            case BinaryOp::Eq: return "(" + a + " == " + b + ")";
-            case BinaryOp::Ne: return "(" + a + " != " + b + ")";
-            case BinaryOp::Lt: return "(" + a + " < " + b + ")";
-            case BinaryOp::Le: return "(" + a + " <= " + b + ")";
-            case BinaryOp::Gt: return "(" + a + " > " + b + ")";
-            case BinaryOp::Ge: return "(" + a + " >= " + b + ")";
-        }
-        return "0";
-    }
 
     std::string scalar_hoists() {
         std::ostringstream s;

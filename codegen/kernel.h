@@ -74,6 +74,10 @@ struct KernelSource {
     // Lengths of the launch's ptrs, meta and scalars arrays (fixed by the
     // body): the CUDA wrappers pass them by value as one parameter struct.
     int n_ptrs = 0, n_meta = 0, n_scalars = 0;
+    // Elementwise: the same computation as a program of the tier-0
+    // interpreter (codegen/tier0.h), which runs it before this kernel is
+    // compiled; empty when the interpreter lacks an operation or dtype.
+    std::vector<int64_t> tier0;
 };
 
 struct Launch {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "codegen/prelude.h"
+#include "codegen/tier0.h"
 #include "runtime/cpu_jit.h"
 #include "runtime/nvrtc_shadow.h"
 #include "runtime/thread_pool.h"
@@ -92,6 +93,13 @@ void run_entry(const Entry& k, KernelPlan& plan) {
 }  // namespace
 
 void run_kernel_cpu(KernelPlan& plan) {
+    // The CPU compiles each kernel before its first run; the interpreter
+    // runs here only when asked (GPY_TIER0=always: tests of its programs).
+    if (!plan.source->tier0.empty() && tier0_mode() == Tier0Mode::Always) {
+        KernelPlan t = tier0_plan(plan);
+        run_entry(entry_for(*t.source), t);
+        return;
+    }
     const Entry& k = entry_for(*plan.source);
     Launch& L = plan.launch;
     int error = 0;

@@ -1,6 +1,8 @@
 #include "runtime/cuda_backend.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -9,7 +11,9 @@
 #include <vector>
 
 #include "codegen/cuda_source.h"
+#include "codegen/tier0.h"
 #include "runtime/buffer.h"
+#include "runtime/compile_queue.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
 #include "runtime/device_pool.h"
@@ -44,16 +48,24 @@ DiskCache& disk() {
     return *d;
 }
 
-// The cubin for `source`, from the disk cache or NVRTC. The key covers what
-// shapes the output: source, NVRTC version, architecture and options.
+// The disk cache key of `source`'s cubin: it covers what shapes the output
+// (source, NVRTC version, architecture and options).
+std::string cubin_key(const std::string& source, const std::string& arch) {
+    return strong_hash_hex({"nvrtc-cubin-v1", source, nvrtc::version(), arch, "-std=c++17", nvrtc::math_option(),
+                            nvrtc::minimal_option(), nvrtc::launch_compile_level()});
+}
+
+bool cubin_on_disk(const std::string& source, const std::string& arch, std::string& cubin) {
+    phase::Scope timed(phase::CubinDiskHit);  // counts misses' lookups too
+    return disk().load(cubin_key(source, arch), cubin) == DiskCache::Load::Hit;
+}
+
+// The cubin for `source`, from the disk cache or NVRTC (thread-safe: the
+// background compiles call it too).
 std::string cubin_for(const std::string& source, const std::string& name, const std::string& arch) {
-    std::string key = strong_hash_hex({"nvrtc-cubin-v1", source, nvrtc::version(), arch, "-std=c++17", nvrtc::math_option(),
-                                       nvrtc::minimal_option(), nvrtc::launch_compile_level()});
+    std::string key = cubin_key(source, arch);
     std::string cubin;
-    {
-        phase::Scope timed(phase::CubinDiskHit);  // counts misses' lookups too
-        if (disk().load(key, cubin) == DiskCache::Load::Hit) return cubin;
-    }
+    if (cubin_on_disk(source, arch, cubin)) return cubin;
     try {
         phase::Scope timed(phase::NvrtcCompile);
         cubin = nvrtc::compile(source, name + ".cu", arch);
@@ -68,21 +80,27 @@ std::string cubin_for(const std::string& source, const std::string& name, const 
 }
 
 // Compiled kernels by (device, name).
-const Compiled& compiled_for(int device_index, const KernelSource& k) {
-    static std::mutex mu;
-    static std::map<std::pair<int, std::string>, Compiled> kernels;
+std::mutex loaded_mu;
+std::map<std::pair<int, std::string>, Compiled> loaded;
+
+const Compiled* find_loaded(int device_index, const KernelSource& k) {
+    std::lock_guard<std::mutex> lock(loaded_mu);
+    auto it = loaded.find({device_index, k.name});
+    if (it != loaded.end() && it->second.body == k.body && it->second.gpu_body == k.gpu_body) return &it->second;
+    return nullptr;
+}
+
+// `k` loaded on the device: from memory, else from `cubin` when given, else
+// from the disk cache or a compile now.
+const Compiled& compiled_for(int device_index, const KernelSource& k, const std::string* cubin_given = nullptr) {
+    if (const Compiled* hit = find_loaded(device_index, k)) return *hit;
     auto key = std::make_pair(device_index, k.name);
-    {
-        std::lock_guard<std::mutex> lock(mu);
-        auto it = kernels.find(key);
-        if (it != kernels.end() && it->second.body == k.body && it->second.gpu_body == k.gpu_body) return it->second;
-    }
     cuda::Device& d = cuda::device(device_index);
     d.make_current();
     Compiled c;
     c.body = k.body;
     c.gpu_body = k.gpu_body;
-    std::string cubin = cubin_for(cuda_kernel_source(k), k.name, d.arch());
+    std::string cubin = cubin_given ? *cubin_given : cubin_for(cuda_kernel_source(k), k.name, d.arch());
     {
         phase::Scope timed(phase::ModuleLoad);
         c.module = cuda::module_from_cubin(cubin);
@@ -111,11 +129,11 @@ const Compiled& compiled_for(int device_index, const KernelSource& k) {
             c.part_shape = cuda::occupancy_shape(c.part);
         }
     }
-    std::lock_guard<std::mutex> lock(mu);
+    std::lock_guard<std::mutex> lock(loaded_mu);
     // Another thread may have built it meanwhile: keep the first (references
     // to it are held); a different body under the same name (a 64-bit hash
     // collision) replaces the entry.
-    auto [it, inserted] = kernels.try_emplace(key, std::move(c));
+    auto [it, inserted] = loaded.try_emplace(key, std::move(c));
     if (!inserted && (it->second.body != k.body || it->second.gpu_body != k.gpu_body)) it->second = std::move(c);
     return it->second;  // node-based map: references stay valid
 }
@@ -240,6 +258,107 @@ bool launch_cooperative(const Compiled& c, const Launch& L, const KernelSource& 
     return true;
 }
 
+// ---- tier 0: new elementwise kernels run on the interpreter (codegen/tier0.h)
+// while NVRTC compiles them in the background ----
+
+std::mutex tier0_mu;
+// Background compiles by (device, kernel name).
+std::map<std::pair<int, std::string>, std::shared_future<std::string>> compiling;
+// The interpreter's own compile per device, and whether it is loaded.
+struct Interpreter {
+    std::shared_future<std::string> cubin;
+    bool loaded = false, failed = false;
+};
+std::map<int, Interpreter> interpreters;
+
+// Whether the interpreter is loaded on the device. Its first need starts its
+// compile (once per machine: ~3 s, then the disk cache serves it), without
+// waiting unless `wait`.
+bool interpreter_ready(int dev, bool wait) {
+    const KernelSource& k = *tier0_interpreter();
+    std::shared_future<std::string> pending;
+    {
+        std::lock_guard<std::mutex> lock(tier0_mu);
+        Interpreter& in = interpreters[dev];
+        if (in.loaded || in.failed) return in.loaded;
+        if (!in.cubin.valid()) {
+            std::string source = cuda_kernel_source(k), arch = cuda::device(dev).arch(), cubin;
+            if (cubin_on_disk(source, arch, cubin)) {
+                std::promise<std::string> ready;
+                ready.set_value(std::move(cubin));
+                in.cubin = ready.get_future().share();
+            } else {
+                in.cubin = compile_in_background([source, name = k.name, arch] { return cubin_for(source, name, arch); }, true);
+            }
+        }
+        pending = in.cubin;
+    }
+    if (!wait && pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
+    std::string cubin;
+    bool ok = true;
+    try {
+        cubin = pending.get();
+        compiled_for(dev, k, &cubin);
+    } catch (const std::exception& e) {
+        ok = false;  // kernels compile before their first launch, as without tier 0
+        if (std::getenv("GPY_DEBUG")) std::fprintf(stderr, "gpy: tier-0 interpreter unavailable: %s\n", e.what());
+    }
+    std::lock_guard<std::mutex> lock(tier0_mu);
+    Interpreter& in = interpreters[dev];
+    in.loaded = ok;
+    in.failed = !ok;
+    return ok;
+}
+
+// Whether `k` can launch compiled without waiting for NVRTC: loaded, its
+// background compile done, or on disk. Else `*started`: a compile is under way.
+bool compiled_now(int dev, const KernelSource& k, bool* started) {
+    if (find_loaded(dev, k)) return true;
+    std::shared_future<std::string> pending;
+    {
+        std::lock_guard<std::mutex> lock(tier0_mu);
+        auto it = compiling.find({dev, k.name});
+        if (it != compiling.end()) pending = it->second;
+    }
+    if (pending.valid()) {
+        *started = true;
+        if (pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
+        {
+            std::lock_guard<std::mutex> lock(tier0_mu);
+            compiling.erase({dev, k.name});
+        }
+        std::string cubin = pending.get();  // a compile error surfaces here, as it would have at the first launch
+        compiled_for(dev, k, &cubin);
+        return true;
+    }
+    std::string cubin;
+    if (!cubin_on_disk(cuda_kernel_source(k), cuda::device(dev).arch(), cubin)) return false;
+    compiled_for(dev, k, &cubin);
+    return true;
+}
+
+// Runs `plan` on the interpreter if its kernel is not compiled yet (starting
+// that compile); false: the caller launches the compiled kernel.
+bool ran_on_tier0(KernelPlan& plan, int dev, Tier0Mode mode) {
+    const KernelSource& k = *plan.source;
+    if (mode == Tier0Mode::Always) {
+        if (!interpreter_ready(dev, true)) return false;
+    } else {
+        bool started = false;
+        if (compiled_now(dev, k, &started)) return false;
+        if (!started) {
+            if (!interpreter_ready(dev, false)) return false;  // compile now, as without tier 0
+            std::string source = cuda_kernel_source(k), arch = cuda::device(dev).arch();
+            auto cubin = compile_in_background([source, name = k.name, arch] { return cubin_for(source, name, arch); }, false);
+            std::lock_guard<std::mutex> lock(tier0_mu);
+            compiling.emplace(std::make_pair(dev, k.name), cubin);
+        }
+    }
+    KernelPlan t = tier0_plan(plan);
+    run_kernel_cuda(t);
+    return true;
+}
+
 }  // namespace
 
 void run_kernel_cuda(KernelPlan& plan) {
@@ -253,6 +372,10 @@ void run_kernel_cuda(KernelPlan& plan) {
     thread_local std::shared_ptr<const KernelSource> last_source;
     thread_local int last_device = -1;
     thread_local const Compiled* last_compiled = nullptr;
+    if (!k.tier0.empty() && !(plan.source == last_source && dev == last_device)) {
+        Tier0Mode mode = tier0_mode();
+        if (mode != Tier0Mode::Off && ran_on_tier0(plan, dev, mode)) return;
+    }
     const Compiled& c = [&]() -> const Compiled& {
         phase::Scope lookup(phase::Lookup);
         if (plan.source == last_source && dev == last_device) return *last_compiled;

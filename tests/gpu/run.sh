@@ -59,6 +59,9 @@ step unit "$build/gpy_unit_tests"
 # column sums, bit-identical to NumPy's on the CPU, are tree-combined there.
 step scripts python3 tests/run_script_tests.py --gpy "$build/gpy" --jobs "$jobs" \
     --exclude numpy/complex/functions.gpy --exclude arrays/column_sums_float32.gpy
+# Every kernel the interpreter can run, run on it (codegen/tier0.h).
+step scripts_tier0 env GPY_TIER0=always python3 tests/run_script_tests.py --gpy "$build/gpy" --jobs "$jobs" \
+    --exclude numpy/complex/functions.gpy --exclude arrays/column_sums_float32.gpy
 step fast_math env GPY_FAST_MATH=1 python3 tests/run_script_tests.py --gpy "$build/gpy" tests/lang/arrays/fast_math_tolerance.gpy
 step examples python3 tests/run_examples.py --gpy "$build/gpy"
 step golden python3 tests/golden/run.py --gpy "$build/gpy"

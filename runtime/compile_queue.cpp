@@ -1,0 +1,77 @@
+#include "runtime/compile_queue.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "runtime/nvrtc.h"
+
+namespace gpy {
+
+namespace {
+
+class CompileQueue {
+public:
+    ~CompileQueue() {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            stop_ = true;
+            jobs_.clear();  // their futures report a broken promise; nobody waits at exit
+        }
+        cv_.notify_all();
+        for (std::thread& t : workers_) t.join();
+    }
+
+    std::shared_future<std::string> submit(std::function<std::string()> job, bool urgent) {
+        std::packaged_task<std::string()> task(std::move(job));
+        std::shared_future<std::string> result = task.get_future().share();
+        std::lock_guard<std::mutex> lock(mu_);
+        if (urgent) jobs_.push_front(std::move(task));
+        else jobs_.push_back(std::move(task));
+        // NVRTC uses one core per compile and ~100 MB: a few at once, leaving
+        // a core to the program.
+        const size_t most = std::clamp<size_t>(std::thread::hardware_concurrency(), 2, 5) - 1;
+        if (workers_.size() < std::min(most, jobs_.size() + busy_)) workers_.emplace_back([this] { work(); });
+        cv_.notify_one();
+        return result;
+    }
+
+private:
+    void work() {
+        std::unique_lock<std::mutex> lock(mu_);
+        for (;;) {
+            cv_.wait(lock, [this] { return stop_ || !jobs_.empty(); });
+            if (stop_) return;
+            std::packaged_task<std::string()> task = std::move(jobs_.front());
+            jobs_.pop_front();
+            ++busy_;
+            lock.unlock();
+            task();
+            lock.lock();
+            --busy_;
+        }
+    }
+
+    std::mutex mu_;
+    std::condition_variable cv_;
+    std::deque<std::packaged_task<std::string()>> jobs_;
+    std::vector<std::thread> workers_;
+    size_t busy_ = 0;
+    bool stop_ = false;
+};
+
+}  // namespace
+
+std::shared_future<std::string> compile_in_background(std::function<std::string()> job, bool urgent) {
+    // NVRTC's own statics first: destroyed after the queue, whose destructor
+    // waits for the compiles that use them.
+    nvrtc::available();
+    nvrtc::version();
+    static CompileQueue queue;
+    return queue.submit(std::move(job), urgent);
+}
+
+}  // namespace gpy

@@ -1,0 +1,19 @@
+// Kernel compiles off the launching thread: a few worker threads run queued
+// jobs (each returns a cubin) while the program goes on, its new kernels on
+// the tier-0 interpreter meanwhile (codegen/tier0.h, runtime/cuda_backend.cpp).
+//
+// At exit, compiles already running finish (their cubins reach the disk
+// cache, atomically); queued ones are dropped.
+#pragma once
+
+#include <functional>
+#include <future>
+#include <string>
+
+namespace gpy {
+
+// Queues `job` (urgent: ahead of the others) and returns its result to come;
+// an exception it throws is rethrown by the future's get().
+std::shared_future<std::string> compile_in_background(std::function<std::string()> job, bool urgent);
+
+}  // namespace gpy
