@@ -11,6 +11,7 @@
 #include "gpy/gpy.h"
 #include "repl/repl.h"
 #include "runtime/backend.h"
+#include "runtime/compile_queue.h"
 #include "runtime/nvrtc.h"
 
 namespace {
@@ -139,5 +140,8 @@ int main(int argc, char** argv) {
     if (pthread_create(&t, &attr, thread_main, &job) != 0) return run(o);
     pthread_join(t, nullptr);
     pthread_attr_destroy(&attr);
+    // Kernel compiles still running in the background finish (into the disk
+    // cache) while every static they use is alive.
+    gpy::finish_background_compiles();
     return job.exit_code;
 }

@@ -1,6 +1,7 @@
 #include "runtime/compile_queue.h"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -15,20 +16,25 @@ namespace {
 
 class CompileQueue {
 public:
-    ~CompileQueue() {
+    ~CompileQueue() { stop(); }
+
+    // Lets running compiles finish, drops queued ones, and joins the workers.
+    void stop() {
         {
             std::lock_guard<std::mutex> lock(mu_);
             stop_ = true;
             jobs_.clear();  // their futures report a broken promise; nobody waits at exit
         }
         cv_.notify_all();
-        for (std::thread& t : workers_) t.join();
+        for (std::thread& t : workers_)
+            if (t.joinable()) t.join();
     }
 
     std::shared_future<std::string> submit(std::function<std::string()> job, bool urgent) {
         std::packaged_task<std::string()> task(std::move(job));
         std::shared_future<std::string> result = task.get_future().share();
         std::lock_guard<std::mutex> lock(mu_);
+        if (stop_) return result;  // after finish_background_compiles: never runs (a broken promise)
         if (urgent) jobs_.push_front(std::move(task));
         else jobs_.push_back(std::move(task));
         // NVRTC uses one core per compile and ~100 MB: a few at once, leaving
@@ -63,15 +69,34 @@ private:
     bool stop_ = false;
 };
 
+std::atomic<bool> g_created{false};
+
+CompileQueue& queue() {
+    // NVRTC's statics first, those its first compile creates included:
+    // destroyed at exit after the queue, whose destructor waits for the
+    // compiles that use them (else a compile running at exit crashes).
+    static bool nvrtc_initialised = [] {
+        try {
+            nvrtc::compile("extern \"C\" __global__ void gpy_queue_init() {}", "gpy_queue_init.cu", "sm_80");
+        } catch (const nvrtc::CompileError&) {
+            // The jobs report what is wrong.
+        }
+        return true;
+    }();
+    (void)nvrtc_initialised;
+    static CompileQueue q;
+    g_created.store(true);
+    return q;
+}
+
 }  // namespace
 
 std::shared_future<std::string> compile_in_background(std::function<std::string()> job, bool urgent) {
-    // NVRTC's own statics first: destroyed after the queue, whose destructor
-    // waits for the compiles that use them.
-    nvrtc::available();
-    nvrtc::version();
-    static CompileQueue queue;
-    return queue.submit(std::move(job), urgent);
+    return queue().submit(std::move(job), urgent);
+}
+
+void finish_background_compiles() {
+    if (g_created.load()) queue().stop();
 }
 
 }  // namespace gpy

@@ -16,4 +16,8 @@ namespace gpy {
 // an exception it throws is rethrown by the future's get().
 std::shared_future<std::string> compile_in_background(std::function<std::string()> job, bool urgent);
 
+// Waits for running compiles and drops queued ones; later jobs never run.
+// The CLI calls it before returning from main, while every static still lives.
+void finish_background_compiles();
+
 }  // namespace gpy

@@ -79,12 +79,18 @@ std::string cubin_for(const std::string& source, const std::string& name, const 
     return cubin;
 }
 
-// Compiled kernels by (device, name).
+// Compiled kernels by (device, name). Built on first use, after the device
+// state it uses: destroyed at exit before it, so its modules unload while
+// the driver is still there.
 std::mutex loaded_mu;
-std::map<std::pair<int, std::string>, Compiled> loaded;
+std::map<std::pair<int, std::string>, Compiled>& loaded_kernels() {
+    static std::map<std::pair<int, std::string>, Compiled> loaded;
+    return loaded;
+}
 
 const Compiled* find_loaded(int device_index, const KernelSource& k) {
     std::lock_guard<std::mutex> lock(loaded_mu);
+    auto& loaded = loaded_kernels();
     auto it = loaded.find({device_index, k.name});
     if (it != loaded.end() && it->second.body == k.body && it->second.gpu_body == k.gpu_body) return &it->second;
     return nullptr;
@@ -133,7 +139,7 @@ const Compiled& compiled_for(int device_index, const KernelSource& k, const std:
     // Another thread may have built it meanwhile: keep the first (references
     // to it are held); a different body under the same name (a 64-bit hash
     // collision) replaces the entry.
-    auto [it, inserted] = loaded.try_emplace(key, std::move(c));
+    auto [it, inserted] = loaded_kernels().try_emplace(key, std::move(c));
     if (!inserted && (it->second.body != k.body || it->second.gpu_body != k.gpu_body)) it->second = std::move(c);
     return it->second;  // node-based map: references stay valid
 }
@@ -327,8 +333,12 @@ bool compiled_now(int dev, const KernelSource& k, bool* started) {
             std::lock_guard<std::mutex> lock(tier0_mu);
             compiling.erase({dev, k.name});
         }
-        std::string cubin = pending.get();  // a compile error surfaces here, as it would have at the first launch
-        compiled_for(dev, k, &cubin);
+        try {
+            std::string cubin = pending.get();  // a compile error surfaces here, as it would have at the first launch
+            compiled_for(dev, k, &cubin);
+        } catch (const std::future_error&) {
+            compiled_for(dev, k);  // the queue stopped before running it: compile now
+        }
         return true;
     }
     std::string cubin;
