@@ -11,7 +11,6 @@
 #include "gpy/gpy.h"
 #include "repl/repl.h"
 #include "runtime/backend.h"
-#include "runtime/compile_queue.h"
 #include "runtime/nvrtc.h"
 
 namespace {
@@ -142,6 +141,6 @@ int main(int argc, char** argv) {
     pthread_attr_destroy(&attr);
     // Kernel compiles still running in the background finish (into the disk
     // cache) while every static they use is alive.
-    gpy::finish_background_compiles();
+    gpy::finish_background_work();
     return job.exit_code;
 }

@@ -18,6 +18,7 @@
 #include "codegen/cuda_source.h"
 #include "codegen/profile.h"
 #include "runtime/cuda_backend.h"
+#include "runtime/compile_queue.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/cpu_jit.h"
 #include "runtime/nvrtc_shadow.h"
@@ -619,5 +620,9 @@ ModuleObj* make_numpy_module(Interp& in) {
     m->set("__version__", make_str(std::string("gpy-") + version()));
     return m;
 }
+
+// The public API's (include/gpy/gpy.h): background kernel compiles belong
+// to the array runtime this module drives.
+void finish_background_work() { finish_background_compiles(); }
 
 }  // namespace gpy

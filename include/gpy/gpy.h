@@ -87,4 +87,9 @@ private:
 // Version string, e.g. "0.1.0".
 const char* version();
 
+// On a GPU, new kernels compile on background threads while a program runs
+// (tier 0). Call this before the process exits (the gpy CLI does): it waits
+// for compiles under way, so they reach the disk cache, and drops queued ones.
+void finish_background_work();
+
 }  // namespace gpy
