@@ -351,6 +351,12 @@ bool compiled_now(int dev, const KernelSource& k, bool* started) {
 // that compile); false: the caller launches the compiled kernel.
 bool ran_on_tier0(KernelPlan& plan, int dev, Tier0Mode mode) {
     const KernelSource& k = *plan.source;
+    // The interpreter costs a few ps per instruction and element on an H100
+    // (gauss, 20 instructions over 2^26 elements: 2.7 ms; Black-Scholes over
+    // 2^26: 59 ms a call). Past ~2^31 instruction-elements a call costs as
+    // much as a compile: compile first, as without tier 0.
+    constexpr double kMostWork = 2147483648.0;
+    if (mode == Tier0Mode::Auto && double(plan.launch.outer) * double(k.tier0.size()) > kMostWork) return false;
     if (mode == Tier0Mode::Always) {
         if (!interpreter_ready(dev, true)) return false;
     } else {
