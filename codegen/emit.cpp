@@ -34,12 +34,6 @@ std::vector<int64_t> broadcast_strides(const Shape& leaf_shape, const std::vecto
     return out;
 }
 
-uint64_t fnv1a(const std::string& s) {
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    return h;
-}
-
 struct Operand {
     const Node* node;  // Input node (or a computed node's result)
     DType dtype;
@@ -147,7 +141,8 @@ public:
         src->n_ptrs = int(L.ptrs.size());
         src->n_meta = int(L.meta.size());
         src->n_scalars = int(L.scalars.size());
-        if (src->kind == KernelSource::Elementwise && !may_fail_) src->tier0 = tier0_program_for();
+        if (src->kind == KernelSource::Elementwise && !may_fail_)
+            src->tier0 = tier0_program(roots_, leaf_index_, scalar_index_, int(space_.size()), int(ops_.size()), int(scalar_slots_.size()));
         return plan;
     }
 
@@ -187,17 +182,6 @@ private:
         for (const CachedValue& c : value_cache_)
             if (c.node == n) return true;
         return false;
-    }
-
-    // The tier-0 program of an elementwise kernel (empty: none).
-    std::vector<int64_t> tier0_program_for() const {
-        struct Lookup : Tier0Lookup {
-            const Emitter& e;
-            explicit Lookup(const Emitter& e) : e(e) {}
-            int operand(const Node* n) const override { return int(e.leaf_index_.at(n)); }
-            int scalar(const Node* n) const override { return int(e.scalar_index_.at(n)); }
-        } lookup(*this);
-        return tier0_program(roots_, lookup, int(space_.size()), int(ops_.size()), int(scalar_slots_.size()));
     }
 
     // Computed nodes act as inputs.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,13 @@ struct Int64VectorHash {
         return size_t(h);
     }
 };
+
+// FNV-1a of a string: kernel names (gpy_k_<hash of body>, gpy_t0_<hash>).
+inline uint64_t fnv1a(const std::string& s) {
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    return h;
+}
 
 KernelPlan emit_kernel_fresh(const std::vector<dag::NodeP>& roots, const Target* target, EmittedOperands* operands);
 

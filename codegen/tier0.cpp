@@ -3,12 +3,14 @@
 // a program.
 #include "codegen/tier0.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
 #include <unordered_map>
 
+#include "codegen/emit_internal.h"
 #include "codegen/op_expr.h"
 
 namespace gpy {
@@ -218,16 +220,11 @@ std::string interpreter_body() {
     return s.str();
 }
 
-uint64_t fnv1a(const std::string& s) {
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    return h;
-}
-
 // Builds a program: registers hold values until their last reader has run.
 class Translator {
 public:
-    Translator(const Tier0Lookup& lookup) : lookup_(lookup) {}
+    Translator(const std::map<const Node*, size_t>& operands, const std::map<const Node*, size_t>& scalars)
+        : operands_(operands), scalars_(scalars) {}
 
     bool run(const std::vector<NodeP>& roots) {
         for (const NodeP& r : roots) count_uses(eff(r.get()));
@@ -244,7 +241,8 @@ public:
     std::vector<int64_t> code;
 
 private:
-    const Tier0Lookup& lookup_;
+    const std::map<const Node*, size_t>& operands_;
+    const std::map<const Node*, size_t>& scalars_;
     std::unordered_map<const Node*, int> uses_;  // readers not yet emitted (stores included)
     std::unordered_map<const Node*, int> reg_;
     std::vector<bool> busy_ = std::vector<bool>(kTier0Registers, false);
@@ -285,9 +283,7 @@ private:
     // The register holding n's value (emitting what computes it), or -1.
     int value(const Node* n) {
         if (auto it = reg_.find(n); it != reg_.end()) return it->second;
-        for (const NodeP& c : n->in)
-            if (n->op != Op::Input && !interpreted(eff(c.get())->dtype)) return -1;
-        if (!interpreted(n->dtype)) return -1;
+        if (!interpreted(n->dtype)) return -1;  // inputs too: value() of each checks it
         std::vector<int> in;
         if (n->op != Op::Input && n->op != Op::Scalar)
             for (const NodeP& c : n->in) {
@@ -302,12 +298,8 @@ private:
         if (d < 0) return -1;
         bool ok = false;
         switch (n->op) {
-            case Op::Input: {
-                int k = lookup_.operand(n);
-                ok = emit(key_of(Op::Input, kLoad, 0, {}, {}, n->dtype), d, k);
-                break;
-            }
-            case Op::Scalar: ok = emit(key_of(Op::Input, kScalar, 0, {}, {}, n->dtype), d, lookup_.scalar(n)); break;
+            case Op::Input: ok = emit(key_of(Op::Input, kLoad, 0, {}, {}, n->dtype), d, int(operands_.at(n))); break;
+            case Op::Scalar: ok = emit(key_of(Op::Input, kScalar, 0, {}, {}, n->dtype), d, int(scalars_.at(n))); break;
             case Op::Cast: ok = emit(key_of(Op::Cast, kLoad, 0, eff(n->in[0].get())->dtype, {}, n->dtype), d, in[0]); break;
             case Op::Unary:
                 ok = emit(key_of(Op::Unary, kLoad, uint8_t(n->unary), eff(n->in[0].get())->dtype, {}, n->dtype), d, in[0]);
@@ -326,7 +318,6 @@ private:
         }
         if (!ok) return -1;
         reg_[n] = d;
-        if (uses_[n] == 0) busy_[d] = false;  // read by nobody (cannot happen for reachable nodes)
         return d;
     }
 };
@@ -360,10 +351,10 @@ const std::shared_ptr<const KernelSource>& tier0_interpreter() {
     return k;
 }
 
-std::vector<int64_t> tier0_program(const std::vector<NodeP>& roots, const Tier0Lookup& lookup, int rank, int n_operands,
-                                   int n_scalars) {
+std::vector<int64_t> tier0_program(const std::vector<NodeP>& roots, const std::map<const Node*, size_t>& operands,
+                                   const std::map<const Node*, size_t>& scalars, int rank, int n_operands, int n_scalars) {
     if (rank < 1 || rank > kTier0MaxRank || n_operands > kTier0MaxOperands || n_scalars > kTier0MaxScalars) return {};
-    Translator t(lookup);
+    Translator t(operands, scalars);
     if (!t.run(roots)) return {};
     return std::move(t.code);
 }
@@ -383,11 +374,17 @@ KernelPlan tier0_plan(const KernelPlan& plan) {
     return t;
 }
 
-Tier0Mode tier0_mode() {
+namespace {
+Tier0Mode mode_from_env() {
     const char* e = std::getenv("GPY_TIER0");
     if (!e || !*e || std::strcmp(e, "1") == 0) return Tier0Mode::Auto;
     if (std::strcmp(e, "always") == 0) return Tier0Mode::Always;
     return Tier0Mode::Off;
 }
+std::atomic<Tier0Mode> g_mode{mode_from_env()};
+}  // namespace
+
+Tier0Mode tier0_mode() { return g_mode.load(std::memory_order_relaxed); }
+void set_tier0_mode(Tier0Mode mode) { g_mode.store(mode); }
 
 }  // namespace gpy

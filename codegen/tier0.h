@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,17 +44,12 @@ struct Tier0Opcode {
 std::vector<Tier0Opcode> tier0_opcodes();
 
 // The program computing `roots` (an elementwise kernel: outputs are operands
-// [0, roots.size()), in order); `operand(n)` and `scalar(n)` give an Input's
-// operand index and a Scalar's slot. Empty when some operation or dtype has no
-// opcode (float16, complex, integer powers that can fail) or a limit above is passed.
-class Tier0Lookup {
-public:
-    virtual ~Tier0Lookup() = default;
-    virtual int operand(const dag::Node* input) const = 0;
-    virtual int scalar(const dag::Node* scalar) const = 0;
-};
-std::vector<int64_t> tier0_program(const std::vector<dag::NodeP>& roots, const Tier0Lookup& lookup, int rank,
-                                   int n_operands, int n_scalars);
+// [0, roots.size()), in order); `operands` and `scalars` give each Input's
+// operand index and each Scalar's slot (the emitter's maps). Empty when some
+// operation or dtype has no opcode (float16, complex, integer powers that can
+// fail) or a limit above is passed.
+std::vector<int64_t> tier0_program(const std::vector<dag::NodeP>& roots, const std::map<const dag::Node*, size_t>& operands,
+                                   const std::map<const dag::Node*, size_t>& scalars, int rank, int n_operands, int n_scalars);
 
 // `plan` (whose source has a tier-0 program) as a launch of the interpreter.
 KernelPlan tier0_plan(const KernelPlan& plan);
@@ -61,7 +57,9 @@ KernelPlan tier0_plan(const KernelPlan& plan);
 // $GPY_TIER0: Off ("0"), Auto (unset: the CUDA backend interprets new
 // elementwise kernels until their compile finishes), Always ("always": every
 // kernel with a program runs on the interpreter, on either backend; for tests).
+// Read once at start-up (a launch asks per call).
 enum class Tier0Mode { Off, Auto, Always };
 Tier0Mode tier0_mode();
+void set_tier0_mode(Tier0Mode mode);  // tests
 
 }  // namespace gpy

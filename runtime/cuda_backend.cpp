@@ -55,17 +55,16 @@ std::string cubin_key(const std::string& source, const std::string& arch) {
                             nvrtc::minimal_option(), nvrtc::launch_compile_level()});
 }
 
-bool cubin_on_disk(const std::string& source, const std::string& arch, std::string& cubin) {
+bool cubin_on_disk(const std::string& key, std::string& cubin) {
     phase::Scope timed(phase::CubinDiskHit);  // counts misses' lookups too
-    return disk().load(cubin_key(source, arch), cubin) == DiskCache::Load::Hit;
+    return disk().load(key, cubin) == DiskCache::Load::Hit;
 }
 
-// The cubin for `source`, from the disk cache or NVRTC (thread-safe: the
-// background compiles call it too).
-std::string cubin_for(const std::string& source, const std::string& name, const std::string& arch) {
-    std::string key = cubin_key(source, arch);
+// NVRTC's cubin for `source`, stored under `key` (thread-safe: background
+// compiles run it too).
+std::string compile_and_store(const std::string& source, const std::string& key, const std::string& name,
+                              const std::string& arch) {
     std::string cubin;
-    if (cubin_on_disk(source, arch, cubin)) return cubin;
     try {
         phase::Scope timed(phase::NvrtcCompile);
         cubin = nvrtc::compile(source, name + ".cu", arch);
@@ -77,6 +76,21 @@ std::string cubin_for(const std::string& source, const std::string& name, const 
     }
     disk().store(key, cubin);
     return cubin;
+}
+
+// The cubin for `source`, from the disk cache or NVRTC.
+std::string cubin_for(const std::string& source, const std::string& name, const std::string& arch) {
+    std::string key = cubin_key(source, arch), cubin;
+    if (cubin_on_disk(key, cubin)) return cubin;
+    return compile_and_store(source, key, name, arch);
+}
+
+// `source`'s compile queued on a background thread (its disk entry known missing).
+std::shared_future<std::string> compile_later(std::string source, std::string key, const std::string& name,
+                                              const std::string& arch, bool urgent) {
+    return compile_in_background([source = std::move(source), key = std::move(key), name, arch] {
+        return compile_and_store(source, key, name, arch);
+    }, urgent);
 }
 
 // Compiled kernels by (device, name). Built on first use, after the device
@@ -289,12 +303,13 @@ bool interpreter_ready(int dev, bool wait) {
         if (in.loaded || in.failed) return in.loaded;
         if (!in.cubin.valid()) {
             std::string source = cuda_kernel_source(k), arch = cuda::device(dev).arch(), cubin;
-            if (cubin_on_disk(source, arch, cubin)) {
+            std::string key = cubin_key(source, arch);
+            if (cubin_on_disk(key, cubin)) {
                 std::promise<std::string> ready;
                 ready.set_value(std::move(cubin));
                 in.cubin = ready.get_future().share();
             } else {
-                in.cubin = compile_in_background([source, name = k.name, arch] { return cubin_for(source, name, arch); }, true);
+                in.cubin = compile_later(std::move(source), std::move(key), k.name, arch, true);
             }
         }
         pending = in.cubin;
@@ -316,10 +331,10 @@ bool interpreter_ready(int dev, bool wait) {
     return ok;
 }
 
-// Whether `k` can launch compiled without waiting for NVRTC: loaded, its
-// background compile done, or on disk. Else `*started`: a compile is under way.
-bool compiled_now(int dev, const KernelSource& k, bool* started) {
-    if (find_loaded(dev, k)) return true;
+// A kernel not loaded yet: whether it can be loaded without waiting for
+// NVRTC (its background compile done, or on disk), which this does. Else
+// `*started` says a compile is under way.
+bool loaded_now(int dev, const KernelSource& k, bool* started) {
     std::shared_future<std::string> pending;
     {
         std::lock_guard<std::mutex> lock(tier0_mu);
@@ -341,33 +356,37 @@ bool compiled_now(int dev, const KernelSource& k, bool* started) {
         }
         return true;
     }
-    std::string cubin;
-    if (!cubin_on_disk(cuda_kernel_source(k), cuda::device(dev).arch(), cubin)) return false;
-    compiled_for(dev, k, &cubin);
-    return true;
+    return false;
 }
 
-// Runs `plan` on the interpreter if its kernel is not compiled yet (starting
-// that compile); false: the caller launches the compiled kernel.
+// Runs `plan` on the interpreter: always (GPY_TIER0=always), or when its
+// kernel is not loaded and cannot be without NVRTC (Auto: then that compile
+// starts in the background). False: the caller launches the compiled kernel.
 bool ran_on_tier0(KernelPlan& plan, int dev, Tier0Mode mode) {
     const KernelSource& k = *plan.source;
-    // The interpreter costs a few ps per instruction and element on an H100
-    // (gauss, 20 instructions over 2^26 elements: 2.7 ms; Black-Scholes over
-    // 2^26: 59 ms a call). Past ~2^31 instruction-elements a call costs as
-    // much as a compile: compile first, as without tier 0.
-    constexpr double kMostWork = 2147483648.0;
-    if (mode == Tier0Mode::Auto && double(plan.launch.outer) * double(k.tier0.size()) > kMostWork) return false;
     if (mode == Tier0Mode::Always) {
         if (!interpreter_ready(dev, true)) return false;
     } else {
+        // The interpreter costs a few ps per instruction and element on an
+        // H100 (gauss, 20 instructions over 2^26 elements: 2.7 ms;
+        // Black-Scholes over 2^26: 59 ms a call). Past ~2^31
+        // instruction-elements a call costs as much as a compile: compile
+        // first, as without tier 0.
+        constexpr double kMostWork = 2147483648.0;
+        if (double(plan.launch.outer) * double(k.tier0.size()) > kMostWork) return false;
         bool started = false;
-        if (compiled_now(dev, k, &started)) return false;
+        if (loaded_now(dev, k, &started)) return false;
         if (!started) {
+            std::string source = cuda_kernel_source(k), arch = cuda::device(dev).arch(), cubin;
+            std::string key = cubin_key(source, arch);
+            if (cubin_on_disk(key, cubin)) {
+                compiled_for(dev, k, &cubin);
+                return false;
+            }
             if (!interpreter_ready(dev, false)) return false;  // compile now, as without tier 0
-            std::string source = cuda_kernel_source(k), arch = cuda::device(dev).arch();
-            auto cubin = compile_in_background([source, name = k.name, arch] { return cubin_for(source, name, arch); }, false);
+            auto pending = compile_later(std::move(source), std::move(key), k.name, arch, false);
             std::lock_guard<std::mutex> lock(tier0_mu);
-            compiling.emplace(std::make_pair(dev, k.name), cubin);
+            compiling.emplace(std::make_pair(dev, k.name), pending);
         }
     }
     KernelPlan t = tier0_plan(plan);
@@ -388,19 +407,22 @@ void run_kernel_cuda(KernelPlan& plan) {
     thread_local std::shared_ptr<const KernelSource> last_source;
     thread_local int last_device = -1;
     thread_local const Compiled* last_compiled = nullptr;
-    if (!k.tier0.empty() && !(plan.source == last_source && dev == last_device)) {
-        Tier0Mode mode = tier0_mode();
-        if (mode != Tier0Mode::Off && ran_on_tier0(plan, dev, mode)) return;
-    }
-    const Compiled& c = [&]() -> const Compiled& {
+    const bool repeat = plan.source == last_source && dev == last_device;
+    const Compiled* found = nullptr;
+    {
         phase::Scope lookup(phase::Lookup);
-        if (plan.source == last_source && dev == last_device) return *last_compiled;
-        const Compiled& found = compiled_for(dev, k);
+        found = repeat ? last_compiled : find_loaded(dev, k);
+    }
+    // Tier 0 only for kernels not loaded yet (or every program under GPY_TIER0=always).
+    const Tier0Mode mode = k.tier0.empty() ? Tier0Mode::Off : tier0_mode();
+    if ((mode == Tier0Mode::Always || (mode == Tier0Mode::Auto && !found)) && ran_on_tier0(plan, dev, mode)) return;
+    if (!repeat) {
+        if (!found) found = &compiled_for(dev, k);
         last_source = plan.source;
         last_device = dev;
-        last_compiled = &found;
-        return found;
-    }();
+        last_compiled = found;
+    }
+    const Compiled& c = *found;
     cuda::device(dev).make_current();
     cuda::CUstream stream = current_stream();
     if (k.may_fail) {

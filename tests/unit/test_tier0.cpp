@@ -4,7 +4,6 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -252,17 +251,20 @@ TEST_CASE("tier 0: every opcode and program computes the fused kernel's bits on 
         WARN("skipped: no GPU (" << why << ")");
         return;
     }
-    struct OnGpu {  // the kernels' outputs too, until the test ends
-        OnGpu() { set_array_device(DeviceKind::CUDA, 0); }
-        ~OnGpu() { set_array_device(DeviceKind::CPU); }
+    // Outputs on the GPU too, and fused kernels compiled before they run
+    // (the runner would otherwise interpret them), until the test ends.
+    struct OnGpu {
+        Tier0Mode saved = tier0_mode();
+        OnGpu() {
+            set_array_device(DeviceKind::CUDA, 0);
+            set_tier0_mode(Tier0Mode::Off);
+        }
+        ~OnGpu() {
+            set_array_device(DeviceKind::CPU);
+            set_tier0_mode(saved);
+        }
     } on_gpu;
     Allocate alloc = [](size_t n) { return allocate_cuda_buffer(0, n, false); };
-    // Fused kernels compile first (the runner would otherwise interpret them).
-    const char* saved = std::getenv("GPY_TIER0");
-    std::string saved_value = saved ? saved : "";
-    setenv("GPY_TIER0", "0", 1);
     check_every_opcode(alloc, run_kernel_cuda, wait_for_device_work, Tolerance{0});
     check_programs(alloc, run_kernel_cuda, wait_for_device_work, Tolerance{0});
-    if (saved) setenv("GPY_TIER0", saved_value.c_str(), 1);
-    else unsetenv("GPY_TIER0");
 }
