@@ -102,6 +102,10 @@ struct KernelPlan {
     // computed in the same pass, each into its own fresh buffer.
     std::vector<dag::NodeP> extra_roots;
     std::vector<BufferRef> extra_outputs;
+    // Part of an unfused stand-in for a kernel compiling in the background
+    // (codegen/stand_in.h): an elementwise kernel with a tier-0 program runs
+    // on the interpreter and is not compiled itself.
+    bool stand_in = false;
 };
 
 // Builds the kernel that computes `root`. Requirements (the planner ensures

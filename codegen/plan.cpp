@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "codegen/profile.h"
+#include "codegen/stand_in.h"
 #include "runtime/phase_times.h"
 
 namespace gpy {
@@ -70,6 +71,7 @@ void record(const KernelPlan& plan, uint64_t number) {
 
 void launch(KernelPlan& plan) {
     if (!g_runner) throw std::logic_error("no kernel runner installed");
+    plan.stand_in = standing_in();
     if (profile::enabled()) profile::timed(plan, [&] { g_runner(plan); });
     else g_runner(plan);
     record(plan, g_kernels++);
@@ -103,7 +105,7 @@ void resolve_expands(const NodeP& n, std::unordered_set<const Node*>& seen) {
 // one, as every GPU sum (docs/differences.md). Returns false when `r` is
 // not such a reduction.
 bool reduce_through_rows(const NodeP& r) {
-    if (r->op != Op::Reduce || done(r.get())) return false;
+    if (r->op != Op::Reduce || done(r.get()) || standing_in()) return false;
     const NodeP& x = r->in[0];
     if (done(x.get()) || !x->has_expand || x->shape.empty()) return false;
     const int last = int(x->shape.size()) - 1;
@@ -147,6 +149,43 @@ void prepare(const NodeP& n, bool fuse_one) {
     for (size_t k = fuse_first ? 1 : 0; k < reduces.size(); ++k) materialize(reduces[k]);
 }
 
+// Leaves `n` holding `output` as its value.
+void adopt(const NodeP& n, const BufferRef& output) {
+    n->result = make_input(output, n->dtype, n->shape, contiguous_strides(n->shape, itemsize(n->dtype)), 0);
+    n->in.clear();  // inputs are no longer needed: their buffers can be freed
+}
+
+// A stand-in's reduction (codegen/stand_in.h): `r`'s input, unless an array
+// already, is materialised with the reduced dims last and contiguous (on the
+// interpreter), so the reduction is a generic kernel over rows.
+void reduce_unfused(const NodeP& r) {
+    const NodeP x = r->in[0];
+    NodeP rows = x;
+    if (!done(x.get()) && x->size() > 0) {
+        // x's dims in T's order: kept ones, then reduced ones (argmax counts
+        // the reduced elements in this C order, as over x).
+        std::vector<int> order;
+        for (int d = 0; d < int(x->shape.size()); ++d)
+            if (!std::binary_search(r->axes.begin(), r->axes.end(), d)) order.push_back(d);
+        order.insert(order.end(), r->axes.begin(), r->axes.end());
+        Shape t_shape;
+        for (int d : order) t_shape.push_back(x->shape[size_t(d)]);
+        std::vector<int64_t> t_strides = contiguous_strides(t_shape, itemsize(x->dtype)), x_strides(order.size());
+        for (size_t i = 0; i < order.size(); ++i) x_strides[size_t(order[i])] = t_strides[i];
+        BufferRef t(Buffer::allocate(size_t(x->size()) * itemsize(x->dtype)));
+        materialize_into(x, Target{t, 0, x->shape, x_strides});
+        Shape row_shape = r->shape;
+        row_shape.push_back(x->size() / std::max<int64_t>(1, r->size()));
+        rows = make_input(t, x->dtype, row_shape, contiguous_strides(row_shape, itemsize(x->dtype)), 0);
+    }
+    NodeP plain = rows == x ? r : make_reduce(r->reduce, rows, {int(rows->shape.size()) - 1}, r->dtype);
+    KernelPlan plan = emit_kernel(plain);
+    // A generic kernel missing: this machine's cache is new to stand-ins.
+    if (rows != x && !kernel_ready(plan, false)) compile_generic_reductions_ahead();
+    launch(plan);
+    adopt(r, plan.output);
+}
+
 }  // namespace
 
 void materialize_into(const NodeP& n, const Target& target) {
@@ -155,27 +194,32 @@ void materialize_into(const NodeP& n, const Target& target) {
     launch(plan);
 }
 
-namespace {
-// Leaves `n` holding `output` as its value.
-void adopt(const NodeP& n, const BufferRef& output) {
-    n->result = make_input(output, n->dtype, n->shape, contiguous_strides(n->shape, itemsize(n->dtype)), 0);
-    n->in.clear();  // inputs are no longer needed: their buffers can be freed
-}
-}  // namespace
-
 void materialize(const NodeP& n) {
     if (done(n.get())) return;
     phase::Scope timed(phase::Materialize);
     // A row pattern reads its keepdims values pending; anything else has its
     // reductions and Expands computed first.
-    if (!(n->has_expand && row_kernel_fits({n}))) {
+    if (!(n->has_expand && !standing_in() && row_kernel_fits({n}))) {
         prepare(n, true);
         if (done(n.get())) return;
+        if (standing_in()) {
+            // The one reduction left to fuse runs apart; n is then elementwise.
+            std::vector<NodeP> reduces;
+            std::unordered_set<const Node*> seen;
+            top_reduces(n, reduces, seen);
+            if (!reduces.empty()) reduce_unfused(reduces[0]);
+            if (done(n.get())) return;
+        }
     }
     KernelPlan plan = [&] {
         phase::Scope emit(phase::Emit);
         return emit_kernel(n);
     }();
+    if (stand_in_first({n}, plan)) {
+        StandInScope unfused;
+        materialize(n);
+        return;
+    }
     launch(plan);
     adopt(n, plan.output);
 }
@@ -184,6 +228,11 @@ namespace {
 // One kernel computing every root (emit_kernel_multi), each left holding its output.
 void launch_multi(const std::vector<NodeP>& roots) {
     KernelPlan plan = emit_kernel_multi(roots);
+    if (stand_in_first(roots, plan)) {
+        StandInScope unfused;
+        for (const NodeP& n : roots) materialize(n);
+        return;
+    }
     launch(plan);
     adopt(roots[0], plan.output);
     for (size_t k = 1; k < roots.size(); ++k) adopt(roots[k], plan.extra_outputs[k - 1]);
@@ -198,7 +247,7 @@ void materialize_together(const std::vector<NodeP>& nodes) {
     // A row pattern with its per-row values (layer norm's held mean and
     // variance): one row kernel, whatever the shapes. Its first output spans
     // the rows: per-row values go last.
-    if (todo.size() > 1 && todo.size() <= kMaxOutputs) {
+    if (todo.size() > 1 && todo.size() <= kMaxOutputs && !standing_in()) {
         std::vector<NodeP> rows = todo;
         std::stable_partition(rows.begin(), rows.end(), [](const NodeP& n) { return n->op != Op::Expand; });
         if (row_kernel_fits(rows)) {
@@ -216,7 +265,7 @@ void materialize_together(const std::vector<NodeP>& nodes) {
                 group.push_back(todo[j]);
                 taken[j] = true;
             }
-        if (group.size() > 1 && !row_kernel_fits(group)) {
+        if (group.size() > 1 && (standing_in() || !row_kernel_fits(group))) {
             // A multi-output kernel is elementwise: reductions inside run first
             // (a lone node keeps materialize()'s fused reduction + epilogue).
             std::vector<NodeP> pending;

@@ -14,6 +14,14 @@ namespace gpy {
 using KernelRunner = std::function<void(KernelPlan&)>;
 void set_kernel_runner(KernelRunner runner);
 
+// Whether `plan`'s kernel can launch compiled now, without waiting for a
+// compile (set by the active backend; none: always). A backend that runs
+// stand-ins (codegen/stand_in.h) answers false for a kernel it has not
+// compiled, after starting its compile in the background (`ahead`: a kernel
+// compiled ahead of need, queued behind every other compile).
+using KernelReadiness = std::function<bool(const KernelPlan&, bool ahead)>;
+KernelReadiness set_kernel_readiness(KernelReadiness readiness);  // returns the one it replaces
+
 // Observes every kernel the planner runs (GPY_DEBUG, --dump-kernels, %kernels).
 using KernelObserver = std::function<void(const KernelPlan&)>;
 void set_kernel_observer(KernelObserver observer);

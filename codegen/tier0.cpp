@@ -9,6 +9,7 @@
 #include <cstring>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "codegen/emit_internal.h"
 #include "codegen/op_expr.h"
@@ -357,6 +358,34 @@ std::vector<int64_t> tier0_program(const std::vector<NodeP>& roots, const std::m
     Translator t(operands, scalars);
     if (!t.run(roots)) return {};
     return std::move(t.code);
+}
+
+bool tier0_interprets(const NodeP& root) {
+    std::unordered_set<const Node*> seen;
+    std::vector<const Node*> todo{root.get()};
+    while (!todo.empty()) {
+        const Node* n = todo.back();
+        todo.pop_back();
+        if (n->result || !seen.insert(n).second) continue;
+        if (!interpreted(n->dtype)) return false;
+        if (n->op == Op::Input || n->op == Op::Scalar) continue;
+        auto dtype_of = [](const NodeP& c) { return (c->result ? c->result : c)->dtype; };
+        bool ok = true;
+        switch (n->op) {
+            case Op::Cast: ok = opcodes().count(key_of(Op::Cast, kLoad, 0, dtype_of(n->in[0]), {}, n->dtype)) > 0; break;
+            case Op::Unary:
+                ok = opcodes().count(key_of(Op::Unary, kLoad, uint8_t(n->unary), dtype_of(n->in[0]), {}, n->dtype)) > 0;
+                break;
+            case Op::Binary:
+                ok = opcodes().count(key_of(Op::Binary, kLoad, uint8_t(n->binary), dtype_of(n->in[0]), dtype_of(n->in[1]),
+                                            n->dtype)) > 0;
+                break;
+            default: break;  // where (any interpreted dtype); reductions and expands: compiled kernels
+        }
+        if (!ok) return false;
+        for (const NodeP& c : n->in) todo.push_back(c.get());
+    }
+    return true;
 }
 
 KernelPlan tier0_plan(const KernelPlan& plan) {

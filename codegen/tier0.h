@@ -51,6 +51,18 @@ std::vector<Tier0Opcode> tier0_opcodes();
 std::vector<int64_t> tier0_program(const std::vector<dag::NodeP>& roots, const std::map<const dag::Node*, size_t>& operands,
                                    const std::map<const dag::Node*, size_t>& scalars, int rank, int n_operands, int n_scalars);
 
+// Whether the interpreter has every elementwise operation in `root`'s
+// pending tree; reductions and keepdims values pass (their inputs are
+// checked): the planner runs such a tree unfused, its elementwise parts as
+// programs (codegen/stand_in.h). The program limits are not checked.
+bool tier0_interprets(const dag::NodeP& root);
+
+// The interpreter costs a few ps per instruction and element on an H100
+// (gauss, 20 instructions over 2^26 elements: 2.7 ms; Black-Scholes over
+// 2^26: 59 ms a call). Past this many instruction-elements a call costs as
+// much as a compile: the kernel compiles first, as without tier 0.
+constexpr double kTier0MostWork = 2147483648.0;
+
 // `plan` (whose source has a tier-0 program) as a launch of the interpreter.
 KernelPlan tier0_plan(const KernelPlan& plan);
 

@@ -12,9 +12,12 @@
 
 namespace gpy {
 
-// Queues `job` (urgent: ahead of the others) and returns its result to come;
-// an exception it throws is rethrown by the future's get().
-std::shared_future<std::string> compile_in_background(std::function<std::string()> job, bool urgent);
+// Urgent jobs run first, idle ones (kernels compiled ahead of need) last.
+enum class CompilePriority { Urgent, Normal, Idle };
+
+// Queues `job` and returns its result to come; an exception it throws is
+// rethrown by the future's get().
+std::shared_future<std::string> compile_in_background(std::function<std::string()> job, CompilePriority priority);
 
 // Waits for running compiles and drops queued ones; later jobs never run.
 // The CLI calls it before returning from main, while every static still lives.

@@ -87,10 +87,10 @@ std::string cubin_for(const std::string& source, const std::string& name, const 
 
 // `source`'s compile queued on a background thread (its disk entry known missing).
 std::shared_future<std::string> compile_later(std::string source, std::string key, const std::string& name,
-                                              const std::string& arch, bool urgent) {
+                                              const std::string& arch, CompilePriority priority) {
     return compile_in_background([source = std::move(source), key = std::move(key), name, arch] {
         return compile_and_store(source, key, name, arch);
-    }, urgent);
+    }, priority);
 }
 
 // Compiled kernels by (device, name). Built on first use, after the device
@@ -309,7 +309,7 @@ bool interpreter_ready(int dev, bool wait) {
                 ready.set_value(std::move(cubin));
                 in.cubin = ready.get_future().share();
             } else {
-                in.cubin = compile_later(std::move(source), std::move(key), k.name, arch, true);
+                in.cubin = compile_later(std::move(source), std::move(key), k.name, arch, CompilePriority::Urgent);
             }
         }
         pending = in.cubin;
@@ -331,32 +331,56 @@ bool interpreter_ready(int dev, bool wait) {
     return ok;
 }
 
-// A kernel not loaded yet: whether it can be loaded without waiting for
-// NVRTC (its background compile done, or on disk), which this does. Else
-// `*started` says a compile is under way.
-bool loaded_now(int dev, const KernelSource& k, bool* started) {
-    std::shared_future<std::string> pending;
-    {
-        std::lock_guard<std::mutex> lock(tier0_mu);
-        auto it = compiling.find({dev, k.name});
-        if (it != compiling.end()) pending = it->second;
-    }
+// The background compile of `k` on the device, taken from the table once
+// `ready_only` is false or it has finished; invalid when none is queued.
+std::shared_future<std::string> take_compiling(int dev, const KernelSource& k, bool ready_only, bool* queued) {
+    std::lock_guard<std::mutex> lock(tier0_mu);
+    auto it = compiling.find({dev, k.name});
+    *queued = it != compiling.end();
+    if (!*queued) return {};
+    if (ready_only && it->second.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return {};
+    std::shared_future<std::string> pending = std::move(it->second);
+    compiling.erase(it);
+    return pending;
+}
+
+// `k` loaded from its background compile's cubin (waiting for it), or, when
+// the queue dropped it at exit or none was queued, from disk or NVRTC now.
+const Compiled& load_compiled(int dev, const KernelSource& k, std::shared_future<std::string> pending) {
     if (pending.valid()) {
-        *started = true;
-        if (pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
-        {
-            std::lock_guard<std::mutex> lock(tier0_mu);
-            compiling.erase({dev, k.name});
-        }
         try {
             std::string cubin = pending.get();  // a compile error surfaces here, as it would have at the first launch
-            compiled_for(dev, k, &cubin);
+            return compiled_for(dev, k, &cubin);
         } catch (const std::future_error&) {
-            compiled_for(dev, k);  // the queue stopped before running it: compile now
+            // dropped: compile now
         }
-        return true;
     }
-    return false;
+    return compiled_for(dev, k);
+}
+
+// A kernel not loaded yet: true while its compile runs in the background
+// (queued now, at `priority`, or before) and the interpreter can stand in;
+// false once it is loaded (its compile finished, or it was on disk), or when
+// it must compile before its launch (the interpreter is not ready yet).
+bool compiling_in_background(int dev, const KernelSource& k, CompilePriority priority) {
+    bool queued = false;
+    std::shared_future<std::string> done = take_compiling(dev, k, true, &queued);
+    if (done.valid()) {
+        load_compiled(dev, k, done);
+        return false;
+    }
+    if (queued) return true;
+    std::string source = cuda_kernel_source(k), arch = cuda::device(dev).arch(), cubin;
+    std::string key = cubin_key(source, arch);
+    if (cubin_on_disk(key, cubin)) {
+        compiled_for(dev, k, &cubin);
+        return false;
+    }
+    if (!interpreter_ready(dev, false)) return false;  // compile now, as without tier 0
+    auto pending = compile_later(std::move(source), std::move(key), k.name, arch, priority);
+    std::lock_guard<std::mutex> lock(tier0_mu);
+    compiling.emplace(std::make_pair(dev, k.name), pending);
+    return true;
 }
 
 // Runs `plan` on the interpreter: always (GPY_TIER0=always), or when its
@@ -367,27 +391,8 @@ bool ran_on_tier0(KernelPlan& plan, int dev, Tier0Mode mode) {
     if (mode == Tier0Mode::Always) {
         if (!interpreter_ready(dev, true)) return false;
     } else {
-        // The interpreter costs a few ps per instruction and element on an
-        // H100 (gauss, 20 instructions over 2^26 elements: 2.7 ms;
-        // Black-Scholes over 2^26: 59 ms a call). Past ~2^31
-        // instruction-elements a call costs as much as a compile: compile
-        // first, as without tier 0.
-        constexpr double kMostWork = 2147483648.0;
-        if (double(plan.launch.outer) * double(k.tier0.size()) > kMostWork) return false;
-        bool started = false;
-        if (loaded_now(dev, k, &started)) return false;
-        if (!started) {
-            std::string source = cuda_kernel_source(k), arch = cuda::device(dev).arch(), cubin;
-            std::string key = cubin_key(source, arch);
-            if (cubin_on_disk(key, cubin)) {
-                compiled_for(dev, k, &cubin);
-                return false;
-            }
-            if (!interpreter_ready(dev, false)) return false;  // compile now, as without tier 0
-            auto pending = compile_later(std::move(source), std::move(key), k.name, arch, false);
-            std::lock_guard<std::mutex> lock(tier0_mu);
-            compiling.emplace(std::make_pair(dev, k.name), pending);
-        }
+        if (double(plan.launch.outer) * double(k.tier0.size()) > kTier0MostWork) return false;
+        if (!compiling_in_background(dev, k, CompilePriority::Normal)) return false;
     }
     KernelPlan t = tier0_plan(plan);
     run_kernel_cuda(t);
@@ -395,6 +400,18 @@ bool ran_on_tier0(KernelPlan& plan, int dev, Tier0Mode mode) {
 }
 
 }  // namespace
+
+bool cuda_kernel_ready(const KernelPlan& plan, bool ahead) {
+    const KernelSource& k = *plan.source;
+    const int dev = array_device_index();
+    switch (tier0_mode()) {
+        case Tier0Mode::Off: return true;
+        case Tier0Mode::Always: return !interpreter_ready(dev, true);
+        case Tier0Mode::Auto: break;
+    }
+    if (find_loaded(dev, k)) return true;
+    return !compiling_in_background(dev, k, ahead ? CompilePriority::Idle : CompilePriority::Normal);
+}
 
 void run_kernel_cuda(KernelPlan& plan) {
     Launch& L = plan.launch;
@@ -413,11 +430,21 @@ void run_kernel_cuda(KernelPlan& plan) {
         phase::Scope lookup(phase::Lookup);
         found = repeat ? last_compiled : find_loaded(dev, k);
     }
-    // Tier 0 only for kernels not loaded yet (or every program under GPY_TIER0=always).
+    // Tier 0 only for kernels not loaded yet (or every program under
+    // GPY_TIER0=always); a stand-in's part never compiles (codegen/stand_in.h).
     const Tier0Mode mode = k.tier0.empty() ? Tier0Mode::Off : tier0_mode();
+    if (!found && plan.stand_in && mode != Tier0Mode::Off && interpreter_ready(dev, false) &&
+        double(L.outer) * double(k.tier0.size()) <= kTier0MostWork) {
+        KernelPlan t = tier0_plan(plan);
+        run_kernel_cuda(t);
+        return;
+    }
     if ((mode == Tier0Mode::Always || (mode == Tier0Mode::Auto && !found)) && ran_on_tier0(plan, dev, mode)) return;
     if (!repeat) {
-        if (!found) found = &compiled_for(dev, k);
+        if (!found) {
+            bool queued = false;
+            found = &load_compiled(dev, k, take_compiling(dev, k, false, &queued));
+        }
         last_source = plan.source;
         last_device = dev;
         last_compiled = found;

@@ -15,6 +15,12 @@ namespace gpy {
 // for their error word; others return once queued.
 void run_kernel_cuda(KernelPlan& plan);
 
+// Whether `plan`'s kernel can launch without waiting for NVRTC; if not,
+// starts its compile in the background (`ahead`: behind every other) and,
+// while the tier-0 interpreter is ready to stand in, answers false
+// (codegen/plan.h KernelReadiness).
+bool cuda_kernel_ready(const KernelPlan& plan, bool ahead);
+
 // The folder of the disk cache ("" = default, as the CPU JIT's).
 void set_cuda_cache_dir(const std::string& dir);
 

@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "codegen/plan.h"
+#include "codegen/tier0.h"
 #include "codegen/promote.h"
 #include "runtime/backend.h"
 #include "runtime/cpu_backend.h"
@@ -541,6 +542,15 @@ void install_backend(Interp& in) {
             }
             if (plan.launch.error == kErrNegativeIntPower)
                 raise(types::ValueError, "Integers to negative integer powers are not allowed.");
+        });
+        // Stand-ins (codegen/stand_in.h): the GPU's fused reductions run
+        // unfused while they compile; the CPU's only under GPY_TIER0=always (tests).
+        set_kernel_readiness([cuda](const KernelPlan& plan, bool ahead) {
+            try {
+                return cuda ? cuda_kernel_ready(plan, ahead) : tier0_mode() != Tier0Mode::Always;
+            } catch (const std::exception&) {
+                return true;  // the launch reports what is wrong
+            }
         });
         if (in.cfg.profile) profile::enable([] { cuda_call([] { wait_for_device_work(); }); });
         if (!in.cfg.cache_dir.empty()) {
