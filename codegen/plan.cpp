@@ -180,8 +180,6 @@ void reduce_unfused(const NodeP& r) {
     }
     NodeP plain = rows == x ? r : make_reduce(r->reduce, rows, {int(rows->shape.size()) - 1}, r->dtype);
     KernelPlan plan = emit_kernel(plain);
-    // A generic kernel missing: this machine's cache is new to stand-ins.
-    if (rows != x && !kernel_ready(plan, false)) compile_generic_reductions_ahead();
     launch(plan);
     adopt(r, plan.output);
 }

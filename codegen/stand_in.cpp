@@ -55,8 +55,6 @@ KernelReadiness set_kernel_readiness(KernelReadiness readiness) {
     return readiness;
 }
 
-bool kernel_ready(const KernelPlan& plan, bool ahead) { return !g_readiness || g_readiness(plan, ahead); }
-
 StandInScope::StandInScope() : saved_(t_standing_in), reason_("a stand-in while its fused kernel compiles") {
     t_standing_in = true;
 }
@@ -78,7 +76,7 @@ bool stand_in_first(const std::vector<NodeP>& roots, const KernelPlan& plan) {
 void compile_generic_reductions_ahead() {
     static std::once_flag once;
     std::call_once(once, [] {
-        if (!g_readiness || tier0_mode() != Tier0Mode::Auto) return;
+        if (!g_readiness) return;
         struct Generic {
             ReduceOp op;
             DType in, out;

@@ -40,12 +40,9 @@ bool standing_in();
 // kernel (it then starts that compile in the background).
 bool stand_in_first(const std::vector<dag::NodeP>& roots, const KernelPlan& plan);
 
-// The backend's readiness (codegen/plan.h); true when none is installed.
-bool kernel_ready(const KernelPlan& plan, bool ahead);
-
-// On a machine whose cache lacks the generic reduction kernels (the first
-// stand-in found one missing), queues the common ones' compiles behind
-// every other (once per process), so later stand-ins find them on disk.
+// Queues the compiles of the common generic reductions behind every other
+// (once per process): the CUDA backend calls it when it compiles the
+// interpreter, on a machine's first run, so stand-ins find them on disk.
 void compile_generic_reductions_ahead();
 
 }  // namespace gpy

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -282,8 +283,13 @@ bool launch_cooperative(const Compiled& c, const Launch& L, const KernelSource& 
 // while NVRTC compiles them in the background ----
 
 std::mutex tier0_mu;
-// Background compiles by (device, kernel name).
-std::map<std::pair<int, std::string>, std::shared_future<std::string>> compiling;
+// Background compiles by (device, kernel name); `ahead`: queued before any
+// need, behind every other compile (a launch compiles it now rather than wait).
+struct Background {
+    std::shared_future<std::string> cubin;
+    bool ahead = false;
+};
+std::map<std::pair<int, std::string>, Background> compiling;
 // The interpreter's own compile per device, and whether it is loaded.
 struct Interpreter {
     std::shared_future<std::string> cubin;
@@ -291,12 +297,18 @@ struct Interpreter {
 };
 std::map<int, Interpreter> interpreters;
 
+std::function<void()>& cold_start_hook() {
+    static std::function<void()> hook;
+    return hook;
+}
+
 // Whether the interpreter is loaded on the device. Its first need starts its
 // compile (once per machine: ~3 s, then the disk cache serves it), without
 // waiting unless `wait`.
 bool interpreter_ready(int dev, bool wait) {
     const KernelSource& k = *tier0_interpreter();
     std::shared_future<std::string> pending;
+    bool cold = false;
     {
         std::lock_guard<std::mutex> lock(tier0_mu);
         Interpreter& in = interpreters[dev];
@@ -310,10 +322,13 @@ bool interpreter_ready(int dev, bool wait) {
                 in.cubin = ready.get_future().share();
             } else {
                 in.cubin = compile_later(std::move(source), std::move(key), k.name, arch, CompilePriority::Urgent);
+                cold = true;
             }
         }
         pending = in.cubin;
     }
+    static std::once_flag cold_once;
+    if (cold && cold_start_hook()) std::call_once(cold_once, cold_start_hook());
     if (!wait && pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
     std::string cubin;
     bool ok = true;
@@ -331,15 +346,17 @@ bool interpreter_ready(int dev, bool wait) {
     return ok;
 }
 
-// The background compile of `k` on the device, taken from the table once
-// `ready_only` is false or it has finished; invalid when none is queued.
+// The background compile of `k` on the device, taken from the table once it
+// has finished, or to wait for (`ready_only` false) unless queued ahead of
+// need; invalid when none is queued or it is not to be waited for.
 std::shared_future<std::string> take_compiling(int dev, const KernelSource& k, bool ready_only, bool* queued) {
     std::lock_guard<std::mutex> lock(tier0_mu);
     auto it = compiling.find({dev, k.name});
     *queued = it != compiling.end();
     if (!*queued) return {};
-    if (ready_only && it->second.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return {};
-    std::shared_future<std::string> pending = std::move(it->second);
+    const bool ready = it->second.cubin.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+    if (!ready && (ready_only || it->second.ahead)) return {};
+    std::shared_future<std::string> pending = std::move(it->second.cubin);
     compiling.erase(it);
     return pending;
 }
@@ -379,8 +396,23 @@ bool compiling_in_background(int dev, const KernelSource& k, CompilePriority pri
     if (!interpreter_ready(dev, false)) return false;  // compile now, as without tier 0
     auto pending = compile_later(std::move(source), std::move(key), k.name, arch, priority);
     std::lock_guard<std::mutex> lock(tier0_mu);
-    compiling.emplace(std::make_pair(dev, k.name), pending);
+    compiling.emplace(std::make_pair(dev, k.name), Background{pending, priority == CompilePriority::Idle});
     return true;
+}
+
+// Queues `k`'s compile behind every other unless it is loaded, queued or on disk.
+void compile_ahead(int dev, const KernelSource& k) {
+    if (find_loaded(dev, k)) return;
+    {
+        std::lock_guard<std::mutex> lock(tier0_mu);
+        if (compiling.count({dev, k.name})) return;
+    }
+    std::string source = cuda_kernel_source(k), arch = cuda::device(dev).arch(), cubin;
+    std::string key = cubin_key(source, arch);
+    if (cubin_on_disk(key, cubin)) return;
+    auto pending = compile_later(std::move(source), std::move(key), k.name, arch, CompilePriority::Idle);
+    std::lock_guard<std::mutex> lock(tier0_mu);
+    compiling.emplace(std::make_pair(dev, k.name), Background{pending, true});
 }
 
 // Runs `plan` on the interpreter: always (GPY_TIER0=always), or when its
@@ -401,16 +433,22 @@ bool ran_on_tier0(KernelPlan& plan, int dev, Tier0Mode mode) {
 
 }  // namespace
 
+void set_cold_start_hook(std::function<void()> hook) { cold_start_hook() = std::move(hook); }
+
 bool cuda_kernel_ready(const KernelPlan& plan, bool ahead) {
     const KernelSource& k = *plan.source;
     const int dev = array_device_index();
+    if (ahead) {
+        compile_ahead(dev, k);
+        return true;
+    }
     switch (tier0_mode()) {
         case Tier0Mode::Off: return true;
         case Tier0Mode::Always: return !interpreter_ready(dev, true);
         case Tier0Mode::Auto: break;
     }
     if (find_loaded(dev, k)) return true;
-    return !compiling_in_background(dev, k, ahead ? CompilePriority::Idle : CompilePriority::Normal);
+    return !compiling_in_background(dev, k, CompilePriority::Normal);
 }
 
 void run_kernel_cuda(KernelPlan& plan) {

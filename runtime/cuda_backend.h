@@ -4,6 +4,7 @@
 // stream with a block size from the occupancy calculator.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "codegen/kernel.h"
@@ -20,6 +21,11 @@ void run_kernel_cuda(KernelPlan& plan);
 // while the tier-0 interpreter is ready to stand in, answers false
 // (codegen/plan.h KernelReadiness).
 bool cuda_kernel_ready(const KernelPlan& plan, bool ahead);
+
+// Called once per process when the tier-0 interpreter was not in the disk
+// cache (a machine's first gpy run, or a new cache folder): the planner then
+// queues the kernels its stand-ins want (codegen/stand_in.h).
+void set_cold_start_hook(std::function<void()> hook);
 
 // The folder of the disk cache ("" = default, as the CPU JIT's).
 void set_cuda_cache_dir(const std::string& dir);

@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "codegen/plan.h"
+#include "codegen/stand_in.h"
 #include "codegen/tier0.h"
 #include "codegen/promote.h"
 #include "runtime/backend.h"
@@ -552,6 +553,7 @@ void install_backend(Interp& in) {
                 return true;  // the launch reports what is wrong
             }
         });
+        if (cuda) set_cold_start_hook([] { compile_generic_reductions_ahead(); });
         if (in.cfg.profile) profile::enable([] { cuda_call([] { wait_for_device_work(); }); });
         if (!in.cfg.cache_dir.empty()) {
             CpuJit::instance().set_cache_dir(in.cfg.cache_dir);

@@ -1,4 +1,17 @@
 // The one main() of gpy_unit_tests (Catch2 v2). Every other test file in
 // tests/unit/ and tests/repl/ only includes <catch2/catch.hpp>.
-#define CATCH_CONFIG_MAIN
+#define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+
+#include <cstdlib>
+
+#include "codegen/tier0.h"
+
+// Unit tests see compiled kernels only, whatever the kernel cache holds: a
+// GPU that has not compiled a kernel yet would otherwise run its first calls
+// on tier 0 and stand-ins (other kernel counts and plans). Tests of those
+// choose their mode themselves; GPY_TIER0 in the environment overrides.
+int main(int argc, char* argv[]) {
+    if (!std::getenv("GPY_TIER0")) gpy::set_tier0_mode(gpy::Tier0Mode::Off);
+    return Catch::Session().run(argc, argv);
+}
