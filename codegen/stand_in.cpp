@@ -65,12 +65,16 @@ bool standing_in() { return t_standing_in; }
 bool stand_in_first(const std::vector<NodeP>& roots, const KernelPlan& plan) {
     if (t_standing_in || !g_readiness || plan.source->kind == KernelSource::Elementwise) return false;
     if (tier0_mode() == Tier0Mode::Off) return false;
+    // Compiled kernels (every repeat) first: the walks below cost more. A
+    // kernel that then runs fused after all waits for the compile this
+    // started, as it would have compiled before its launch.
+    if (g_readiness(plan, false)) return false;
     // A reduction of an array: nothing to interpret (its own kernel is the plain one).
     Extent e = extent_of(roots);
     if (!e.elementwise || e.largest * double(e.nodes) > kTier0MostWork || e.largest_bytes > kMostTemporaryBytes) return false;
     for (const NodeP& r : roots)
         if (!tier0_interprets(r)) return false;
-    return !g_readiness(plan, false);
+    return true;
 }
 
 void compile_generic_reductions_ahead() {

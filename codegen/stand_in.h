@@ -35,9 +35,9 @@ private:
 bool standing_in();
 
 // Whether `roots`, whose fused kernel `plan` is a reduction or row kernel,
-// run unfused now: the interpreter has their elementwise operations, the
-// unfused temporaries stay small, and the backend has not compiled the
-// kernel (it then starts that compile in the background).
+// run unfused now: the backend has not compiled the kernel (it then starts
+// that compile in the background), the interpreter has their elementwise
+// operations, and the unfused temporaries stay small.
 bool stand_in_first(const std::vector<dag::NodeP>& roots, const KernelPlan& plan);
 
 // Queues the compiles of the common generic reductions behind every other

@@ -12,25 +12,13 @@
 #include "codegen/kernel.h"
 #include "codegen/plan.h"
 #include "gpy/gpy.h"
+#include "tests/unit/backend_setup.h"
 
 using namespace gpy;
 using namespace gpy::dag;
+using gpy::test::ensure_backend;
 
 namespace {
-
-// The planner's kernel runner is installed when the array module is first
-// imported; one import in a throw-away interpreter sets it up for this process.
-void ensure_backend() {
-    static bool done = [] {
-        gpy::Config c;
-        c.out = [](std::string_view) {};
-        c.err = [](std::string_view) {};
-        Interpreter interp(std::move(c));
-        interp.run_string("import numpy", "<setup>");
-        return true;
-    }();
-    (void)done;
-}
 
 NodeP input_f32(const std::vector<float>& values, Shape shape = {}) {
     if (shape.empty()) shape = {int64_t(values.size())};
