@@ -213,7 +213,7 @@ void materialize(const NodeP& n) {
         phase::Scope emit(phase::Emit);
         return emit_kernel(n);
     }();
-    if (stand_in_first({n}, plan)) {
+    if (stand_in_first({&n, 1}, plan)) {
         StandInScope unfused;
         materialize(n);
         return;

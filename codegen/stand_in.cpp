@@ -30,7 +30,7 @@ struct Extent {
     bool elementwise = false;
 };
 
-Extent extent_of(const std::vector<NodeP>& roots) {
+Extent extent_of(std::span<const NodeP> roots) {
     Extent e;
     std::unordered_set<const Node*> seen;
     std::vector<const Node*> todo;
@@ -62,7 +62,7 @@ StandInScope::~StandInScope() { t_standing_in = saved_; }
 
 bool standing_in() { return t_standing_in; }
 
-bool stand_in_first(const std::vector<NodeP>& roots, const KernelPlan& plan) {
+bool stand_in_first(std::span<const NodeP> roots, const KernelPlan& plan) {
     if (t_standing_in || !g_readiness || plan.source->kind == KernelSource::Elementwise) return false;
     if (tier0_mode() == Tier0Mode::Off) return false;
     // Compiled kernels (every repeat) first: the walks below cost more. A

@@ -11,8 +11,7 @@
 // (docs/differences.md).
 #pragma once
 
-#include <string>
-#include <vector>
+#include <span>
 
 #include "codegen/kernel.h"
 #include "codegen/plan.h"
@@ -38,7 +37,7 @@ bool standing_in();
 // run unfused now: the backend has not compiled the kernel (it then starts
 // that compile in the background), the interpreter has their elementwise
 // operations, and the unfused temporaries stay small.
-bool stand_in_first(const std::vector<dag::NodeP>& roots, const KernelPlan& plan);
+bool stand_in_first(std::span<const dag::NodeP> roots, const KernelPlan& plan);
 
 // Queues the compiles of the common generic reductions behind every other
 // (once per process): the CUDA backend calls it when it compiles the

@@ -349,11 +349,11 @@ bool interpreter_ready(int dev, bool wait) {
 // The background compile of `k` on the device, taken from the table once it
 // has finished, or to wait for (`ready_only` false) unless queued ahead of
 // need; invalid when none is queued or it is not to be waited for.
-std::shared_future<std::string> take_compiling(int dev, const KernelSource& k, bool ready_only, bool* queued) {
+std::shared_future<std::string> take_compiling(int dev, const KernelSource& k, bool ready_only, bool* queued = nullptr) {
     std::lock_guard<std::mutex> lock(tier0_mu);
     auto it = compiling.find({dev, k.name});
-    *queued = it != compiling.end();
-    if (!*queued) return {};
+    if (queued) *queued = it != compiling.end();
+    if (it == compiling.end()) return {};
     const bool ready = it->second.cubin.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
     if (!ready && (ready_only || it->second.ahead)) return {};
     std::shared_future<std::string> pending = std::move(it->second.cubin);
@@ -375,11 +375,26 @@ const Compiled& load_compiled(int dev, const KernelSource& k, std::shared_future
     return compiled_for(dev, k);
 }
 
+// Queues `k`'s compile at `priority` (true) unless its cubin is on disk
+// (false; then loaded if `load`).
+bool queue_compile(int dev, const KernelSource& k, CompilePriority priority, bool load) {
+    std::string source = cuda_kernel_source(k), arch = cuda::device(dev).arch(), cubin;
+    std::string key = cubin_key(source, arch);
+    if (cubin_on_disk(key, cubin)) {
+        if (load) compiled_for(dev, k, &cubin);
+        return false;
+    }
+    auto pending = compile_later(std::move(source), std::move(key), k.name, arch, priority);
+    std::lock_guard<std::mutex> lock(tier0_mu);
+    compiling.emplace(std::make_pair(dev, k.name), Background{pending, priority == CompilePriority::Idle});
+    return true;
+}
+
 // A kernel not loaded yet: true while its compile runs in the background
-// (queued now, at `priority`, or before) and the interpreter can stand in;
-// false once it is loaded (its compile finished, or it was on disk), or when
-// it must compile before its launch (the interpreter is not ready yet).
-bool compiling_in_background(int dev, const KernelSource& k, CompilePriority priority) {
+// (queued now or before) and the interpreter can stand in; false once it is
+// loaded (its compile finished, or it was on disk), or when it must compile
+// before its launch (the interpreter is not ready yet).
+bool compiling_in_background(int dev, const KernelSource& k) {
     bool queued = false;
     std::shared_future<std::string> done = take_compiling(dev, k, true, &queued);
     if (done.valid()) {
@@ -387,17 +402,8 @@ bool compiling_in_background(int dev, const KernelSource& k, CompilePriority pri
         return false;
     }
     if (queued) return true;
-    std::string source = cuda_kernel_source(k), arch = cuda::device(dev).arch(), cubin;
-    std::string key = cubin_key(source, arch);
-    if (cubin_on_disk(key, cubin)) {
-        compiled_for(dev, k, &cubin);
-        return false;
-    }
-    if (!interpreter_ready(dev, false)) return false;  // compile now, as without tier 0
-    auto pending = compile_later(std::move(source), std::move(key), k.name, arch, priority);
-    std::lock_guard<std::mutex> lock(tier0_mu);
-    compiling.emplace(std::make_pair(dev, k.name), Background{pending, priority == CompilePriority::Idle});
-    return true;
+    if (!interpreter_ready(dev, false)) return false;  // compile now (or load from disk), as without tier 0
+    return queue_compile(dev, k, CompilePriority::Normal, true);
 }
 
 // Queues `k`'s compile behind every other unless it is loaded, queued or on disk.
@@ -407,12 +413,13 @@ void compile_ahead(int dev, const KernelSource& k) {
         std::lock_guard<std::mutex> lock(tier0_mu);
         if (compiling.count({dev, k.name})) return;
     }
-    std::string source = cuda_kernel_source(k), arch = cuda::device(dev).arch(), cubin;
-    std::string key = cubin_key(source, arch);
-    if (cubin_on_disk(key, cubin)) return;
-    auto pending = compile_later(std::move(source), std::move(key), k.name, arch, CompilePriority::Idle);
-    std::lock_guard<std::mutex> lock(tier0_mu);
-    compiling.emplace(std::make_pair(dev, k.name), Background{pending, true});
+    queue_compile(dev, k, CompilePriority::Idle, false);
+}
+
+// The interpreter costs a few ps per instruction and element on an H100:
+// past kTier0MostWork instruction-elements a call costs about a compile.
+bool cheap_to_interpret(const KernelPlan& plan) {
+    return double(plan.launch.outer) * double(plan.source->tier0.size()) <= kTier0MostWork;
 }
 
 // Runs `plan` on the interpreter: always (GPY_TIER0=always), or when its
@@ -423,13 +430,19 @@ bool ran_on_tier0(KernelPlan& plan, int dev, Tier0Mode mode) {
     if (mode == Tier0Mode::Always) {
         if (!interpreter_ready(dev, true)) return false;
     } else {
-        if (double(plan.launch.outer) * double(k.tier0.size()) > kTier0MostWork) return false;
-        if (!compiling_in_background(dev, k, CompilePriority::Normal)) return false;
+        if (!cheap_to_interpret(plan) || !compiling_in_background(dev, k)) return false;
     }
     KernelPlan t = tier0_plan(plan);
     run_kernel_cuda(t);
     return true;
 }
+
+// A statement that repeats (through the kernel memo) brings the same source
+// object: the runner remembers the last one, holding it alive so its
+// address stays unique, and skips the lookup.
+thread_local std::shared_ptr<const KernelSource> t_last_source;
+thread_local int t_last_device = -1;
+thread_local const Compiled* t_last_compiled = nullptr;
 
 }  // namespace
 
@@ -447,8 +460,9 @@ bool cuda_kernel_ready(const KernelPlan& plan, bool ahead) {
         case Tier0Mode::Always: return !interpreter_ready(dev, true);
         case Tier0Mode::Auto: break;
     }
+    if (plan.source == t_last_source && dev == t_last_device) return true;  // the runner's repeat
     if (find_loaded(dev, k)) return true;
-    return !compiling_in_background(dev, k, CompilePriority::Normal);
+    return !compiling_in_background(dev, k);
 }
 
 void run_kernel_cuda(KernelPlan& plan) {
@@ -456,36 +470,26 @@ void run_kernel_cuda(KernelPlan& plan) {
     const KernelSource& k = *plan.source;
     int dev = array_device_index();
     if (L.outer == 0) return;
-    // A statement that repeats (through the kernel memo) brings the same
-    // source object: the last one is remembered, holding it alive so its
-    // address stays unique.
-    thread_local std::shared_ptr<const KernelSource> last_source;
-    thread_local int last_device = -1;
-    thread_local const Compiled* last_compiled = nullptr;
-    const bool repeat = plan.source == last_source && dev == last_device;
+    const bool repeat = plan.source == t_last_source && dev == t_last_device;
     const Compiled* found = nullptr;
     {
         phase::Scope lookup(phase::Lookup);
-        found = repeat ? last_compiled : find_loaded(dev, k);
+        found = repeat ? t_last_compiled : find_loaded(dev, k);
     }
     // Tier 0 only for kernels not loaded yet (or every program under
     // GPY_TIER0=always); a stand-in's part never compiles (codegen/stand_in.h).
     const Tier0Mode mode = k.tier0.empty() ? Tier0Mode::Off : tier0_mode();
-    if (!found && plan.stand_in && mode != Tier0Mode::Off && interpreter_ready(dev, false) &&
-        double(L.outer) * double(k.tier0.size()) <= kTier0MostWork) {
+    if (!found && plan.stand_in && mode != Tier0Mode::Off && cheap_to_interpret(plan) && interpreter_ready(dev, false)) {
         KernelPlan t = tier0_plan(plan);
         run_kernel_cuda(t);
         return;
     }
     if ((mode == Tier0Mode::Always || (mode == Tier0Mode::Auto && !found)) && ran_on_tier0(plan, dev, mode)) return;
     if (!repeat) {
-        if (!found) {
-            bool queued = false;
-            found = &load_compiled(dev, k, take_compiling(dev, k, false, &queued));
-        }
-        last_source = plan.source;
-        last_device = dev;
-        last_compiled = found;
+        if (!found) found = &load_compiled(dev, k, take_compiling(dev, k, false));
+        t_last_source = plan.source;
+        t_last_device = dev;
+        t_last_compiled = found;
     }
     const Compiled& c = *found;
     cuda::device(dev).make_current();

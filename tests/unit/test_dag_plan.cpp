@@ -17,21 +17,10 @@
 using namespace gpy;
 using namespace gpy::dag;
 using gpy::test::ensure_backend;
+using gpy::test::input_f32;
+using gpy::test::scalar_f32;
 
 namespace {
-
-NodeP input_f32(const std::vector<float>& values, Shape shape = {}) {
-    if (shape.empty()) shape = {int64_t(values.size())};
-    BufferRef b(Buffer::allocate(values.size() * sizeof(float)));
-    std::memcpy(b.bytes(), values.data(), values.size() * sizeof(float));
-    return make_input(b, DType::Float32, shape, contiguous_strides(shape, sizeof(float)), 0);
-}
-
-NodeP scalar_f32(float v) {
-    ScalarValue s;
-    s.f32 = v;
-    return make_scalar(DType::Float32, s);
-}
 
 std::vector<float> result_f32(const NodeP& n) {
     REQUIRE(n->result);

@@ -20,6 +20,8 @@
 using namespace gpy;
 using namespace gpy::dag;
 using gpy::test::ensure_backend;
+using gpy::test::input_f32;
+using gpy::test::scalar_f32;
 
 namespace {
 
@@ -42,18 +44,6 @@ struct NothingCompiled {
         set_tier0_mode(mode);
     }
 };
-
-NodeP input_f32(const std::vector<float>& values, Shape shape) {
-    BufferRef b(Buffer::allocate(values.size() * sizeof(float)));
-    std::memcpy(b.bytes(), values.data(), values.size() * sizeof(float));
-    return make_input(b, DType::Float32, shape, contiguous_strides(shape, sizeof(float)), 0);
-}
-
-NodeP scalar_f32(float v) {
-    ScalarValue s;
-    s.f32 = v;
-    return make_scalar(DType::Float32, s);
-}
 
 template <class T>
 std::vector<T> values_of(const NodeP& n) {
