@@ -1,6 +1,5 @@
 #include "codegen/dag.h"
 
-#include <unordered_set>
 #include <vector>
 
 #include <algorithm>
@@ -151,12 +150,17 @@ NodeP make_expand(NodeP x, std::vector<int> axes) {
 }
 
 size_t count_pending(const Node* root, size_t limit) {
-    std::unordered_set<const Node*> seen;
-    std::vector<const Node*> stack{root};
+    // A linear search over at most `limit` nodes (the pending cap, 64): it
+    // runs as an operation builds its array, where a hash set's allocations
+    // cost more than the scans.
+    thread_local std::vector<const Node*> seen, stack;
+    seen.clear();
+    stack.assign(1, root);
     while (!stack.empty() && seen.size() < limit) {
         const Node* n = stack.back();
         stack.pop_back();
-        if (n->result || n->op == Op::Input || n->op == Op::Scalar || !seen.insert(n).second) continue;
+        if (n->result || n->op == Op::Input || n->op == Op::Scalar || std::find(seen.begin(), seen.end(), n) != seen.end()) continue;
+        seen.push_back(n);
         for (auto& c : n->in) stack.push_back(c.get());
     }
     return seen.size();

@@ -106,7 +106,8 @@ struct Node {
     NodeP result;
     // Un-computed nodes in this tree (shared ones counted per use): an upper
     // bound kept at construction so no walk is needed to cap a growing graph
-    // until it passes the cap (then count_pending says how many are distinct).
+    // until it passes the cap (then count_pending says how many are distinct,
+    // and the array module stores that tighter bound here).
     uint32_t pending_weight = 0;
     // An Expand may be pending in this tree (kept at construction, like the
     // weight): the planner's row-kernel and Expand walks skip trees without.

@@ -36,6 +36,14 @@ struct Walk {
     std::unordered_map<const Node*, int64_t> id;
     std::vector<int64_t> scalars;  // ids of the Scalar nodes visited
 
+    // Room for a graph at the pending cap (plan.h kMaxPendingNodes) without
+    // regrowing: the walk runs at every materialisation.
+    Walk() {
+        key.reserve(1024);
+        nodes.reserve(128);
+        id.reserve(128);
+    }
+
     void visit(const Node* n) {
         if (n->result) n = n->result.get();  // computed nodes act as inputs
         auto it = id.find(n);

@@ -131,8 +131,15 @@ Value array_from_node(dag::NodeP n, bool numpy_scalar) {
     bool pending = n->op != dag::Op::Input && n->op != dag::Op::Scalar && !n->result;
     // The weight counts a shared node per use (Black-Scholes' d1 feeds four
     // places): only a graph of more than the cap of distinct nodes is computed.
-    bool too_big = pending && n->pending_weight > kMaxPendingNodes &&
-                   dag::count_pending(n.get(), kMaxPendingNodes + 1) > kMaxPendingNodes;
+    // A count under the cap replaces the weight (still an upper bound: nodes
+    // only ever get computed), so the nodes built on this one start from it
+    // instead of walking the graph again at every operation.
+    bool too_big = false;
+    if (pending && n->pending_weight > kMaxPendingNodes) {
+        size_t distinct = dag::count_pending(n.get(), kMaxPendingNodes + 1);
+        too_big = distinct > kMaxPendingNodes;
+        if (!too_big) n->pending_weight = uint32_t(distinct);
+    }
     auto* a = new ArrayObj();
     Value v = Value::object(a);
     a->serial = next_serial++;

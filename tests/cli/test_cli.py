@@ -136,6 +136,13 @@ def debug_plan_report():
     check("[the pending graph passed 64 operations] (line 8)" in r.err, "the loop's graph is cut at the cap", r)
     check(re.search(r"greater\(float64, scalar\) -> bool\[\] \[observed on the host\] \(line 9\)$", r.err, re.M) is not None,
           "bool() observes the comparison", r)
+    # Shared values weigh once per use (here 2^31 uses of z) but count once
+    # against the cap: 31 distinct operations stay one kernel.
+    prog = ("import numpy as np\nz = np.ones(4) * 1.5\nfor i in range(30):\n    z = z + z\nprint(z[0])\n")
+    r = gpy("-c", prog, env={"GPY_DEBUG": "1"})
+    check_eq(r.out, "1610612736.0\n", "output", r)
+    check_eq(len(re.findall(r"^gpy: kernel gpy_k_[0-9a-f]{16}: add\(", r.err, re.M)), 1, "one kernel for the whole loop", r)
+    check("passed 64" not in r.err, "the cap counts distinct operations", r)
     # A kernel that fuses statements names each of their lines.
     prog = "import numpy as np\nx = np.ones(3)\n\ny = x + 1\nz = y * 2\nw = z - 3\nprint(w)\n"
     r = gpy("-c", prog, env={"GPY_DEBUG": "1"})

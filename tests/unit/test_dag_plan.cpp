@@ -51,6 +51,18 @@ TEST_CASE("dag: nodes carry shapes, dtypes and a pending weight", "[dag]") {
     CHECK(s->shape == Shape{2});
 }
 
+TEST_CASE("dag: count_pending counts distinct un-computed nodes, up to a limit", "[dag]") {
+    // y_{i+1} = y_i + y_i: the weight (shared nodes per use) doubles each
+    // step while the graph gains one distinct node.
+    NodeP x = input_f32({1, 2}, {2});
+    NodeP y = make_binary(BinaryOp::Mul, x, x, DType::Float32, {2});
+    for (int i = 0; i < 12; ++i) y = make_binary(BinaryOp::Add, y, y, DType::Float32, {2});
+    CHECK(y->pending_weight == (1u << 13) - 1);
+    CHECK(count_pending(y.get(), 65) == 13);
+    CHECK(count_pending(y.get(), 5) == 5);  // stops at the limit
+    CHECK(count_pending(x.get(), 65) == 0);  // inputs are not pending
+}
+
 TEST_CASE("emit: scalars are kernel arguments, so other constants reuse the kernel", "[emit]") {
     NodeP x = input_f32({1, 2, 3});
     KernelPlan a = emit_kernel(make_binary(BinaryOp::Mul, x, scalar_f32(2.5f), DType::Float32, {3}));
