@@ -32,9 +32,16 @@ std::string cuda_kernel_text(const KernelSource& k) {
         // unless the row's cached arrays fit four (KernelSource::row_blocks_per_sm);
         // unbounded, a softmax took 117 registers: one block per SM, half
         // the bandwidth on 8192-wide rows.
-        s += "extern \"C\" __global__ void __launch_bounds__(512, " + std::to_string(k.row_blocks_per_sm) + ") " + n +
-             "_rows(" + params + ", int64_t nrows) {\n" + unpack +
-             "    for (int64_t o = blockIdx.x; o < nrows; o += gridDim.x) " + n + "_row(P, a.M, a.S, o, threadIdx.x, blockDim.x);\n}\n";
+        // Rows that the register cache moves by vectors (KernelSource::
+        // row_vec_align) have an entry point of their own, so each path gets
+        // its own register allocation and launch bounds.
+        auto wrapper = [&](const std::string& suffix, int blocks, const char* vec) {
+            return "extern \"C\" __global__ void __launch_bounds__(512, " + std::to_string(blocks) + ") " + n + suffix + "(" + params +
+                   ", int64_t nrows) {\n" + unpack + "    for (int64_t o = blockIdx.x; o < nrows; o += gridDim.x) " + n +
+                   "_row(P, a.M, a.S, o, threadIdx.x, blockDim.x, " + vec + ");\n}\n";
+        };
+        s += wrapper("_rows", k.row_blocks_per_sm, "0");
+        if (!k.row_vec_align.empty()) s += wrapper("_rows_vec", k.row_vec_blocks_per_sm, "1");
         return s;
     }
     if (!vec4 && (!k.cooperative || k.kind == KernelSource::ReduceTiled)) {

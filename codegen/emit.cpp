@@ -116,6 +116,8 @@ public:
         src->reduce_unit = reduce_unit_;
         src->reduce_vec_align = reduce_vec_align_;
         src->row_blocks_per_sm = row_blocks_per_sm_;
+        src->row_vec_align = row_vec_align_;
+        src->row_vec_blocks_per_sm = row_vec_blocks_per_sm_;
         src->light = !reduce_ && !rows_ && std::none_of(roots_.begin(), roots_.end(), [this](const NodeP& r) { return costly_tree(r.get()); });
         src->kind = rows_ ? KernelSource::RowFused
                     : !reduce_ ? KernelSource::Elementwise
@@ -172,6 +174,9 @@ private:
     std::vector<const Node*> stages_;     // rows_: its reductions, each after those it reads
     std::map<const Node*, std::string> row_values_;  // rows_: per-row variables of Reduce and Expand nodes
     bool row_cache_ = false;              // rows_: loads read the registers L<k>[u] (emit_rows)
+    bool row_vec_ = false;                // rows_, row_cache_: slots filled and stored by vectors of four
+    std::vector<uint8_t> row_vec_align_;  // KernelSource::row_vec_align
+    int row_vec_blocks_per_sm_ = 3;       // KernelSource::row_vec_blocks_per_sm
     int row_blocks_per_sm_ = 2;           // KernelSource::row_blocks_per_sm
     // rows_ with the register cache: values a later pass reads again, kept
     // per element in C<i>[u] by the pass that first computes them (pass
@@ -503,18 +508,21 @@ private:
 
     // ---- row kernels (KernelSource::RowFused) ----
 
-    // KNAME_row(P, M, S, o, t, nt): row o, thread t of nt. Each reduction is
-    // a loop over the row (elements t, t + nt, ...) folding into a per-row
-    // variable that gpy_row_allreduce makes the same in every thread; the
-    // keepdims values built from them are per-row variables too; a last loop
-    // stores the result. On a GPU (GPY_ROW_CACHE elements per thread) a row
-    // that fits is loaded into registers once and every loop reads those;
-    // longer rows, and the CPU (a row per call, in L1/L2), read it per loop.
+    // KNAME_row(P, M, S, o, t, nt, vec): row o, thread t of nt. Each
+    // reduction is a loop over the row (elements t, t + nt, ...) folding into
+    // a per-row variable that gpy_row_allreduce makes the same in every
+    // thread; the keepdims values built from them are per-row variables too;
+    // a last loop stores the result. On a GPU (GPY_ROW_CACHE elements per
+    // thread) a row that fits is loaded into registers once and every loop
+    // reads those: by vectors of four where `vec` (the runner checked that
+    // every row of every operand starts on a vector boundary, see
+    // KernelSource::row_vec_align), else element by element; longer rows,
+    // and the CPU (a row per call, in L1/L2), read it per loop.
     std::string emit_rows() {
         size_t D = space_.size();
         std::ostringstream s;
-        s << "GPY_KERNEL void KNAME_row(char** P, const int64_t* M, const uint64_t* S, int64_t o, int64_t t, int64_t nt) {\n";
-        s << "    GPY_REASSOC\n    int err = 0; (void)err; (void)S;\n" << scalar_hoists() << operand_decls() << outer_offsets("o");
+        s << "GPY_ROW_FN void KNAME_row(char** P, const int64_t* M, const uint64_t* S, int64_t o, int64_t t, int64_t nt, int vec) {\n";
+        s << "    GPY_REASSOC\n    int err = 0; (void)err; (void)S; (void)vec;\n" << scalar_hoists() << operand_decls() << outer_offsets("o");
         s << "        const int64_t n = shape[" << D - 1 << "];\n";
         for (size_t k = 0; k < ops_.size(); ++k)
             s << "        char* GPY_RESTRICT q" << k << " = o" << k << "; const int64_t s" << k << " = st[" << k * D + D - 1 << "]; (void)s" << k << ";\n";
@@ -522,33 +530,83 @@ private:
         size_t cached = 0;
         for (size_t k = n_out_; k < ops_.size(); ++k) cached += !zero(k);
         if (cached > 0 && cached <= 2) {  // 32 registers at most (the wrapper's launch bounds allow 64)
-            s << "#if GPY_ROW_CACHE\n        if (n <= GPY_ROW_CACHE * nt) {\n";
-            for (size_t k = n_out_; k < ops_.size(); ++k) {
-                if (zero(k)) continue;
-                std::string T = storage_type(ops_[k].dtype), K = std::to_string(k);
-                std::string raw = unit(k) ? "((const " + T + "*)q" + K + ")[j]" : "*(const " + T + "*)(q" + K + " + j * s" + K + ")";
-                s << "        " << T << " L" << K << "[GPY_ROW_CACHE];\n        #pragma unroll\n"
-                  << "        for (int u = 0; u < GPY_ROW_CACHE; ++u) { const int64_t j = t + u * nt; if (j < n) L" << K << "[u] = " << raw << "; }\n";
-            }
-            row_cache_ = true;
-            choose_value_cache();
-            row_blocks_per_sm_ = peak_register_words() <= 16 ? 4 : 2;
-            for (const CachedValue& c : value_cache_) s << "        " << compute_type(c.node->dtype) << " " << c.array << "[GPY_ROW_CACHE];\n";
-            s << row_passes("        #pragma unroll\n        for (int u = 0; u < GPY_ROW_CACHE; ++u) { const int64_t j = t + u * nt; if (j >= n) break;\n");
-            value_cache_.clear();
-            row_cache_ = false;
-            s << "        } else\n#endif\n";
+            s << "#if GPY_ROW_CACHE\n";
+            if (row_vec_eligible()) s << cached_rows(true) << "        else\n";
+            s << cached_rows(false) << "        else\n#endif\n";
         }
-        s << "        {\n" << row_passes("        for (int64_t j = t; j < n; j += nt) {\n") << "        }\n";
+        s << "        {\n" << row_passes({"        for (int64_t j = t; j < n; j += nt) {\n", "", "", "        }\n"}) << "        }\n";
         s << error_report() << "}\n";
         s << "GPY_KERNEL void KNAME(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end) {\n"
-          << "    for (int64_t o = begin; o < end; ++o) KNAME_row(P, M, S, o, 0, 1);\n}\n";
+          << "    for (int64_t o = begin; o < end; ++o) KNAME_row(P, M, S, o, 0, 1, 0);\n}\n";
         return s.str();
     }
 
-    // The reductions one after another, then the stores; each loop opens
-    // with `loop` (which defines j) and closes with a brace.
-    std::string row_passes(const std::string& loop) {
+    // Every operand that the row loops read or write is contiguous along the
+    // row (or a broadcast, or a per-row output): the cached path can move
+    // four neighbours per load and store.
+    bool row_vec_eligible() {
+        std::vector<uint8_t> align(ops_.size(), 0);
+        for (size_t k = 0; k < ops_.size(); ++k) {
+            if (is_complex(ops_[k].dtype)) return false;
+            bool per_row = k < n_out_ && roots_[k]->op == Op::Expand;
+            if (per_row || zero(k)) continue;
+            if (!unit(k)) return false;
+            align[k] = uint8_t(4 * itemsize(ops_[k].dtype));
+        }
+        row_vec_align_ = std::move(align);
+        return true;
+    }
+
+    // `if (...) { ... }`: the register-cached row, filled and stored by
+    // vectors of four (`vec`: slot u = 4w + l is element 4(t + w nt) + l, so
+    // a warp's loads and stores stay contiguous) or element by element
+    // (slot u is element t + u nt).
+    std::string cached_rows(bool vec) {
+        std::ostringstream s;
+        s << "        if (" << (vec ? "vec && " : "") << "n <= GPY_ROW_CACHE * nt) {\n";
+        for (size_t k = n_out_; k < ops_.size(); ++k) {
+            if (zero(k)) continue;
+            std::string T = storage_type(ops_[k].dtype), K = std::to_string(k);
+            s << "        " << T << " L" << K << "[GPY_ROW_CACHE];\n        #pragma unroll\n";
+            if (vec) {
+                s << "        for (int w = 0; w < GPY_ROW_CACHE / 4; ++w) { const int64_t jv = 4 * (t + w * nt); if (jv < n) { const gpy_vec4<" << T
+                  << "> b = *(const gpy_vec4<" << T << ">*)((const " << T << "*)q" << K << " + jv);";
+                for (int l = 0; l < 4; ++l) s << " L" << K << "[4 * w + " << l << "] = b.v[" << l << "];";
+                s << " } }\n";
+            } else {
+                std::string raw = unit(k) ? "((const " + T + "*)q" + K + ")[j]" : "*(const " + T + "*)(q" + K + " + j * s" + K + ")";
+                s << "        for (int u = 0; u < GPY_ROW_CACHE; ++u) { const int64_t j = t + u * nt; if (j < n) L" << K << "[u] = " << raw << "; }\n";
+            }
+        }
+        row_cache_ = true;
+        row_vec_ = vec;
+        choose_value_cache();
+        row_blocks_per_sm_ = peak_register_words() <= 16 ? 4 : 2;
+        row_vec_blocks_per_sm_ = peak_register_words() <= 32 ? 3 : 2;
+        for (const CachedValue& c : value_cache_) s << "        " << compute_type(c.node->dtype) << " " << c.array << "[GPY_ROW_CACHE];\n";
+        if (vec)
+            s << row_passes({"        #pragma unroll\n        for (int w = 0; w < GPY_ROW_CACHE / 4; ++w) { const int64_t jv = 4 * (t + w * nt); if (jv >= n) break;\n",
+                             "        #pragma unroll\n        for (int l = 0; l < 4; ++l) { const int u = 4 * w + l; const int64_t j = jv + l;\n",
+                             "        }\n", "        }\n"});
+        else
+            s << row_passes({"        #pragma unroll\n        for (int u = 0; u < GPY_ROW_CACHE; ++u) { const int64_t j = t + u * nt; if (j >= n) break;\n",
+                             "", "", "        }\n"});
+        value_cache_.clear();
+        row_cache_ = false;
+        row_vec_ = false;
+        s << "        }\n";
+        return s.str();
+    }
+    // A loop over a row's elements, as text: `outer` opens it (defining j,
+    // and u where rows are cached) unless `inner` does (the vector path: an
+    // outer loop over vectors, an inner one over their four lanes).
+    struct RowLoop { std::string outer, inner, inner_close, outer_close; };
+
+    // The reductions one after another, then the stores. In the vector path
+    // the store pass gathers each output's four lanes in W<k> between the
+    // inner and outer loops and writes them as one vector.
+    std::string row_passes(const RowLoop& loop) {
+        const std::string open = loop.outer + loop.inner, close = loop.inner_close + loop.outer_close;
         std::ostringstream s;
         row_values_.clear();
         for (size_t i = 0; i < stages_.size(); ++i) {
@@ -568,7 +626,7 @@ private:
                 default: init = "__builtin_inf()"; fold = a + " = gpy_row_min(" + a + ", (" + A + ")" + v + ");"; comb = "gpy_row_min(x, y)"; break;
             }
             s << "        " << A << " " << a << " = " << init << ";\n";
-            s << loop << code_.str() << "            " << fold << "\n        }\n";
+            s << open << code_.str() << "            " << fold << "\n" << close;
             // One pass per row: the next row's reuses the slots (prelude).
             s << "        " << a << " = gpy_row_allreduce<" << (stages_.size() == 1 ? "true" : "false") << ">(" << a << ", [](" << A << " x, " << A << " y) { return " << comb << "; });\n";
             std::string rv = "r" + std::to_string(i);
@@ -583,10 +641,20 @@ private:
         code_.str("");
         values_.clear();
         read_value_cache(stages_.size());
-        std::string stores;
-        for (size_t k = 0; k < n_out_; ++k)
-            if (roots_[k]->op != Op::Expand) stores += "            " + store("j", value(roots_[k].get(), "j", false), k) + "\n";
-        s << loop << code_.str() << stores << "        }\n";
+        std::string stores, gather_decls, gather_writes;
+        for (size_t k = 0; k < n_out_; ++k) {
+            if (roots_[k]->op == Op::Expand) continue;
+            std::string v = value(roots_[k].get(), "j", false);
+            if (!row_vec_) {
+                stores += "            " + store("j", v, k) + "\n";
+                continue;
+            }
+            std::string T = storage_type(roots_[k]->dtype), K = std::to_string(k);
+            gather_decls += "        gpy_vec4<" + T + "> W" + K + ";\n";
+            stores += "            W" + K + ".v[l] = (" + T + ")" + v + ";\n";
+            gather_writes += "        *(gpy_vec4<" + T + ">*)((" + T + "*)q" + K + " + jv) = W" + K + ";\n";
+        }
+        s << loop.outer << gather_decls << loop.inner << code_.str() << stores << loop.inner_close << gather_writes << loop.outer_close;
         return s.str();
     }
 

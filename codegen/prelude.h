@@ -13,6 +13,7 @@ typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned
 typedef _Float16 gpy_half;
 #define GPY_KERNEL extern "C"
 #define GPY_INLINE static inline __attribute__((always_inline))
+#define GPY_ROW_FN static inline __attribute__((always_inline))
 #define GPY_RESTRICT __restrict__
 #define GPY_REDUCE_TILE 256
 #define GPY_REPORT_ERROR(word, code) __atomic_store_n((int*)(word), (code), __ATOMIC_RELAXED)
@@ -128,6 +129,9 @@ typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef 
 typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t; typedef unsigned long uint64_t;
 #define GPY_KERNEL static __device__
 #define GPY_INLINE __device__ __forceinline__
+// A row kernel's row function, inlined into each entry point with its `vec`
+// a constant there, so the other path's code and registers drop out.
+#define GPY_ROW_FN static __device__ __forceinline__
 #define GPY_RESTRICT __restrict__
 #define GPY_REDUCE_TILE 1
 #define GPY_REPORT_ERROR(word, code) atomicExch((int*)(word), (code))

@@ -32,7 +32,7 @@ struct Compiled {
     cuda::CUfunction grid = nullptr, part = nullptr, merge = nullptr, finish = nullptr;
     cuda::CUfunction vec4 = nullptr;                                     // KernelSource::vec4_align
     cuda::CUfunction reduce = nullptr;                                   // KernelSource::cooperative
-    cuda::CUfunction rows = nullptr;                                     // KernelSource::RowFused
+    cuda::CUfunction rows = nullptr, rows_vec = nullptr;                 // KernelSource::RowFused, row_vec_align
     cuda::LaunchShape grid_shape, part_shape, vec4_shape, reduce_shape, rows_shape;
 };
 
@@ -130,6 +130,7 @@ const Compiled& compiled_for(int device_index, const KernelSource& k, const std:
     if (k.kind == KernelSource::RowFused) {
         c.rows = c.module->function((k.name + "_rows").c_str());
         c.rows_shape = whole_warps(c.rows, 512);
+        if (!k.row_vec_align.empty()) c.rows_vec = c.module->function((k.name + "_rows_vec").c_str());
     } else if (!k.vec4_align.empty()) {
         c.vec4 = c.module->function((k.name + "_vec4_grid").c_str());
         c.vec4_shape = cuda::occupancy_shape(c.vec4);
@@ -502,13 +503,16 @@ void run_kernel_cuda(KernelPlan& plan) {
     void* argp = pack_args(L, k);
     if (k.kind == KernelSource::RowFused) {
         // A block per row: about eight elements per thread, at most 512 threads
-        // (the wrapper's launch bounds; GPY_ROW_CACHE = 16 caches rows up to 8192).
+        // (the wrapper's launch bounds; GPY_ROW_CACHE = 16 caches rows up to
+        // 8192). The grid has a block for every row rather than only as many
+        // as are resident (H200, softmax 8192^2: 0.204 -> 0.184 ms), and the
+        // cache moves four elements per load and store where rows allow.
         int64_t nrows = L.outer, cols = L.inner;
         const cuda::LaunchShape& s = c.rows_shape;
         int block = int(std::min<int64_t>({s.block, 512, std::max<int64_t>(32, (cols / 8 + 31) / 32 * 32)}));
-        int64_t resident = std::max<int64_t>(1, int64_t(s.min_grid) * s.block / block);
+        bool vec = c.rows_vec && cols % 4 == 0 && rows_aligned(L, k, k.row_vec_align);
         void* params[] = {argp, &nrows};
-        cuda::launch(c.rows, {unsigned(std::max<int64_t>(1, std::min(nrows, resident)))}, {unsigned(block)}, 0, stream, params);
+        cuda::launch(vec ? c.rows_vec : c.rows, {unsigned(std::clamp<int64_t>(nrows, 1, 0x7fffffff))}, {unsigned(block)}, 0, stream, params);
     } else if (k.cooperative && launch_cooperative(c, L, k, argp, dev, stream)) {
         // launched
     } else if (c.vec4) {
