@@ -174,7 +174,6 @@ private:
     std::vector<const Node*> stages_;     // rows_: its reductions, each after those it reads
     std::map<const Node*, std::string> row_values_;  // rows_: per-row variables of Reduce and Expand nodes
     bool row_cache_ = false;              // rows_: loads read the registers L<k>[u] (emit_rows)
-    bool row_vec_ = false;                // rows_, row_cache_: slots filled and stored by vectors of four
     std::vector<uint8_t> row_vec_align_;  // KernelSource::row_vec_align
     int row_vec_blocks_per_sm_ = 3;       // KernelSource::row_vec_blocks_per_sm
     int row_blocks_per_sm_ = 2;           // KernelSource::row_blocks_per_sm
@@ -530,9 +529,16 @@ private:
         size_t cached = 0;
         for (size_t k = n_out_; k < ops_.size(); ++k) cached += !zero(k);
         if (cached > 0 && cached <= 2) {  // 32 registers at most (the wrapper's launch bounds allow 64)
+            // Both cached paths keep the same values in registers.
+            row_cache_ = true;
+            choose_value_cache();
+            row_blocks_per_sm_ = peak_register_words() <= 16 ? 4 : 2;
+            row_vec_blocks_per_sm_ = peak_register_words() <= 32 ? 3 : 2;
             s << "#if GPY_ROW_CACHE\n";
             if (row_vec_eligible()) s << cached_rows(true) << "        else\n";
             s << cached_rows(false) << "        else\n#endif\n";
+            value_cache_.clear();
+            row_cache_ = false;
         }
         s << "        {\n" << row_passes({"        for (int64_t j = t; j < n; j += nt) {\n", "", "", "        }\n"}) << "        }\n";
         s << error_report() << "}\n";
@@ -578,11 +584,6 @@ private:
                 s << "        for (int u = 0; u < GPY_ROW_CACHE; ++u) { const int64_t j = t + u * nt; if (j < n) L" << K << "[u] = " << raw << "; }\n";
             }
         }
-        row_cache_ = true;
-        row_vec_ = vec;
-        choose_value_cache();
-        row_blocks_per_sm_ = peak_register_words() <= 16 ? 4 : 2;
-        row_vec_blocks_per_sm_ = peak_register_words() <= 32 ? 3 : 2;
         for (const CachedValue& c : value_cache_) s << "        " << compute_type(c.node->dtype) << " " << c.array << "[GPY_ROW_CACHE];\n";
         if (vec)
             s << row_passes({"        #pragma unroll\n        for (int w = 0; w < GPY_ROW_CACHE / 4; ++w) { const int64_t jv = 4 * (t + w * nt); if (jv >= n) break;\n",
@@ -591,9 +592,6 @@ private:
         else
             s << row_passes({"        #pragma unroll\n        for (int u = 0; u < GPY_ROW_CACHE; ++u) { const int64_t j = t + u * nt; if (j >= n) break;\n",
                              "", "", "        }\n"});
-        value_cache_.clear();
-        row_cache_ = false;
-        row_vec_ = false;
         s << "        }\n";
         return s.str();
     }
@@ -645,7 +643,7 @@ private:
         for (size_t k = 0; k < n_out_; ++k) {
             if (roots_[k]->op == Op::Expand) continue;
             std::string v = value(roots_[k].get(), "j", false);
-            if (!row_vec_) {
+            if (loop.inner.empty()) {  // element by element
                 stores += "            " + store("j", v, k) + "\n";
                 continue;
             }
