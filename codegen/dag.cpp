@@ -1,5 +1,7 @@
 #include "codegen/dag.h"
 
+#include "codegen/pointer_ids.h"
+
 #include <vector>
 
 #include <algorithm>
@@ -46,11 +48,13 @@ std::vector<int64_t> contiguous_strides(const Shape& shape, size_t itemsize) {
 static void weigh(Node& n) {
     uint64_t w = 1;
     n.has_expand = n.op == Op::Expand;
+    n.has_reduce = n.op == Op::Reduce;
     n.may_fail = n.op == Op::Binary && n.binary == BinaryOp::Pow && kind(n.dtype) == DKind::Int;
     for (auto& c : n.in) {
         if (c->result) continue;
         w += c->pending_weight;
         n.has_expand |= c->has_expand;
+        n.has_reduce |= c->has_reduce;
         n.may_fail |= c->may_fail;
     }
     n.pending_weight = uint32_t(std::min<uint64_t>(w, UINT32_MAX));
@@ -150,17 +154,16 @@ NodeP make_expand(NodeP x, std::vector<int> axes) {
 }
 
 size_t count_pending(const Node* root, size_t limit) {
-    // A linear search over at most `limit` nodes (the pending cap, 64): it
-    // runs as an operation builds its array, where a hash set's allocations
-    // cost more than the scans.
-    thread_local std::vector<const Node*> seen, stack;
+    // Runs as an operation builds its array once a graph passes the pending
+    // cap: a flat pointer set, so it neither allocates nor scans.
+    thread_local PointerIds seen;
+    thread_local std::vector<const Node*> stack;
     seen.clear();
     stack.assign(1, root);
     while (!stack.empty() && seen.size() < limit) {
         const Node* n = stack.back();
         stack.pop_back();
-        if (n->result || n->op == Op::Input || n->op == Op::Scalar || std::find(seen.begin(), seen.end(), n) != seen.end()) continue;
-        seen.push_back(n);
+        if (n->result || n->op == Op::Input || n->op == Op::Scalar || !seen.insert(n)) continue;
         for (auto& c : n->in) stack.push_back(c.get());
     }
     return seen.size();

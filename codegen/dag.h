@@ -112,6 +112,9 @@ struct Node {
     // An Expand may be pending in this tree (kept at construction, like the
     // weight): the planner's row-kernel and Expand walks skip trees without.
     bool has_expand = false;
+    // A Reduce may be pending in this tree (kept the same way): the planner's
+    // reduction walks skip trees without.
+    bool has_reduce = false;
     // An integer power may be pending in this tree (its kernel can fail at
     // run time: a negative exponent), kept the same way.
     bool may_fail = false;

@@ -21,6 +21,7 @@
 #include <unordered_map>
 
 #include "codegen/emit_internal.h"
+#include "codegen/pointer_ids.h"
 #include "runtime/buffer.h"
 
 namespace gpy {
@@ -29,11 +30,17 @@ using namespace dag;
 
 namespace {
 
+uint64_t bits_of(const ScalarValue& v) {
+    uint64_t b;
+    std::memcpy(&b, v.raw, sizeof b);
+    return b;
+}
+
 struct Walk {
     std::string device_error;  // see KernelPlan::device_error
     std::vector<int64_t> key;
     std::vector<const Node*> nodes;  // by first-visit order
-    std::unordered_map<const Node*, int64_t> id;
+    PointerIds id;
     std::vector<int64_t> scalars;  // ids of the Scalar nodes visited
 
     // Room for a graph at the pending cap (plan.h kMaxPendingNodes) without
@@ -41,18 +48,24 @@ struct Walk {
     Walk() {
         key.reserve(1024);
         nodes.reserve(128);
-        id.reserve(128);
+    }
+
+    void reset() {
+        device_error.clear();
+        key.clear();
+        nodes.clear();
+        id.clear();
+        scalars.clear();
     }
 
     void visit(const Node* n) {
         if (n->result) n = n->result.get();  // computed nodes act as inputs
-        auto it = id.find(n);
-        if (it != id.end()) {
-            key.push_back(-1 - it->second);
+        if (int64_t seen = id.find(n); seen >= 0) {
+            key.push_back(-1 - seen);
             return;
         }
         int64_t me = int64_t(nodes.size());
-        id.emplace(n, me);
+        id.insert(n, me);
         nodes.push_back(n);
         key.push_back(int64_t(n->op) | int64_t(n->dtype) << 8 | int64_t(n->unary) << 16 | int64_t(n->binary) << 32 |
                       int64_t(n->reduce) << 48);
@@ -82,7 +95,7 @@ struct Walk {
             int64_t same = me;
             for (int64_t k : scalars) {
                 const Node* o = nodes[size_t(k)];
-                if (o->dtype == n->dtype && !std::memcmp(o->value.raw, n->value.raw, 8) && o->value.imag == n->value.imag) {
+                if (o->dtype == n->dtype && bits_of(o->value) == bits_of(n->value) && o->value.imag == n->value.imag) {
                     same = k;
                     break;
                 }
@@ -135,6 +148,12 @@ Memo& memo() {
     return *m;
 }
 
+int64_t walked_id(const Walk& w, const Node* n) {
+    int64_t id = w.id.find(n);
+    if (id < 0) throw std::logic_error("kernel memo: an emitted operand the walk did not visit");
+    return id;
+}
+
 char* data_of(const Node* n) { return reinterpret_cast<char*>(n->buffer.device_bytes()) + n->offset; }
 
 uint64_t slot_of(const Node* n, bool imaginary) {
@@ -151,7 +170,17 @@ namespace {
 // emit_kernel and emit_kernel_multi: `roots` are the outputs (one unless the
 // kernel is multi-output), `target` only for one output.
 KernelPlan emit_memoised(const std::vector<NodeP>& roots, const Target* target) {
-    Walk w;
+    // One walk per thread, reused: it runs at every materialisation. (Not
+    // re-entered: emitting a kernel materialises nothing.)
+    thread_local Walk w;
+    thread_local bool walking = false;
+    if (walking) throw std::logic_error("kernel memo: emit_memoised re-entered");
+    struct Busy {
+        bool& flag;
+        explicit Busy(bool& f) : flag(f) { flag = true; }
+        ~Busy() { flag = false; }
+    } busy(walking);
+    w.reset();
     for (const NodeP& r : roots) {
         w.visit(r.get());
         w.key.push_back(-2000000);  // end of one output's tree
@@ -201,10 +230,10 @@ KernelPlan emit_memoised(const std::vector<NodeP>& roots, const Target* target) 
     e.meta = plan.launch.meta;
     e.outer = plan.launch.outer;
     e.inner = plan.launch.inner;
-    for (const Node* n : ops.inputs) e.input_ids.push_back(w.id.at(n));
-    for (auto [n, imaginary] : ops.scalars) e.scalar_ids.push_back({w.id.at(n), imaginary});
+    for (const Node* n : ops.inputs) e.input_ids.push_back(walked_id(w, n));
+    for (auto [n, imaginary] : ops.scalars) e.scalar_ids.push_back({walked_id(w, n), imaginary});
     plan.device_error = std::move(w.device_error);
-    memo().store(std::move(w.key), std::move(e));
+    memo().store(w.key, std::move(e));
     return plan;
 }
 

@@ -136,6 +136,7 @@ void prepare(const NodeP& n, bool fuse_one) {
         std::unordered_set<const Node*> seen_expand;
         resolve_expands(n, seen_expand);
     }
+    if (!n->has_reduce) return;  // nothing to compute first
     std::vector<NodeP> reduces;
     std::unordered_set<const Node*> seen;
     top_reduces(n, reduces, seen);
@@ -200,7 +201,7 @@ void materialize(const NodeP& n) {
     if (!(n->has_expand && !standing_in() && row_kernel_fits({n}))) {
         prepare(n, true);
         if (done(n.get())) return;
-        if (standing_in()) {
+        if (standing_in() && n->has_reduce) {
             // The one reduction left to fuse runs apart; n is then elementwise.
             std::vector<NodeP> reduces;
             std::unordered_set<const Node*> seen;

@@ -114,7 +114,7 @@ std::string dtype_class_name(const Operand& op) {
     return std::string("<class 'numpy.dtypes.") + kNames[int(op.dtype)] + "'>";
 }
 
-[[noreturn]] void no_loop_error(const UfuncDef& u, const std::vector<Operand>& ops) {
+[[noreturn]] void no_loop_error(const UfuncDef& u, std::span<const Operand> ops) {
     std::string types;
     if (ops.size() == 1) {
         types = dtype_class_name(ops[0]);
@@ -154,7 +154,7 @@ const LoopSig* find_exact(const UfuncDef& u, const DType* types, int n) {
 // should_use_min_scalar_weak_literals (convert_datatype.c): weak scalars are
 // matched by kind only when some array operand is of at least their kind
 // (bool < int < inexact, complex scalars counting as inexact).
-bool use_weak_matching(const std::vector<Operand>& ops) {
+bool use_weak_matching(std::span<const Operand> ops) {
     bool all_scalars = true;
     int max_scalar = -1, max_array = -1;
     for (const Operand& op : ops) {
@@ -173,7 +173,7 @@ bool use_weak_matching(const std::vector<Operand>& ops) {
 
 // PyUFunc_DefaultTypeResolver's linear search: the first loop every input can
 // be safely cast to.
-const LoopSig& linear_search(const UfuncDef& u, const std::vector<Operand>& ops) {
+const LoopSig& linear_search(const UfuncDef& u, std::span<const Operand> ops) {
     bool weak_match = use_weak_matching(ops);
     for (const LoopSig& sig : u.loops()) {
         bool ok = true;
@@ -188,20 +188,20 @@ const LoopSig& linear_search(const UfuncDef& u, const std::vector<Operand>& ops)
 }
 
 // The uniform dtype of PyUFunc_SimpleUniformOperationTypeResolver.
-DType uniform_dtype(const UfuncDef& u, const std::vector<Operand>& ops) {
+DType uniform_dtype(const UfuncDef& u, std::span<const Operand> ops) {
     if (u.nin == 1) return descr_of(ops[0]);
     return result_type(ops);
 }
 
 // A loop with exactly the dtypes a legacy resolver chose, else NumPy's
 // "did not contain a loop" error (reported with the original operand DTypes).
-const LoopSig& require_loop(const UfuncDef& u, const std::vector<Operand>& ops, const DType* types) {
+const LoopSig& require_loop(const UfuncDef& u, std::span<const Operand> ops, const DType* types) {
     const LoopSig* sig = find_exact(u, types, u.nargs());
     if (!sig) no_loop_error(u, ops);
     return *sig;
 }
 
-const LoopSig& legacy_resolve(const UfuncDef& u, const std::vector<Operand>& ops) {
+const LoopSig& legacy_resolve(const UfuncDef& u, std::span<const Operand> ops) {
     DType types[4];
     auto uniform = [&](DType t) -> const LoopSig& {
         std::fill(types, types + u.nargs(), t);
@@ -402,11 +402,36 @@ DType promote_types(DType a, DType b) {
     return DType::Complex128;  // unreachable: everything casts safely to complex128
 }
 
-DType result_type(const std::vector<Operand>& ops) {
+DType result_type(std::span<const Operand> ops) {
     std::vector<Meta> metas;
     metas.reserve(ops.size());
     for (const Operand& op : ops) metas.push_back(meta_of(op));
     return concrete_of(promote_sequence(metas));
+}
+
+const UfuncLoop& resolve_ufunc_memo(std::string_view name, std::span<const Operand> ops) {
+    // Direct-mapped: a miss overwrites its slot. A loop's operations repeat
+    // their operands exactly, so a few hundred slots hold any program's set.
+    struct Slot {
+        std::string name;
+        std::vector<Operand> ops;
+        UfuncLoop loop;
+    };
+    static constexpr size_t kSlots = 512;
+    thread_local std::vector<Slot> slots(kSlots);
+    auto same = [](const Operand& a, const Operand& b) {
+        return a.dtype == b.dtype && a.weak == b.weak && a.int_value == b.int_value;  // float_value is never read
+    };
+    size_t h = std::hash<std::string_view>()(name);
+    for (const Operand& o : ops) h = h * 1000003 ^ (size_t(o.dtype) | size_t(o.weak) << 8) ^ size_t(o.int_value) * 0x9E3779B97F4A7C15ull;
+    Slot& slot = slots[h % kSlots];
+    if (slot.name == name && slot.ops.size() == ops.size() && std::equal(ops.begin(), ops.end(), slot.ops.begin(), same))
+        return slot.loop;
+    UfuncLoop loop = resolve_ufunc(name, ops);  // throws before the slot changes
+    slot.name.assign(name);
+    slot.ops.assign(ops.begin(), ops.end());
+    slot.loop = std::move(loop);
+    return slot.loop;
 }
 
 bool is_known_ufunc(std::string_view name) { return find_ufunc(name) != nullptr; }
@@ -419,7 +444,7 @@ int ufunc_nout(std::string_view name) {
     return u ? u->nout : -1;
 }
 
-UfuncLoop resolve_ufunc(std::string_view name, const std::vector<Operand>& ops) {
+UfuncLoop resolve_ufunc(std::string_view name, std::span<const Operand> ops) {
     const UfuncDef* up = find_ufunc(name);
     if (!up) type_error("unknown ufunc '" + std::string(name) + "'");
     const UfuncDef& u = *up;

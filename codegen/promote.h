@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -41,7 +42,8 @@ bool can_cast(DType from, DType to, Casting casting = Casting::Safe);
 DType promote_types(DType a, DType b);
 // np.result_type(*ops) with weak Python scalars (never raises: values are not checked).
 // Precondition: ops is not empty.
-DType result_type(const std::vector<Operand>& ops);
+DType result_type(std::span<const Operand> ops);
+inline DType result_type(std::initializer_list<Operand> ops) { return result_type(std::span<const Operand>(ops.begin(), ops.size())); }
 
 // A type-resolution failure, with NumPy's exception kind ("TypeError" or
 // "OverflowError") and exact message.
@@ -68,7 +70,15 @@ struct UfuncLoop {
 // then checks weak Python ints against the loop's integer input dtypes.
 // Throws PromotionError (TypeError for no loop / wrong arity / unknown ufunc,
 // OverflowError for "Python integer 300 out of bounds for int8").
-UfuncLoop resolve_ufunc(std::string_view name, const std::vector<Operand>& ops);
+UfuncLoop resolve_ufunc(std::string_view name, std::span<const Operand> ops);
+inline UfuncLoop resolve_ufunc(std::string_view name, std::initializer_list<Operand> ops) {
+    return resolve_ufunc(name, std::span<const Operand>(ops.begin(), ops.size()));
+}
+// resolve_ufunc through a per-thread memo keyed by the name and the operands
+// (dtype, weak kind, a weak int's value): an operation in a loop resolves
+// once. The reference is valid until the thread's next call. Errors are not
+// memoised (they throw again).
+const UfuncLoop& resolve_ufunc_memo(std::string_view name, std::span<const Operand> ops);
 
 bool is_known_ufunc(std::string_view name);
 int ufunc_nin(std::string_view name);   // -1 for an unknown ufunc

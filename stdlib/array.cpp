@@ -66,11 +66,26 @@ int normalize_axis(int64_t axis, int ndim) {
 // ---- construction and materialisation ----
 
 // TODO(issue 5): per interpreter (arrays never cross interpreters today).
-static thread_local std::unordered_set<ArrayObj*> g_pending_arrays;
+// A vector with each array's slot kept in the array (ArrayObj::pending_slot):
+// tracking is two stores, not a hash-set node per array operation.
+static thread_local std::vector<ArrayObj*> g_pending_arrays;
 
-ArrayObj::~ArrayObj() {
-    if (node) g_pending_arrays.erase(this);
+static void track_pending(ArrayObj* a) {
+    if (a->pending_slot >= 0) return;
+    a->pending_slot = int64_t(g_pending_arrays.size());
+    g_pending_arrays.push_back(a);
 }
+
+static void untrack_pending(ArrayObj* a) {
+    if (a->pending_slot < 0) return;
+    ArrayObj* last = g_pending_arrays.back();
+    g_pending_arrays[size_t(a->pending_slot)] = last;
+    last->pending_slot = a->pending_slot;
+    g_pending_arrays.pop_back();
+    a->pending_slot = -1;
+}
+
+ArrayObj::~ArrayObj() { untrack_pending(this); }
 
 static bool reads(const dag::Node* n, const Buffer* b, std::unordered_set<const dag::Node*>& seen) {
     // A computed node is read through its result (a shared pending value
@@ -144,7 +159,7 @@ Value array_from_node(dag::NodeP n, bool numpy_scalar) {
     Value v = Value::object(a);
     a->serial = next_serial++;
     if (pending && !n->origin) n->origin = t_current_statement;
-    if (pending) g_pending_arrays.insert(a);
+    if (pending) track_pending(a);
     a->dtype = n->dtype;
     a->shape = n->shape;
     a->node = std::move(n);
@@ -193,7 +208,16 @@ dag::NodeP array_node(ArrayObj* a) {
             return a->node;
         }
     }
-    return dag::make_input(a->buffer, a->dtype, a->shape, a->strides, a->offset);
+    // One Input node per array, built at its first use and kept while it
+    // still describes the array (a program reads the same arrays in every
+    // operation: Black-Scholes' s, k, t two dozen times a call). Checked, not
+    // invalidated: the few places that re-point an array need not know.
+    const dag::NodeP& c = a->input_node;
+    if (c && c->buffer.get() == a->buffer.get() && c->offset == a->offset && c->dtype == a->dtype && c->shape == a->shape &&
+        c->strides == a->strides)
+        return c;
+    a->input_node = dag::make_input(a->buffer, a->dtype, a->shape, a->strides, a->offset);
+    return a->input_node;
 }
 
 // The cost model of lazy evaluation: another pending array inside `a`'s
@@ -226,7 +250,7 @@ static void adopt_result(ArrayObj* a);
 
 void materialize(ArrayObj* a) {
     if (!a->node) return;
-    g_pending_arrays.erase(a);
+    untrack_pending(a);
     dag::NodeP n = a->node;
     if (n->op == dag::Op::Scalar || n->op == dag::Op::Input) {
         // Nothing to plan: copy the constant (or the view) into a fresh buffer.
@@ -269,7 +293,7 @@ void materialize(ArrayObj* a) {
             }
             for (ArrayObj* h : together) {
                 if (!h->node || !h->node->result) continue;
-                g_pending_arrays.erase(h);
+                untrack_pending(h);
                 adopt_result(h);
             }
         }
@@ -281,7 +305,7 @@ void materialize(ArrayObj* a) {
         // its own observation by synchronize().
         if (a->node && !a->node->result) {
             a->failed = true;
-            g_pending_arrays.insert(a);
+            track_pending(a);
         }
         throw;
     }

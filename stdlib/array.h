@@ -24,6 +24,7 @@ struct ArrayObj : Object {
     int64_t offset = 0;            // bytes into buffer
     BufferRef buffer;              // set once materialised
     dag::NodeP node;               // set while pending
+    dag::NodeP input_node;         // the Input node reading this array (array_node), reused while it matches
     // A 0-d result that prints like a NumPy scalar (np.float64(3.0)): what
     // reductions and integer indexing return.
     bool numpy_scalar = false;
@@ -33,6 +34,7 @@ struct ArrayObj : Object {
     // Computing it (with others) raised: synchronize() and the end of a REPL
     // input leave it to its own observation, which raises again.
     bool failed = false;
+    int64_t pending_slot = -1;  // index in the pending-array list (array.cpp), -1 when not in it
 
     ArrayObj() : Object(types::ndarray) {}
     ~ArrayObj() override;

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
-#include <map>
+#include <unordered_map>
 
 #include "codegen/kernel.h"
 #include "codegen/plan.h"
@@ -15,7 +15,7 @@ namespace gpy {
 
 using namespace dag;
 
-dag::Shape broadcast_shapes(const std::vector<const dag::Shape*>& shapes) {
+dag::Shape broadcast_shapes(std::span<const dag::Shape* const> shapes) {
     size_t nd = 0;
     for (auto* s : shapes) nd = std::max(nd, s->size());
     dag::Shape out(nd, 1);
@@ -105,9 +105,15 @@ struct OpCode {
     BinaryOp b;
 };
 
-const std::map<std::string, OpCode, std::less<>>& op_table() {
-    static const std::map<std::string, OpCode, std::less<>> t = [] {
-        std::map<std::string, OpCode, std::less<>> m;
+struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+};
+
+// Hashed: looked up at every array operation.
+const std::unordered_map<std::string, OpCode, NameHash, std::equal_to<>>& op_table() {
+    static const std::unordered_map<std::string, OpCode, NameHash, std::equal_to<>> t = [] {
+        std::unordered_map<std::string, OpCode, NameHash, std::equal_to<>> m;
 #define X(n, s) m[s] = OpCode{true, UnaryOp::n, BinaryOp::Add};
         GPY_UNARY_OPS(X)
 #undef X
@@ -131,12 +137,9 @@ const std::map<std::string, OpCode, std::less<>>& op_table() {
     return t;
 }
 
-// True when every operand is a scalar (Python or NumPy scalar or 0-d): NumPy
-// then returns a scalar.
-bool all_scalars(const std::vector<Arg>& args) {
-    for (auto& a : args)
-        if (!a.array.is_undef() && !(a.array.as<ArrayObj>()->numpy_scalar)) return false;
-    return true;
+const OpCode* find_op(std::string_view name) {
+    auto it = op_table().find(name);
+    return it == op_table().end() ? nullptr : &it->second;
 }
 
 }  // namespace
@@ -153,21 +156,36 @@ static Value mask_result(Interp& in, const Value& result, const Value& where, co
     return array_from_node(make_where(make_cast(array_node(m), DType::Bool), array_node(r), keep, shape), r->numpy_scalar && m->numpy_scalar);
 }
 
-Value apply_ufunc(Interp& in, std::string_view name, const std::vector<Value>& values, const UfuncOptions& opts) {
-    std::vector<Arg> args;
-    std::vector<Operand> ops;
-    for (auto& v : values) {
-        args.push_back(to_arg(in, v));
-        ops.push_back(args.back().op);
-    }
-    UfuncLoop loop;
-    try {
-        std::vector<Operand> rops = ops;
-        if (opts.dtype) {
-            // dtype= asks for the loop of that dtype: resolve as if the inputs were of it.
-            for (auto& o : rops) o = Operand::array(*opts.dtype);
+Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> values, const UfuncOptions& opts) {
+    // Fixed-size operand arrays: this runs once per array operation, and its
+    // allocations were most of a graph's build time (Black-Scholes, 2026-11-25).
+    constexpr size_t kMaxOperands = 4;
+    if (values.size() > kMaxOperands) {
+        std::vector<Operand> all;
+        for (const Value& v : values) all.push_back(operand_of(v));
+        try {
+            resolve_ufunc(name, all);  // raises NumPy's arity error
+        } catch (const PromotionError& e) {
+            raise(types::TypeError, e.what());
         }
-        loop = resolve_ufunc(name, rops);
+        raise(types::TypeError, "np." + std::string(name) + " takes at most " + std::to_string(kMaxOperands) + " operands");
+    }
+    const size_t nargs = values.size();
+    Arg args[kMaxOperands];
+    Operand ops[kMaxOperands] = {Operand::array(DType::Float64), Operand::array(DType::Float64), Operand::array(DType::Float64),
+                                 Operand::array(DType::Float64)};
+    for (size_t k = 0; k < nargs; ++k) {
+        args[k] = to_arg(in, values[k]);
+        ops[k] = opts.dtype ? Operand::array(*opts.dtype) : args[k].op;  // dtype= asks for that dtype's loop
+    }
+    DType loop_in[kMaxOperands];
+    DType out_dtype;
+    std::optional<bool> constant_result;
+    try {
+        const UfuncLoop& loop = resolve_ufunc_memo(name, std::span<const Operand>(ops, nargs));
+        std::copy(loop.in.begin(), loop.in.end(), loop_in);
+        out_dtype = loop.out[0];
+        constant_result = loop.constant_result;
     } catch (const PromotionError& e) {
         raise(e.kind == "OverflowError" ? types::OverflowError : e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError,
               e.what());
@@ -178,50 +196,56 @@ Value apply_ufunc(Interp& in, std::string_view name, const std::vector<Value>& v
     if (opts.out) {
         out = as_array(*opts.out);
         if (!out) raise(types::TypeError, "return arrays must be of ArrayType");
-        if (loop.out[0] != out->dtype && !can_cast(loop.out[0], out->dtype, Casting::SameKind))
-            raise(types::UFuncTypeError, "Cannot cast ufunc '" + std::string(name) + "' output from dtype('" + gpy::name(loop.out[0]) +
+        if (out_dtype != out->dtype && !can_cast(out_dtype, out->dtype, Casting::SameKind))
+            raise(types::UFuncTypeError, "Cannot cast ufunc '" + std::string(name) + "' output from dtype('" + gpy::name(out_dtype) +
                                              "') to dtype('" + gpy::name(out->dtype) + "') with casting rule 'same_kind'");
     }
-    std::vector<const Shape*> shapes;
     static const Shape kScalarShape;
-    for (auto& a : args) shapes.push_back(a.array.is_undef() ? &kScalarShape : &a.array.as<ArrayObj>()->shape);
-    if (out) shapes.push_back(&out->shape);
-    Shape shape = broadcast_shapes(shapes);
+    const Shape* shapes[kMaxOperands + 1];
+    size_t nshapes = 0;
+    for (size_t k = 0; k < nargs; ++k) shapes[nshapes++] = args[k].array.is_undef() ? &kScalarShape : &args[k].array.as<ArrayObj>()->shape;
+    if (out) shapes[nshapes++] = &out->shape;
+    Shape shape = broadcast_shapes(std::span<const Shape* const>(shapes, nshapes));
     if (out && shape != out->shape)
         raise(types::ValueError, "non-broadcastable output operand with shape " + compact_shape_text(out->shape) +
                                      " doesn't match the broadcast shape " + compact_shape_text(shape));
-    DType out_dtype = loop.out[0];
+    bool all_scalars = true;  // every operand a scalar (Python, NumPy or 0-d): NumPy returns a scalar
+    for (size_t k = 0; k < nargs; ++k)
+        if (!args[k].array.is_undef() && !args[k].array.as<ArrayObj>()->numpy_scalar) all_scalars = false;
     NodeP node;
-    if (loop.constant_result) {
+    if (constant_result) {
         // NumPy answers e.g. uint8_array < 300 without computing: all True.
         ScalarValue v;
-        v.b = *loop.constant_result;
+        v.b = *constant_result;
         node = make_scalar(DType::Bool, v);
     } else {
-        auto it = op_table().find(name);
-        if (it == op_table().end()) raise(types::NotImplementedError, "ufunc '" + std::string(name) + "' is not implemented yet");
-        std::vector<NodeP> inputs;
-        for (size_t k = 0; k < args.size(); ++k) {
-            DType want = loop.in[k];
-            if (!args[k].array.is_undef()) inputs.push_back(make_cast(array_node(args[k].array.as<ArrayObj>()), want));
-            else inputs.push_back(make_scalar(want, convert_scalar(args[k].python, want)));
+        const OpCode* code = find_op(name);
+        if (!code) raise(types::NotImplementedError, "ufunc '" + std::string(name) + "' is not implemented yet");
+        NodeP inputs[kMaxOperands];
+        for (size_t k = 0; k < nargs; ++k) {
+            DType want = loop_in[k];
+            if (!args[k].array.is_undef()) inputs[k] = make_cast(array_node(args[k].array.as<ArrayObj>()), want);
+            else inputs[k] = make_scalar(want, convert_scalar(args[k].python, want));
         }
         // Complex loops the emitter lacks raise here rather than compute something wrong.
         bool complex_in = false;
-        for (DType d : loop.in) complex_in = complex_in || is_complex(d);
-        if (complex_in && !(it->second.unary ? complex_unary_supported(it->second.u) : complex_binary_supported(it->second.b)))
+        for (size_t k = 0; k < nargs; ++k) complex_in = complex_in || is_complex(loop_in[k]);
+        if (complex_in && !(code->unary ? complex_unary_supported(code->u) : complex_binary_supported(code->b)))
             raise(types::NotImplementedError, "np." + std::string(name) + " of complex values is not supported yet");
-        if (it->second.unary) node = make_unary(it->second.u, inputs[0], out_dtype);
-        else node = make_binary(it->second.b, inputs[0], inputs[1], out_dtype, shape);
-        node->shape = shape;
+        if (code->unary) {
+            node = make_unary(code->u, std::move(inputs[0]), out_dtype);
+            if (node->shape != shape) node->shape = shape;  // a Python scalar operand: shape ()
+        } else {
+            node = make_binary(code->b, std::move(inputs[0]), std::move(inputs[1]), out_dtype, Shape(shape));
+        }
         // NumPy: integer ** negative integer is an error, checked here for
         // scalar exponents (array exponents report from the kernel); an empty
         // result computes nothing, so raises nothing.
-        if (node->size() > 0 && !it->second.unary && it->second.b == BinaryOp::Pow && is_integer(loop.in[1]) && !args[1].python.is_undef() &&
+        if (node->size() > 0 && !code->unary && code->b == BinaryOp::Pow && is_integer(loop_in[1]) && !args[1].python.is_undef() &&
             args[1].python.is_int() && args[1].python.i < 0)
             raise(types::ValueError, "Integers to negative integer powers are not allowed.");
     }
-    Value result = node->op == Op::Scalar ? compute_into_new(node, DType::Bool, shape) : array_from_node(node, all_scalars(args));
+    Value result = node->op == Op::Scalar ? compute_into_new(node, DType::Bool, shape) : array_from_node(std::move(node), all_scalars);
     if (opts.where) result = mask_result(in, result, *opts.where, opts.out);
     if (opts.out) {
         assign_array(in, *opts.out, result, /*value_is_temporary=*/true);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -19,13 +20,19 @@ struct UfuncOptions {
 };
 
 // np.<name>(*values): builds the lazy node (or writes into out=).
-Value apply_ufunc(Interp& in, std::string_view name, const std::vector<Value>& values, const UfuncOptions& opts = {});
+Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> values, const UfuncOptions& opts = {});
+inline Value apply_ufunc(Interp& in, std::string_view name, std::initializer_list<Value> values, const UfuncOptions& opts = {}) {
+    return apply_ufunc(in, name, std::span<const Value>(values.begin(), values.size()), opts);
+}
 // target[...] = value, broadcasting and casting to target's dtype, in place.
 // `value_is_temporary`: nothing else sees the value (out=, `a += b`), so
 // where it reads the target only at the positions it writes it is computed
 // straight into them instead of into a buffer first.
 void assign_array(Interp& in, const Value& target, const Value& value, bool value_is_temporary = false);
-dag::Shape broadcast_shapes(const std::vector<const dag::Shape*>& shapes);
+dag::Shape broadcast_shapes(std::span<const dag::Shape* const> shapes);
+inline dag::Shape broadcast_shapes(std::initializer_list<const dag::Shape*> shapes) {
+    return broadcast_shapes(std::span<const dag::Shape* const>(shapes.begin(), shapes.size()));
+}
 dag::ScalarValue convert_scalar(const Value& v, DType t);
 // The promotion operand of an array (strong) or a Python scalar (weak, NEP 50).
 Operand operand_of(const Value& v);
