@@ -3,17 +3,22 @@
 // kernels. Knows nothing of the parser or of the interpreter's values.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "codegen/small_vec.h"
 #include "runtime/buffer.h"
 #include "runtime/dtype.h"
 
 namespace gpy::dag {
 
-using Shape = std::vector<int64_t>;
+// Inline up to rank 6 (codegen/small_vec.h): shapes are copied at every operation.
+using Shape = SmallVec<int64_t, 6>;
 
 enum class Op : uint8_t {
     Input,   // a view of materialised data (buffer + byte offset + byte strides)
@@ -85,11 +90,48 @@ struct ScalarValue {
 struct Node;
 using NodeP = std::shared_ptr<Node>;
 
+// A node's operands, kept inline: at most three (Where), and a heap vector
+// per node was a third of a graph's allocations.
+class Operands {
+public:
+    static constexpr size_t kMax = 3;
+    Operands() = default;
+    Operands(std::initializer_list<NodeP> list) {
+        for (const NodeP& p : list) push_back(p);
+    }
+    Operands(const std::vector<NodeP>& list) {
+        for (const NodeP& p : list) push_back(p);
+    }
+    void push_back(NodeP p) {
+        if (n_ == kMax) throw std::logic_error("dag: a node has at most three operands");
+        v_[n_++] = std::move(p);
+    }
+    void clear() {
+        for (size_t k = 0; k < n_; ++k) v_[k].reset();
+        n_ = 0;
+    }
+    size_t size() const { return n_; }
+    bool empty() const { return n_ == 0; }
+    NodeP& operator[](size_t k) { return v_[k]; }
+    const NodeP& operator[](size_t k) const { return v_[k]; }
+    NodeP* begin() { return v_; }
+    NodeP* end() { return v_ + n_; }
+    const NodeP* begin() const { return v_; }
+    const NodeP* end() const { return v_ + n_; }
+    const NodeP& back() const { return v_[n_ - 1]; }
+    bool operator==(const Operands& o) const { return std::equal(begin(), end(), o.begin(), o.end()); }
+    bool operator==(const std::vector<NodeP>& o) const { return std::equal(begin(), end(), o.begin(), o.end()); }
+
+private:
+    NodeP v_[kMax];
+    uint8_t n_ = 0;
+};
+
 struct Node {
     Op op;
     DType dtype;
     Shape shape;
-    std::vector<NodeP> in;
+    Operands in;
     UnaryOp unary{};
     BinaryOp binary{};
     ReduceOp reduce{};
