@@ -85,7 +85,7 @@ NodeP make_cast(NodeP x, DType to) {
     n->op = Op::Cast;
     n->dtype = to;
     n->shape = x->shape;
-    n->in = {std::move(x)};
+    n->in.push_back(std::move(x));  // (a braced list would copy: atomic reference counts)
     weigh(*n);
     return n;
 }
@@ -96,7 +96,7 @@ NodeP make_unary(UnaryOp op, NodeP x, DType out) {
     n->unary = op;
     n->dtype = out;
     n->shape = x->shape;
-    n->in = {std::move(x)};
+    n->in.push_back(std::move(x));
     weigh(*n);
     return n;
 }
@@ -107,7 +107,8 @@ NodeP make_binary(BinaryOp op, NodeP a, NodeP b, DType out, Shape shape) {
     n->binary = op;
     n->dtype = out;
     n->shape = std::move(shape);
-    n->in = {std::move(a), std::move(b)};
+    n->in.push_back(std::move(a));
+    n->in.push_back(std::move(b));
     weigh(*n);
     return n;
 }
@@ -117,7 +118,9 @@ NodeP make_where(NodeP c, NodeP a, NodeP b, Shape shape) {
     n->op = Op::Where;
     n->dtype = a->dtype;
     n->shape = std::move(shape);
-    n->in = {std::move(c), std::move(a), std::move(b)};
+    n->in.push_back(std::move(c));
+    n->in.push_back(std::move(a));
+    n->in.push_back(std::move(b));
     weigh(*n);
     return n;
 }
@@ -133,7 +136,7 @@ NodeP make_reduce(ReduceOp op, NodeP x, std::vector<int> axes, DType out) {
         if (!reduced) n->shape.push_back(x->shape[d]);
     }
     n->axes = std::move(axes);
-    n->in = {std::move(x)};
+    n->in.push_back(std::move(x));
     weigh(*n);
     return n;
 }
@@ -148,7 +151,7 @@ NodeP make_expand(NodeP x, std::vector<int> axes) {
         n->shape.push_back(inserted ? 1 : x->shape[k++]);
     }
     n->axes = std::move(axes);
-    n->in = {std::move(x)};
+    n->in.push_back(std::move(x));
     weigh(*n);
     return n;
 }
