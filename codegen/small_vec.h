@@ -63,9 +63,10 @@ public:
     operator std::vector<T>() const { return std::vector<T>(begin(), end()); }
 
     void assign(size_t n, const T& v) {
+        T copy = v;  // v may live in this vector, which reserve may free
         size_ = 0;
         reserve(n);
-        std::fill(data_, data_ + n, v);
+        std::fill(data_, data_ + n, copy);
         size_ = n;
     }
     template <class It, class = typename std::iterator_traits<It>::iterator_category>
@@ -117,8 +118,9 @@ public:
         cap_ = cap;
     }
     void resize(size_t n, const T& v = T()) {
+        T copy = v;  // as in assign
         reserve(n);
-        if (n > size_) std::fill(data_ + size_, data_ + n, v);
+        if (n > size_) std::fill(data_ + size_, data_ + n, copy);
         size_ = n;
     }
     void clear() { size_ = 0; }

@@ -172,8 +172,7 @@ Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> valu
     }
     const size_t nargs = values.size();
     Arg args[kMaxOperands];
-    Operand ops[kMaxOperands] = {Operand::array(DType::Float64), Operand::array(DType::Float64), Operand::array(DType::Float64),
-                                 Operand::array(DType::Float64)};
+    Operand ops[kMaxOperands]{};
     for (size_t k = 0; k < nargs; ++k) {
         args[k] = to_arg(in, values[k]);
         ops[k] = opts.dtype ? Operand::array(*opts.dtype) : args[k].op;  // dtype= asks for that dtype's loop

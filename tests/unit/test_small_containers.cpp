@@ -106,6 +106,14 @@ TEST_CASE("SmallVec: construction, comparison and conversion", "[containers]") {
     CHECK(big2.size() == 20);
     CHECK(big2.back() == 5);
     CHECK_THROWS_AS(a.at(2), std::out_of_range);
+    // Filling from one of its own elements while growing past the inline room.
+    dag::Shape self{9, 8};
+    self.resize(30, self[0]);
+    CHECK(self.size() == 30);
+    CHECK(self[29] == 9);
+    self.assign(50, self[1]);
+    CHECK(self.size() == 50);
+    CHECK(self[49] == 8);
     const dag::Shape empty_const;
     CHECK(empty_const.empty());
 }
