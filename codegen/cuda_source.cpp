@@ -1,13 +1,38 @@
 #include "codegen/cuda_source.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 #include "codegen/prelude.h"
 
 namespace gpy {
 
+namespace {
+
+// $GPY_KERNEL_OVERRIDE_DIR/NAME.cu, when it exists, replaces the kernel text
+// of kernel NAME (the format --dump-kernels writes): for measuring a
+// hand-edited kernel inside the real program (bench/gpu/kernel_lab.py).
+// Read at each compile; the disk cache keys on the source, so an edit
+// compiles anew.
+bool read_override(const std::string& name, std::string& text) {
+    static const char* dir = std::getenv("GPY_KERNEL_OVERRIDE_DIR");
+    if (!dir || !*dir) return false;
+    std::ifstream f(std::string(dir) + "/" + name + ".cu");
+    if (!f) return false;
+    std::ostringstream all;
+    all << f.rdbuf();
+    text = all.str();
+    return true;
+}
+
+}  // namespace
+
 std::string cuda_kernel_source(const KernelSource& k) {
-    return std::string(kCudaPrelude) + kCommonPrelude + cuda_kernel_text(k);
+    std::string text;
+    if (!read_override(k.name, text)) text = cuda_kernel_text(k);
+    return std::string(kCudaPrelude) + kCommonPrelude + text;
 }
 
 std::string cuda_kernel_text(const KernelSource& k) {
@@ -55,15 +80,41 @@ std::string cuda_kernel_text(const KernelSource& k) {
         // a 32-bit one per step while the count of vectors allows.
         s += "extern \"C\" __global__ void " + n + "_vec4_grid(" + params + ", int64_t rows, int64_t cols, int aligned) {\n" + unpack +
              "    const int64_t nvr = (cols + 3) >> 2, total = rows * nvr;\n"
-             "    for (int64_t v = " + thread + "; v < total; v += " + stride + ") {\n";
+             "    auto at = [&](int64_t v, int64_t& r, int64_t& c, int& m) {\n";
         if (k.rank == 1) {
-            s += "        const int64_t r = 0, c = v << 2;\n";
+            s += "        r = 0; c = v << 2;\n";
         } else {
-            s += "        int64_t r, c;\n"
-                 "        if (total <= 0xffffffffLL) { const unsigned q = (unsigned)v / (unsigned)nvr; r = q; c = (int64_t)((unsigned)v - q * (unsigned)nvr) << 2; }\n"
+            s += "        if (total <= 0xffffffffLL) { const unsigned q = (unsigned)v / (unsigned)nvr; r = q; c = (int64_t)((unsigned)v - q * (unsigned)nvr) << 2; }\n"
                  "        else { r = v / nvr; c = (v - r * nvr) << 2; }\n";
         }
-        s += "        const int m = cols - c < 4 ? (int)(cols - c) : 4;\n"
+        s += "        m = cols - c < 4 ? (int)(cols - c) : 4;\n    };\n";
+        if (k.vec4_prefetch) {
+            // Software pipelining (KernelSource::vec4_prefetch): step v +
+            // stride's inputs load while step v computes. Only where every
+            // step is a whole aligned vector, so vec and m are constants and
+            // the element-by-element paths drop out (H200, Black-Scholes:
+            // 62 registers and 414 us with them, 48 and 403 without); other
+            // launches take the plain loop below.
+            s += "    if (aligned && (cols & 3) == 0) {\n"
+                 "        const int64_t step = " + stride + ";\n"
+                 "        int64_t v = " + thread + ", r, c;\n        int m;\n"
+                 "        if (v >= total) return;\n"
+                 "        at(v, r, c, m);\n"
+                 "        " + n + "_vin in;\n"
+                 "        " + n + "_vec4_in(P, a.M, r, c, 4, true, in);\n"
+                 "        for (;;) {\n"
+                 "            const int64_t vn = v + step;\n"
+                 "            int64_t rn = 0, cn = 0;\n"
+                 "            " + n + "_vin next;\n"
+                 "            if (vn < total) { at(vn, rn, cn, m); " + n + "_vec4_in(P, a.M, rn, cn, 4, true, next); }\n"
+                 "            " + n + "_vec4_run(P, a.M, a.S, r, c, 4, true, in);\n"
+                 "            if (vn >= total) return;\n"
+                 "            v = vn; r = rn; c = cn; in = next;\n"
+                 "        }\n"
+                 "    }\n";
+        }
+        s += "    for (int64_t v = " + thread + "; v < total; v += " + stride + ") {\n"
+             "        int64_t r, c;\n        int m;\n        at(v, r, c, m);\n"
              "        " + n + "_vec4(P, a.M, a.S, r, c, m, aligned && m == 4);\n"
              "    }\n}\n";
     }

@@ -119,6 +119,7 @@ public:
         src->row_vec_align = row_vec_align_;
         src->row_vec_blocks_per_sm = row_vec_blocks_per_sm_;
         src->light = !reduce_ && !rows_ && std::none_of(roots_.begin(), roots_.end(), [this](const NodeP& r) { return costly_tree(r.get()); });
+        src->vec4_prefetch = !src->vec4_align.empty() && !src->light && vec4_in_bytes_ <= 64;
         src->kind = rows_ ? KernelSource::RowFused
                     : !reduce_ ? KernelSource::Elementwise
                            : n_outer_ == 0 ? KernelSource::ReduceFull
@@ -168,6 +169,7 @@ private:
     std::unordered_set<const Node*> reduce_search_seen_;         // find_reduce
     std::set<std::pair<const Node*, bool>> leaf_search_seen_;    // collect_leaves (node, epilogue)
     std::vector<uint8_t> vec4_align_;     // KernelSource::vec4_align
+    int vec4_in_bytes_ = 0;               // the vector path's input bytes a step
     bool reduce_unit_ = false;            // KernelSource::reduce_unit
     std::vector<uint8_t> reduce_vec_align_;  // KernelSource::reduce_vec_align
     bool rows_ = false;                   // a RowFused kernel (row_kernel_fits)
@@ -834,42 +836,70 @@ private:
     // into the vectors. The partial stores are a fixed four-step loop with a
     // test each: a loop to m (a run-time count) cost NVVM and ptxas ~10 ms
     // more per kernel (they unroll it with a remainder).
+    // It is two halves: KNAME_vec4_in loads the input vectors into a
+    // KNAME_vin, KNAME_vec4_run computes and stores, so that the grid-stride
+    // wrapper of a costly kernel can load its next step's inputs before this
+    // step's arithmetic (codegen/cuda_source.cpp).
     std::string emit_vec4(const std::string& body) {
-        size_t D = space_.size();
         std::ostringstream s;
-        s << "GPY_KERNEL void KNAME_vec4(char** P, const int64_t* M, const uint64_t* S, int64_t r, int64_t c, int m, bool vec) {\n";
-        s << "    int err = 0; (void)err; (void)S; (void)M; (void)r;\n" << scalar_hoists();
-        for (size_t k = 0; k < ops_.size(); ++k) s << "    char* GPY_RESTRICT r" << k << " = P[" << k << "];\n";
-        if (D == 2) {
-            for (size_t k = 0; k < ops_.size(); ++k) s << "    r" << k << " += r * M[" << D + k * D << "];\n";
-        } else if (D > 2) {
-            s << "    { int64_t rr = r; for (int d = " << D - 2 << "; d >= 0; --d) { int64_t id = rr % M[d]; rr /= M[d];";
-            for (size_t k = 0; k < ops_.size(); ++k) s << " r" << k << " += id * M[" << D + k * D << " + d];";
-            s << " } }\n";
+        auto row_pointers = [&](auto wanted) {
+            std::ostringstream p;
+            size_t D = space_.size();
+            for (size_t k = 0; k < ops_.size(); ++k)
+                if (wanted(k)) p << "    char* GPY_RESTRICT r" << k << " = P[" << k << "];\n";
+            if (D == 2) {
+                for (size_t k = 0; k < ops_.size(); ++k)
+                    if (wanted(k)) p << "    r" << k << " += r * M[" << D + k * D << "];\n";
+            } else if (D > 2) {
+                p << "    { int64_t rr = r; for (int d = " << D - 2 << "; d >= 0; --d) { int64_t id = rr % M[d]; rr /= M[d];";
+                for (size_t k = 0; k < ops_.size(); ++k)
+                    if (wanted(k)) p << " r" << k << " += id * M[" << D + k * D << " + d];";
+                p << " } }\n";
+            }
+            return p.str();
+        };
+        auto vector_input = [&](size_t k) { return k >= n_out_ && !zero(k); };
+        auto at = [](size_t k, const std::string& T) { return "(r" + std::to_string(k) + " + c * (int64_t)sizeof(" + T + "))"; };
+        for (size_t k = 0; k < ops_.size(); ++k) vec4_align_.push_back(zero(k) ? 0 : uint8_t(4 * itemsize(ops_[k].dtype)));
+        // The input vectors of one step.
+        s << "struct KNAME_vin {";
+        for (size_t k = 0; k < ops_.size(); ++k)
+            if (vector_input(k)) {
+                s << " gpy_vec4<" << storage_type(ops_[k].dtype) << "> b" << k << ";";
+                vec4_in_bytes_ += 4 * int(itemsize(ops_[k].dtype));
+            }
+        s << " };\n";
+        s << "GPY_INLINE void KNAME_vec4_in(char** P, const int64_t* M, int64_t r, int64_t c, int m, bool vec, KNAME_vin& in) {\n";
+        s << "    (void)P; (void)M; (void)r; (void)c; (void)m; (void)vec;\n" << row_pointers(vector_input);
+        for (size_t k = 0; k < ops_.size(); ++k) {
+            if (!vector_input(k)) continue;
+            std::string T = storage_type(ops_[k].dtype), K = std::to_string(k);
+            s << "    if (vec) in.b" << K << " = *(const gpy_vec4<" << T << ">*)" << at(k, T) << ";\n"
+              << "    else for (int j = 0; j < 4; ++j) in.b" << K << ".v[j] = ((const " << T << "*)" << at(k, T) << ")[j < m ? j : 0];\n";
         }
+        s << "}\n";
+        s << "GPY_KERNEL void KNAME_vec4_run(char** P, const int64_t* M, const uint64_t* S, int64_t r, int64_t c, int m, bool vec, const KNAME_vin& in) {\n";
+        s << "    int err = 0; (void)err; (void)S; (void)M; (void)r; (void)in;\n" << scalar_hoists();
+        s << row_pointers([&](size_t k) { return !vector_input(k); });
         for (size_t k = 0; k < ops_.size(); ++k) {
             std::string T = storage_type(ops_[k].dtype), K = std::to_string(k);
-            std::string at = "(r" + K + " + c * (int64_t)sizeof(" + T + "))";
-            vec4_align_.push_back(zero(k) ? 0 : uint8_t(4 * itemsize(ops_[k].dtype)));
             if (zero(k)) {
                 s << "    char* GPY_RESTRICT q" << K << " = r" << K << ";\n";
                 continue;
             }
-            s << "    gpy_vec4<" << T << "> b" << K << ";\n";
-            if (k >= n_out_)
-                s << "    if (vec) b" << K << " = *(const gpy_vec4<" << T << ">*)" << at << ";\n"
-                  << "    else for (int j = 0; j < 4; ++j) b" << K << ".v[j] = ((const " << T << "*)" << at << ")[j < m ? j : 0];\n";
+            s << "    gpy_vec4<" << T << "> b" << K << (k >= n_out_ ? " = in.b" + K : std::string()) << ";\n";
             s << "    char* GPY_RESTRICT q" << K << " = (char*)b" << K << ".v;\n";
         }
         s << "    #pragma unroll\n    for (int64_t j = 0; j < 4; ++j) {\n" << body << "    }\n";
         for (size_t k = 0; k < n_out_; ++k) {
             std::string T = storage_type(ops_[k].dtype), K = std::to_string(k);
-            std::string at = "(r" + K + " + c * (int64_t)sizeof(" + T + "))";
-            s << "    if (vec) *(gpy_vec4<" << T << ">*)" << at << " = b" << K << ";\n"
-              << "    else {\n    #pragma unroll\n    for (int j = 0; j < 4; ++j) if (j < m) ((" << T << "*)" << at << ")[j] = b"
+            s << "    if (vec) *(gpy_vec4<" << T << ">*)" << at(k, T) << " = b" << K << ";\n"
+              << "    else {\n    #pragma unroll\n    for (int j = 0; j < 4; ++j) if (j < m) ((" << T << "*)" << at(k, T) << ")[j] = b"
               << K << ".v[j];\n    }\n";
         }
         s << error_report() << "}\n";
+        s << "GPY_KERNEL void KNAME_vec4(char** P, const int64_t* M, const uint64_t* S, int64_t r, int64_t c, int m, bool vec) {\n"
+             "    KNAME_vin in;\n    KNAME_vec4_in(P, M, r, c, m, vec, in);\n    KNAME_vec4_run(P, M, S, r, c, m, vec, in);\n}\n";
         return s.str();
     }
 

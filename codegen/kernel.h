@@ -80,6 +80,13 @@ struct KernelSource {
     // grid (H200: saxpy 0.212 -> 0.198 ms, copy 0.148 -> 0.142); kernels
     // with transcendentals or divisions lose by it (gauss 0.174 -> 0.19).
     bool light = false;
+    // Elementwise, not light, with a vector path whose inputs take at most
+    // 64 bytes a step: the grid-stride wrapper loads the next step's input
+    // vectors before this step's arithmetic (NAME_vec4_in / NAME_vec4_run),
+    // so each thread keeps a load in flight while it computes (H200,
+    // Black-Scholes 2^26: 426 -> 403 us, bench/gpu/kernel_lab.py). More
+    // inputs would cost registers (occupancy) for the second set.
+    bool vec4_prefetch = false;
     // Lengths of the launch's ptrs, meta and scalars arrays (fixed by the
     // body): the CUDA wrappers pass them by value as one parameter struct.
     int n_ptrs = 0, n_meta = 0, n_scalars = 0;

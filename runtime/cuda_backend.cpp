@@ -521,7 +521,12 @@ void run_kernel_cuda(KernelPlan& plan) {
         void* params[] = {argp, &rows, &cols, &aligned};
         int64_t vectors = rows * ((cols + 3) / 4);
         // Light kernels: a thread per vector (KernelSource::light).
-        unsigned grid = k.light ? unsigned(std::min<int64_t>((vectors + c.vec4_shape.block - 1) / c.vec4_shape.block, 0x7fffffff))
+        // GPY_CUDA_VEC4_GRID=full: every kernel so (experiments, bench/gpu/kernel_lab.py).
+        static const bool full = [] {
+            const char* e = std::getenv("GPY_CUDA_VEC4_GRID");
+            return e && std::string(e) == "full";
+        }();
+        unsigned grid = k.light || full ? unsigned(std::min<int64_t>((vectors + c.vec4_shape.block - 1) / c.vec4_shape.block, 0x7fffffff))
                                 : grid_for(vectors, c.vec4_shape);
         cuda::launch(c.vec4, {grid}, {unsigned(c.vec4_shape.block)}, 0, stream, params);
     } else if (k.kind != KernelSource::ReduceFull) {

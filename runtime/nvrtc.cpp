@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -106,7 +108,11 @@ std::string launch_compile_level() {
 
 std::string math_option() {
     const char* v = std::getenv("GPY_FAST_MATH");
-    return v && std::string(v) == "1" ? "--use_fast_math" : "--fmad=false";
+    std::string opt = v && std::string(v) == "1" ? "--use_fast_math" : "--fmad=false";
+    // Experiments only (bench/gpu/kernel_lab.py): options NVRTC takes after
+    // these, space-separated, such as "--fmad=true".
+    if (const char* extra = std::getenv("GPY_NVRTC_EXTRA"); extra && *extra) opt += std::string(" ") + extra;
+    return opt;
 }
 
 std::string compile(const std::string& source, const std::string& name, const std::string& arch, bool fast_compile) {
@@ -119,8 +125,12 @@ std::string compile(const std::string& source, const std::string& name, const st
     };
     check(api.create_program(&g.prog, source.c_str(), name.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
     std::string arch_opt = "--gpu-architecture=" + arch;
-    const std::string math = math_option();
-    std::vector<const char*> opts = {arch_opt.c_str(), "-std=c++17", "-default-device", math.c_str()};
+    // math_option() may hold several space-separated options.
+    std::vector<std::string> math;
+    std::istringstream words(math_option());
+    for (std::string w; words >> w;) math.push_back(w);
+    std::vector<const char*> opts = {arch_opt.c_str(), "-std=c++17", "-default-device"};
+    for (const std::string& w : math) opts.push_back(w.c_str());
     const std::string& minimal = minimal_option();
     if (!minimal.empty()) opts.push_back(minimal.c_str());
     std::string level = fast_compile ? "--Ofast-compile=max" : launch_compile_level();

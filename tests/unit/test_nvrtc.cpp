@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/cuda_source.h"
 #include "codegen/dag.h"
 #include "codegen/kernel.h"
 #include "runtime/nvrtc.h"
@@ -142,6 +143,38 @@ TEST_CASE("nvrtc: row, full and column reductions compile", "[nvrtc]") {
     require_compiles(make_reduce(ReduceOp::Sum, i, {0}, DType::Int64));
     // A reduction over no axes (np.sum(x, axis=())).
     require_compiles(make_reduce(ReduceOp::Sum, m, {}, DType::Float32));
+}
+
+// Costly vector kernels with few input bytes a step get the pipelined
+// wrapper (KernelSource::vec4_prefetch); light ones and ones whose second
+// set of inputs would cost too many registers keep the plain loop. Each
+// form must compile, one and two dims.
+TEST_CASE("nvrtc: costly vector kernels pipeline their input loads", "[nvrtc]") {
+    auto prefetches = [](const NodeP& root) {
+        KernelPlan plan = emit_kernel(root);
+        REQUIRE(!plan.source->vec4_align.empty());
+        bool pipelined = cuda_kernel_text(*plan.source).find("_vec4_in(P, a.M, rn, cn, 4, true, next)") != std::string::npos;
+        CHECK(pipelined == plan.source->vec4_prefetch);
+        return plan.source->vec4_prefetch;
+    };
+    auto f32 = DType::Float32, f64 = DType::Float64;
+    NodeP x = input(f32, {1000}), y = input(f32, {1000});
+    NodeP costly = make_binary(BinaryOp::TrueDiv, make_unary(UnaryOp::Exp, x, f32), y, f32, {1000});
+    CHECK(prefetches(costly));
+    CHECK(!prefetches(make_binary(BinaryOp::Add, x, y, f32, {1000})));  // light: a thread per vector
+    // Five float32 inputs: 80 bytes a step.
+    NodeP sum = make_unary(UnaryOp::Exp, x, f32);
+    for (int i = 0; i < 4; ++i) sum = make_binary(BinaryOp::Add, sum, input(f32, {1000}), f32, {1000});
+    CHECK(!prefetches(sum));
+    // Two float64 inputs (64 bytes) and a broadcast column beside them (not
+    // read by vector), two dims.
+    NodeP a = input(f64, {8, 100}), b = input(f64, {8, 100}), r = input(f64, {8, 1});
+    NodeP rows = make_binary(BinaryOp::Add, make_binary(BinaryOp::TrueDiv, a, b, f64, {8, 100}), r, f64, {8, 100});
+    CHECK(prefetches(rows));
+    if (!nvrtc_or_skip()) return;
+    require_compiles(costly, /*optimise=*/true);
+    require_compiles(rows, /*optimise=*/true);
+    require_compiles(sum);
 }
 
 // GPY_FAST_MATH=1 (gpy --fast-math) must reach NVRTC: the same source
