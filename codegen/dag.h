@@ -186,6 +186,11 @@ std::vector<int64_t> contiguous_strides(const Shape& shape, size_t itemsize);
 
 
 // Distinct un-computed nodes in n's graph, counting stops at `limit`.
-size_t count_pending(const Node* n, size_t limit);
+size_t count_pending(const NodeP& n, size_t limit);
+
+// Leaves `n` computed: `result` holds its value, its inputs are dropped.
+// Every computation goes through here, so count_pending knows when its
+// remembered walk went stale.
+void set_result(Node& n, NodeP result);
 
 }  // namespace gpy::dag

@@ -82,8 +82,7 @@ void launch(KernelPlan& plan) {
 // Expand of its computed input, or the reverse (size-1 dims inserted into or
 // dropped from a C-contiguous result keep it C-contiguous).
 void hold_as_view(const NodeP& n, const NodeP& computed) {
-    n->result = make_input(computed->buffer, n->dtype, n->shape, contiguous_strides(n->shape, itemsize(n->dtype)), computed->offset);
-    n->in.clear();
+    set_result(*n, make_input(computed->buffer, n->dtype, n->shape, contiguous_strides(n->shape, itemsize(n->dtype)), computed->offset));
 }
 
 // Leaves a pending Expand (keepdims) under `n` holding a view of its
@@ -119,8 +118,7 @@ bool reduce_through_rows(const NodeP& r) {
     std::vector<int> rest(r->axes.begin(), r->axes.end() - 1);
     NodeP whole = rest.empty() ? per_row : make_reduce(r->reduce, per_row, rest, r->dtype);
     materialize(whole);
-    r->result = whole->result;
-    r->in.clear();
+    set_result(*r, whole->result);
     return true;
 }
 
@@ -152,8 +150,7 @@ void prepare(const NodeP& n, bool fuse_one) {
 
 // Leaves `n` holding `output` as its value.
 void adopt(const NodeP& n, const BufferRef& output) {
-    n->result = make_input(output, n->dtype, n->shape, contiguous_strides(n->shape, itemsize(n->dtype)), 0);
-    n->in.clear();  // inputs are no longer needed: their buffers can be freed
+    set_result(*n, make_input(output, n->dtype, n->shape, contiguous_strides(n->shape, itemsize(n->dtype)), 0));
 }
 
 // A stand-in's reduction (codegen/stand_in.h): `r`'s input, unless an array

@@ -151,7 +151,7 @@ Value array_from_node(dag::NodeP n, bool numpy_scalar) {
     // instead of walking the graph again at every operation.
     bool too_big = false;
     if (pending && n->pending_weight > kMaxPendingNodes) {
-        size_t distinct = dag::count_pending(n.get(), kMaxPendingNodes + 1);
+        size_t distinct = dag::count_pending(n, kMaxPendingNodes + 1);
         too_big = distinct > kMaxPendingNodes;
         if (!too_big) n->pending_weight = uint32_t(distinct);
     }

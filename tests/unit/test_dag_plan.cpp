@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -58,9 +59,62 @@ TEST_CASE("dag: count_pending counts distinct un-computed nodes, up to a limit",
     NodeP y = make_binary(BinaryOp::Mul, x, x, DType::Float32, {2});
     for (int i = 0; i < 12; ++i) y = make_binary(BinaryOp::Add, y, y, DType::Float32, {2});
     CHECK(y->pending_weight == (1u << 13) - 1);
-    CHECK(count_pending(y.get(), 65) == 13);
-    CHECK(count_pending(y.get(), 5) == 5);  // stops at the limit
-    CHECK(count_pending(x.get(), 65) == 0);  // inputs are not pending
+    CHECK(count_pending(y, 65) == 13);
+    CHECK(count_pending(y, 5) == 5);  // stops at the limit
+    CHECK(count_pending(x, 65) == 0);  // inputs are not pending
+}
+
+// count_pending keeps its last complete walk and, when that walk's root is an
+// input of the next, walks only the new part: the counts must equal a walk
+// from nothing whatever happened between (growth, computation, a freed root
+// whose memory a new node could take, a walk cut short).
+TEST_CASE("dag: count_pending's remembered walk never changes a count", "[dag]") {
+    auto fresh = [](const NodeP& root) {
+        std::set<const Node*> seen;
+        std::vector<const Node*> stack{root.get()};
+        while (!stack.empty()) {
+            const Node* n = stack.back();
+            stack.pop_back();
+            if (n->result || n->op == Op::Input || n->op == Op::Scalar || !seen.insert(n).second) continue;
+            for (auto& c : n->in) stack.push_back(c.get());
+        }
+        return seen.size();
+    };
+    NodeP x = input_f32({1, 2}, {2});
+    NodeP side = make_unary(UnaryOp::Exp, x, DType::Float32);
+    NodeP y = make_binary(BinaryOp::Mul, x, x, DType::Float32, {2});
+    std::vector<NodeP> chain;
+    for (int i = 0; i < 20; ++i) {
+        // Each step reuses an older node beside the previous root.
+        NodeP other = i % 3 == 0 ? side : i % 3 == 1 && !chain.empty() ? chain[chain.size() / 2] : x;
+        y = make_binary(BinaryOp::Add, y, other, DType::Float32, {2});
+        chain.push_back(y);
+        CHECK(count_pending(y, 65) == fresh(y));
+    }
+    // A computation in the middle of the chain: its subgraph stops counting.
+    set_result(*chain[10], input_f32({0, 0}, {2}));
+    NodeP z = make_unary(UnaryOp::Neg, y, DType::Float32);
+    CHECK(count_pending(z, 65) == fresh(z));
+    // The remembered root freed and new nodes built (possibly at its address).
+    NodeP w = make_unary(UnaryOp::Neg, z, DType::Float32);
+    CHECK(count_pending(w, 65) == fresh(w));
+    w.reset();
+    for (int i = 0; i < 4; ++i) {
+        NodeP v = make_unary(UnaryOp::Exp, make_binary(BinaryOp::Mul, x, x, DType::Float32, {2}), DType::Float32);
+        CHECK(count_pending(v, 65) == 2);
+    }
+    // The old root met deeper down (operations between that no walk saw),
+    // and a walk of a graph without it.
+    NodeP deep = make_unary(UnaryOp::Exp, make_unary(UnaryOp::Neg, make_binary(BinaryOp::Add, z, side, DType::Float32, {2}), DType::Float32),
+                            DType::Float32);
+    CHECK(count_pending(deep, 65) == fresh(deep));
+    NodeP apart = make_binary(BinaryOp::Add, side, chain[3], DType::Float32, {2});
+    CHECK(count_pending(apart, 65) == fresh(apart));
+    CHECK(count_pending(deep, 4) == 4);
+    // A walk cut short, then its root extended.
+    CHECK(count_pending(z, 3) == 3);
+    NodeP u = make_unary(UnaryOp::Neg, z, DType::Float32);
+    CHECK(count_pending(u, 65) == fresh(u));
 }
 
 TEST_CASE("emit: scalars are kernel arguments, so other constants reuse the kernel", "[emit]") {
