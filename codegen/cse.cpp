@@ -36,7 +36,7 @@ private:
         return it->second;
     }
     static NodeP with_inputs(const Node& n, std::vector<NodeP> in) {
-        auto c = std::make_shared<Node>(n);
+        auto c = new_node(n);
         c->in = std::move(in);
         return c;
     }

@@ -62,7 +62,7 @@ static void weigh(Node& n) {
 }
 
 NodeP make_input(BufferRef buf, DType dt, Shape shape, std::vector<int64_t> strides, int64_t offset) {
-    auto n = std::make_shared<Node>();
+    auto n = new_node();
     n->op = Op::Input;
     n->dtype = dt;
     n->shape = std::move(shape);
@@ -73,7 +73,7 @@ NodeP make_input(BufferRef buf, DType dt, Shape shape, std::vector<int64_t> stri
 }
 
 NodeP make_scalar(DType dt, const ScalarValue& v) {
-    auto n = std::make_shared<Node>();
+    auto n = new_node();
     n->op = Op::Scalar;
     n->dtype = dt;
     n->value = v;
@@ -82,7 +82,7 @@ NodeP make_scalar(DType dt, const ScalarValue& v) {
 
 NodeP make_cast(NodeP x, DType to) {
     if (x->dtype == to) return x;
-    auto n = std::make_shared<Node>();
+    auto n = new_node();
     n->op = Op::Cast;
     n->dtype = to;
     n->shape = x->shape;
@@ -92,7 +92,7 @@ NodeP make_cast(NodeP x, DType to) {
 }
 
 NodeP make_unary(UnaryOp op, NodeP x, DType out) {
-    auto n = std::make_shared<Node>();
+    auto n = new_node();
     n->op = Op::Unary;
     n->unary = op;
     n->dtype = out;
@@ -103,7 +103,7 @@ NodeP make_unary(UnaryOp op, NodeP x, DType out) {
 }
 
 NodeP make_binary(BinaryOp op, NodeP a, NodeP b, DType out, Shape shape) {
-    auto n = std::make_shared<Node>();
+    auto n = new_node();
     n->op = Op::Binary;
     n->binary = op;
     n->dtype = out;
@@ -115,7 +115,7 @@ NodeP make_binary(BinaryOp op, NodeP a, NodeP b, DType out, Shape shape) {
 }
 
 NodeP make_where(NodeP c, NodeP a, NodeP b, Shape shape) {
-    auto n = std::make_shared<Node>();
+    auto n = new_node();
     n->op = Op::Where;
     n->dtype = a->dtype;
     n->shape = std::move(shape);
@@ -127,7 +127,7 @@ NodeP make_where(NodeP c, NodeP a, NodeP b, Shape shape) {
 }
 
 NodeP make_reduce(ReduceOp op, NodeP x, std::vector<int> axes, DType out) {
-    auto n = std::make_shared<Node>();
+    auto n = new_node();
     n->op = Op::Reduce;
     n->reduce = op;
     n->dtype = out;
@@ -143,7 +143,7 @@ NodeP make_reduce(ReduceOp op, NodeP x, std::vector<int> axes, DType out) {
 }
 
 NodeP make_expand(NodeP x, std::vector<int> axes) {
-    auto n = std::make_shared<Node>();
+    auto n = new_node();
     n->op = Op::Expand;
     n->dtype = x->dtype;
     size_t k = 0;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/free_list.h"
 #include "codegen/small_vec.h"
 #include "runtime/buffer.h"
 #include "runtime/dtype.h"
@@ -170,6 +171,14 @@ struct Node {
         return n;
     }
 };
+
+// A new node (a copy of `args...`' node, or a default one), its memory from a
+// per-thread free list (codegen/free_list.h): graphs are built and dropped
+// by the hundred nodes per statement.
+template <class... A>
+NodeP new_node(A&&... args) {
+    return std::allocate_shared<Node>(FreeListAllocator<Node>(), std::forward<A>(args)...);
+}
 
 NodeP make_input(BufferRef buf, DType dt, Shape shape, std::vector<int64_t> strides, int64_t offset);
 NodeP make_scalar(DType dt, const ScalarValue& v);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "codegen/dag.h"
+#include "codegen/free_list.h"
 #include "lang/interp.h"
 #include "runtime/host_view.h"
 
@@ -38,6 +39,13 @@ struct ArrayObj : Object {
 
     ArrayObj() : Object(types::ndarray) {}
     ~ArrayObj() override;
+    // From a per-thread free list (codegen/free_list.h): an array statement
+    // makes and drops one per operation.
+    static void* operator new(size_t n) { return n == sizeof(ArrayObj) ? FreeList<sizeof(ArrayObj)>::allocate() : ::operator new(n); }
+    static void operator delete(void* p, size_t n) {
+        if (n == sizeof(ArrayObj)) FreeList<sizeof(ArrayObj)>::release(p);
+        else ::operator delete(p);
+    }
     int ndim() const { return int(shape.size()); }
     int64_t size() const {
         int64_t n = 1;

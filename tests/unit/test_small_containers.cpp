@@ -1,13 +1,16 @@
 // The small containers of the array operation's hot path: SmallVec (dag::Shape),
-// PointerIds (the graph walks) and dag::Operands. Each behaves as the
-// std::vector / std::unordered_map it replaced, inline and spilled.
+// PointerIds (the graph walks), dag::Operands and FreeList (nodes' and
+// arrays' memory). Each behaves as the std::vector / std::unordered_map /
+// heap it replaced, inline and spilled.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
 #include "codegen/dag.h"
+#include "codegen/free_list.h"
 #include "codegen/pointer_ids.h"
 #include "codegen/small_vec.h"
 
@@ -155,4 +158,48 @@ TEST_CASE("dag::Operands: at most three, cleared in place", "[containers]") {
     CHECK(x.use_count() == 1);  // clearing released the operands
     dag::Operands full{x, x, x};
     CHECK_THROWS_AS(full.push_back(y), std::logic_error);
+}
+
+// FreeList hands a released block back to the next allocation of its thread
+// (last in, first out), keeps each thread's blocks apart, and new_node's
+// blocks come back only once no weak reference holds them (count_pending
+// relies on that: codegen/dag.cpp).
+TEST_CASE("FreeList: reuse per thread, and nodes' blocks after their last weak reference", "[containers]") {
+    if (GPY_FREE_LIST_OFF) return;  // AddressSanitizer: no lists, nothing reused
+    using L = FreeList<48>;
+    void* a = L::allocate();
+    void* b = L::allocate();
+    CHECK(a != b);
+    L::release(a);
+    L::release(b);
+    CHECK(L::allocate() == b);
+    CHECK(L::allocate() == a);
+    void* mine = L::allocate();
+    L::release(mine);
+    bool theirs_fresh = false, theirs_reused = false;  // Catch's checks are not thread-safe
+    std::thread t([&] {
+        void* x = L::allocate();
+        theirs_fresh = x != mine;  // another thread's list starts empty
+        L::release(x);
+        theirs_reused = L::allocate() == x;
+        L::release(x);  // returned to the heap at the thread's exit
+    });
+    t.join();
+    CHECK(theirs_fresh);
+    CHECK(theirs_reused);
+    CHECK(L::allocate() == mine);
+    L::release(mine);
+
+    dag::NodeP n = dag::new_node();
+    const void* where = n.get();
+    std::weak_ptr<dag::Node> w = n;
+    n.reset();
+    dag::NodeP m = dag::new_node();
+    CHECK(m.get() != where);  // the weak reference still holds the block
+    w.reset();
+    dag::NodeP k = dag::new_node();
+    CHECK(k.get() == where);
+    dag::Node copy;
+    copy.op = dag::Op::Scalar;
+    CHECK(dag::new_node(copy)->op == dag::Op::Scalar);
 }
