@@ -138,8 +138,22 @@ const std::unordered_map<std::string, OpCode, NameHash, std::equal_to<>>& op_tab
 }
 
 const OpCode* find_op(std::string_view name) {
+    // Names come from string literals (operators) and ufunc objects, so the
+    // same few addresses repeat: a per-thread cache by address, the text
+    // still compared with the table's key, skips hashing the name and the
+    // table's bucket division (perf: ~10% of apply_ufunc).
+    struct Slot {
+        const char* ptr;
+        const std::string* key;
+        const OpCode* code;
+    };
+    thread_local Slot cache[64] = {};
+    Slot& slot = cache[(reinterpret_cast<uintptr_t>(name.data()) >> 3) & 63];
+    if (slot.ptr == name.data() && slot.key && *slot.key == name) return slot.code;
     auto it = op_table().find(name);
-    return it == op_table().end() ? nullptr : &it->second;
+    if (it == op_table().end()) return nullptr;
+    slot = Slot{name.data(), &it->first, &it->second};
+    return &it->second;
 }
 
 }  // namespace
