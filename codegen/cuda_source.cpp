@@ -93,7 +93,7 @@ std::string cuda_kernel_text(const KernelSource& k) {
             // stride's inputs load while step v computes. Only where every
             // step is a whole aligned vector, so vec and m are constants and
             // the element-by-element paths drop out (H200, Black-Scholes:
-            // 62 registers and 414 us with them, 48 and 403 without); other
+            // 62 registers and 414 us with them, 50 and 409 without); other
             // launches take the plain loop below.
             s += "    if (aligned && (cols & 3) == 0) {\n"
                  "        const int64_t step = " + stride + ";\n"

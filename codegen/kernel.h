@@ -83,9 +83,9 @@ struct KernelSource {
     // Elementwise, not light, with a vector path whose inputs take at most
     // 64 bytes a step: the grid-stride wrapper loads the next step's input
     // vectors before this step's arithmetic (NAME_vec4_in / NAME_vec4_run),
-    // so each thread keeps a load in flight while it computes (H200,
-    // Black-Scholes 2^26: 426 -> 403 us, bench/gpu/kernel_lab.py). More
-    // inputs would cost registers (occupancy) for the second set.
+    // so each thread keeps a load in flight while it computes (H200, 2^26:
+    // Black-Scholes 423 -> 409 us, gauss 168 -> 148 us; bench/gpu/kernel_lab.py).
+    // More inputs would cost registers (occupancy) for the second set.
     bool vec4_prefetch = false;
     // Lengths of the launch's ptrs, meta and scalars arrays (fixed by the
     // body): the CUDA wrappers pass them by value as one parameter struct.
