@@ -6,7 +6,6 @@
 #include <memory>
 #include <vector>
 
-#include "codegen/pointer_ids.h"
 
 namespace gpy::dag {
 
@@ -157,64 +156,33 @@ NodeP make_expand(NodeP x, std::vector<int> axes) {
     return n;
 }
 
-namespace {
-// Bumped by set_result: a walk remembered across a computation may count
-// nodes that are no longer pending, or miss none.
-std::atomic<uint64_t> g_computed_epoch{0};
-}  // namespace
+uint64_t next_walk_stamp() {
+    static std::atomic<uint64_t> last{0};
+    return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
 
 void set_result(Node& n, NodeP result) {
     n.result = std::move(result);
-    n.in.clear();  // inputs are no longer needed: their buffers can be freed
-    g_computed_epoch.fetch_add(1, std::memory_order_relaxed);
+    n.in.clear();
 }
 
 size_t count_pending(const NodeP& root, size_t limit) {
     // Runs as an operation builds its array once a graph passes the pending
-    // cap: a flat pointer set, so it neither allocates nor scans. The set of
-    // the last complete walk is kept, and a walk that meets that walk's root
-    // does not walk its nodes again (Black-Scholes' last operations each
-    // walked ~60 nodes, most of them the same). The weak reference keeps the
-    // old root's memory from being reused for another node (make_shared:
-    // one block) without keeping the node, and the epoch catches
-    // computations, which drop inputs.
-    thread_local PointerIds seen;
+    // cap (Black-Scholes: ~15 walks of up to ~60 nodes a call): nodes are
+    // marked with the walk's stamp, so it neither allocates nor probes.
     thread_local std::vector<const Node*> stack;
-    thread_local std::weak_ptr<Node> last_root;
-    thread_local uint64_t last_epoch = 0;
-    const uint64_t epoch = g_computed_epoch.load(std::memory_order_relaxed);
-    NodeP old = epoch == last_epoch ? last_root.lock() : nullptr;
-    last_root.reset();
-    last_epoch = epoch;
-    if (!old) seen.clear();
-    // `seen` holds the old root's graph: met, all of it is in this one;
-    // not met, what this walk skipped as seen may or may not be.
-    const size_t known = seen.size();
-    bool met = !old;
-    auto counted = [&] { return seen.size() - known + (met ? known : 0); };
+    const uint64_t stamp = next_walk_stamp();
+    size_t seen = 0;
     stack.assign(1, root.get());
-    while (!stack.empty() && counted() < limit) {
+    while (!stack.empty() && seen < limit) {
         const Node* n = stack.back();
         stack.pop_back();
-        if (n == old.get()) met = true;
-        if (n->result || n->op == Op::Input || n->op == Op::Scalar || !seen.insert(n)) continue;
+        if (n->result || n->op == Op::Input || n->op == Op::Scalar || n->count_mark.stamp == stamp) continue;
+        n->count_mark.stamp = stamp;
+        ++seen;
         for (auto& c : n->in) stack.push_back(c.get());
     }
-    if (!met && counted() >= limit) return limit;  // past the limit whatever the old nodes are
-    if (!met) {
-        // The old root is not under this one: walk from nothing.
-        seen.clear();
-        stack.assign(1, root.get());
-        while (!stack.empty() && seen.size() < limit) {
-            const Node* n = stack.back();
-            stack.pop_back();
-            if (n->result || n->op == Op::Input || n->op == Op::Scalar || !seen.insert(n)) continue;
-            for (auto& c : n->in) stack.push_back(c.get());
-        }
-    }
-    // A walk cut short by the limit does not hold the whole graph.
-    if (stack.empty()) last_root = root;
-    return std::min(seen.size(), limit);
+    return seen;
 }
 
 }  // namespace gpy::dag

@@ -128,6 +128,23 @@ private:
     uint8_t n_ = 0;
 };
 
+// A graph walk's mark on a node: the walk's stamp (dag::next_walk_stamp) and
+// the node's number in that walk. "Visited by this walk?" is then a field of
+// the node the walk reads anyway, not a hash-table probe (the kernel memo's
+// walk and count_pending run at every materialisation and, past the pending
+// cap, at every operation). A copied node starts unmarked. Walks run on the
+// thread that builds the graph.
+struct WalkMark {
+    uint64_t stamp = 0;
+    uint32_t id = 0;
+    WalkMark() = default;
+    WalkMark(const WalkMark&) {}
+    WalkMark& operator=(const WalkMark&) { return *this; }
+};
+
+// A stamp no walk has used (process-wide, never 0).
+uint64_t next_walk_stamp();
+
 struct Node {
     Op op;
     DType dtype;
@@ -164,6 +181,8 @@ struct Node {
     // Where the program built it (opaque to the DAG: the array module stores
     // the interpreter's statement), for GPY_DEBUG's plan report.
     const void* origin = nullptr;
+    // Scratch of the kernel memo's key walk and of count_pending (WalkMark).
+    mutable WalkMark memo_mark, count_mark;
 
     int64_t size() const {
         int64_t n = 1;
@@ -197,9 +216,8 @@ std::vector<int64_t> contiguous_strides(const Shape& shape, size_t itemsize);
 // Distinct un-computed nodes in n's graph, counting stops at `limit`.
 size_t count_pending(const NodeP& n, size_t limit);
 
-// Leaves `n` computed: `result` holds its value, its inputs are dropped.
-// Every computation goes through here, so count_pending knows when its
-// remembered walk went stale.
+// Leaves `n` computed: `result` holds its value, its inputs are dropped
+// (their buffers can be freed).
 void set_result(Node& n, NodeP result);
 
 }  // namespace gpy::dag

@@ -21,7 +21,6 @@
 #include <unordered_map>
 
 #include "codegen/emit_internal.h"
-#include "codegen/pointer_ids.h"
 #include "runtime/buffer.h"
 
 namespace gpy {
@@ -40,7 +39,7 @@ struct Walk {
     std::string device_error;  // see KernelPlan::device_error
     std::vector<int64_t> key;
     std::vector<const Node*> nodes;  // by first-visit order
-    PointerIds id;
+    uint64_t stamp = 0;              // this walk's marks (Node::memo_mark)
     std::vector<int64_t> scalars;  // ids of the Scalar nodes visited
 
     // Room for a graph at the pending cap (plan.h kMaxPendingNodes) without
@@ -54,18 +53,19 @@ struct Walk {
         device_error.clear();
         key.clear();
         nodes.clear();
-        id.clear();
+        stamp = next_walk_stamp();
         scalars.clear();
     }
 
     void visit(const Node* n) {
         if (n->result) n = n->result.get();  // computed nodes act as inputs
-        if (int64_t seen = id.find(n); seen >= 0) {
-            key.push_back(-1 - seen);
+        if (n->memo_mark.stamp == stamp) {
+            key.push_back(-1 - int64_t(n->memo_mark.id));
             return;
         }
         int64_t me = int64_t(nodes.size());
-        id.insert(n, me);
+        n->memo_mark.stamp = stamp;
+        n->memo_mark.id = uint32_t(me);
         nodes.push_back(n);
         key.push_back(int64_t(n->op) | int64_t(n->dtype) << 8 | int64_t(n->unary) << 16 | int64_t(n->binary) << 32 |
                       int64_t(n->reduce) << 48);
@@ -149,9 +149,8 @@ Memo& memo() {
 }
 
 int64_t walked_id(const Walk& w, const Node* n) {
-    int64_t id = w.id.find(n);
-    if (id < 0) throw std::logic_error("kernel memo: an emitted operand the walk did not visit");
-    return id;
+    if (n->memo_mark.stamp != w.stamp) throw std::logic_error("kernel memo: an emitted operand the walk did not visit");
+    return int64_t(n->memo_mark.id);
 }
 
 char* data_of(const Node* n) { return reinterpret_cast<char*>(n->buffer.device_bytes()) + n->offset; }

@@ -64,11 +64,11 @@ TEST_CASE("dag: count_pending counts distinct un-computed nodes, up to a limit",
     CHECK(count_pending(x, 65) == 0);  // inputs are not pending
 }
 
-// count_pending keeps its last complete walk and, when that walk's root is an
-// input of the next, walks only the new part: the counts must equal a walk
-// from nothing whatever happened between (growth, computation, a freed root
-// whose memory a new node could take, a walk cut short).
-TEST_CASE("dag: count_pending's remembered walk never changes a count", "[dag]") {
+// count_pending marks the nodes it visits with its walk's stamp (WalkMark):
+// the counts must equal a walk with a set of its own whatever happened
+// between walks (growth, computation, freed nodes whose memory new ones
+// take, a walk cut short, nodes copied with their marks).
+TEST_CASE("dag: count_pending's marks never change a count", "[dag]") {
     auto fresh = [](const NodeP& root) {
         std::set<const Node*> seen;
         std::vector<const Node*> stack{root.get()};
@@ -111,6 +111,9 @@ TEST_CASE("dag: count_pending's remembered walk never changes a count", "[dag]")
     NodeP apart = make_binary(BinaryOp::Add, side, chain[3], DType::Float32, {2});
     CHECK(count_pending(apart, 65) == fresh(apart));
     CHECK(count_pending(deep, 4) == 4);
+    // A copy of a marked node starts unmarked.
+    NodeP copy = new_node(*z);
+    CHECK(count_pending(copy, 65) == fresh(copy));
     // A walk cut short, then its root extended.
     CHECK(count_pending(z, 3) == 3);
     NodeP u = make_unary(UnaryOp::Neg, z, DType::Float32);

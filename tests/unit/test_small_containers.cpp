@@ -1,17 +1,14 @@
 // The small containers of the array operation's hot path: SmallVec (dag::Shape),
-// PointerIds (the graph walks), dag::Operands and FreeList (nodes' and
-// arrays' memory). Each behaves as the std::vector / std::unordered_map /
-// heap it replaced, inline and spilled.
+// dag::Operands and FreeList (nodes' and arrays' memory). Each behaves as the
+// std::vector / heap it replaced, inline and spilled.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <thread>
-#include <unordered_map>
 #include <vector>
 
 #include "codegen/dag.h"
 #include "codegen/free_list.h"
-#include "codegen/pointer_ids.h"
 #include "codegen/small_vec.h"
 
 using namespace gpy;
@@ -119,31 +116,6 @@ TEST_CASE("SmallVec: construction, comparison and conversion", "[containers]") {
     CHECK(self[49] == 8);
     const dag::Shape empty_const;
     CHECK(empty_const.empty());
-}
-
-TEST_CASE("PointerIds: finds what was inserted, forgets on clear, survives growth", "[containers]") {
-    PointerIds ids;
-    std::vector<int64_t> storage(5000);
-    std::unordered_map<const void*, int64_t> reference;
-    for (int round = 0; round < 3; ++round) {
-        ids.clear();
-        reference.clear();
-        size_t n = round == 1 ? 5000 : 100;  // the middle round grows the table
-        for (size_t k = 0; k < n; k += 1 + round) {
-            const void* p = &storage[k];
-            bool added = ids.insert(p, int64_t(k * 3 + round));
-            CHECK(added == reference.emplace(p, int64_t(k * 3 + round)).second);
-            CHECK_FALSE(ids.insert(p, -7));  // present: the id stays
-        }
-        CHECK(ids.size() == reference.size());
-        for (size_t k = 0; k < n; ++k) {
-            auto it = reference.find(&storage[k]);
-            CHECK(ids.find(&storage[k]) == (it == reference.end() ? -1 : it->second));
-        }
-    }
-    ids.clear();
-    CHECK(ids.find(&storage[0]) == -1);
-    CHECK(ids.size() == 0);
 }
 
 TEST_CASE("dag::Operands: at most three, cleared in place", "[containers]") {
