@@ -6,7 +6,6 @@
 #include <memory>
 #include <vector>
 
-
 namespace gpy::dag {
 
 const char* unary_name(UnaryOp op) {

@@ -44,56 +44,6 @@ def dump_kernel(gpy, workload, n, repeat, out_dir):
     return name, text
 
 
-def two_per_thread(name, text):
-    """Each thread takes vectors v and v + stride per loop step."""
-    old = re.search(r"    for \(int64_t v = (.*?); v < total; v \+= (.*?)\) \{\n(.*?)\n    \}\n\}", text, re.S)
-    body = old.group(3)
-    new = ("    const int64_t step = " + old.group(2) + ";\n"
-           "    for (int64_t v0 = " + old.group(1) + "; v0 < total; v0 += 2 * step) {\n"
-           "      #pragma unroll\n"
-           "      for (int u = 0; u < 2; ++u) {\n"
-           "        const int64_t v = v0 + u * step;\n"
-           "        if (v >= total) break;\n" + body + "\n      }\n    }\n}")
-    return text[:old.start()] + new + text[old.end():]
-
-
-def prefetch(name, text):
-    """Loads of the next loop step's input vectors issued before this step's
-    arithmetic (aligned rank-1 launches only; others take the plain loop).
-    Kernels that gpy already pipelines (KernelSource::vec4_prefetch) stay as
-    they are."""
-    if name + "_vec4_in(" in text:
-        return text
-    fn = re.search(r"GPY_KERNEL void " + name + r"_vec4\((.*?)\) \{\n", text)
-    loads = re.findall(r"    gpy_vec4<(\w+)> (b\d+);\n    if \(vec\) \2 = \*\(const gpy_vec4<\1>\*\)\((r\d+) \+ c \* \(int64_t\)sizeof\(\1\)\);\n    else for [^\n]*\n", text)
-    if not loads:
-        sys.exit("prefetch: no input vectors found")
-    pre = text
-    for ty, b, r in loads:
-        pre = re.sub(r"    gpy_vec4<" + ty + "> " + b + r";\n    if \(vec\) [^\n]*\n    else for [^\n]*\n",
-                     "    gpy_vec4<" + ty + "> " + b + " = pre_" + b + ";\n", pre, count=1)
-    params = fn.group(1) + "".join(", gpy_vec4<%s> pre_%s" % (ty, b) for ty, b, r in loads)
-    pre = pre.replace(fn.group(0), "GPY_KERNEL void " + name + "_vec4_pre(" + params + ") {\n", 1)
-    # The prefetching wrapper; the original function stays for the fallback.
-    decl = "".join("    gpy_vec4<%s> n_%s, c_%s;\n" % (ty, b, b) for ty, b, r in loads)
-    load = "".join("        n_%s = *(const gpy_vec4<%s>*)(P[%s] + (vv << 2) * (int64_t)sizeof(%s));\n" % (b, ty, r[1:], ty) for ty, b, r in loads)
-    take = "".join("        c_%s = n_%s;\n" % (b, b) for ty, b, r in loads)
-    args = "".join(", c_%s" % b for ty, b, r in loads)
-    wrapper = re.search(r'extern "C" __global__ void ' + name + r"_vec4_grid\((.*?)\) \{\n    char\*\* P = const_cast<char\*\*>\(a\.P\);\n", pre)
-    fast = ("    if (rows == 1 && aligned && (cols & 3) == 0) {\n"
-            "        const int64_t total = cols >> 2, step = (int64_t)blockDim.x * gridDim.x;\n"
-            "        int64_t v = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;\n" + decl +
-            "        if (v < total) { const int64_t vv = v;\n" + load + "        }\n"
-            "        for (; v < total; v += step) {\n" + take +
-            "            if (v + step < total) { const int64_t vv = v + step;\n" + load.replace("        ", "                ") + "            }\n"
-            "            " + name + "_vec4_pre(P, a.M, a.S, 0, v << 2, 4, true" + args + ");\n"
-            "        }\n        return;\n    }\n")
-    pre = pre[:wrapper.end()] + fast + pre[wrapper.end():]
-    # The original function again, for the general path.
-    orig = re.search(r"GPY_KERNEL void " + name + r"_vec4\(.*?\n\}\n", text, re.S).group(0)
-    return pre.replace("struct " + name + "_args", orig + "struct " + name + "_args", 1)
-
-
 def no_prefetch(name, text):
     """Without gpy's pipelined loop (KernelSource::vec4_prefetch): every
     launch takes the plain grid-stride loop, one step's loads then its
@@ -117,8 +67,6 @@ VARIANTS = collections.OrderedDict([
     ("fast_math", (None, {"GPY_FAST_MATH": "1"})),         # approximate math: a bound, not a candidate
     ("full_grid", (None, {"GPY_CUDA_VEC4_GRID": "full"})),  # a thread per vector, no grid-stride loop
     ("no_prefetch", (no_prefetch, {})),
-    ("two", (two_per_thread, {})),
-    ("prefetch", (prefetch, {})),
     ("lb_768x2", (launch_bounds(768, 2), {})),  # at most 40 registers
     ("lb_640x2", (launch_bounds(640, 2), {})),  # at most 48
 ])
@@ -132,14 +80,17 @@ def profile_mean_us(stderr, name):
     return None
 
 
-def sass_size(source_text, nvcc, cuobjdump):
-    sys.path.insert(0, HERE)
+def sass_size(source_text, env, nvcc, cuobjdump):
+    """Instructions per function of the kernel compiled as gpy would (the
+    variant's NVRTC options included)."""
+    math = ["--use_fast_math"] if env.get("GPY_FAST_MATH") == "1" else ["--fmad=false"]
+    math += env.get("GPY_NVRTC_EXTRA", "").split()
     prelude = open(os.path.join(HERE, "..", "..", "codegen", "prelude.h")).read()
     raw = lambda n: re.search(n + r' = R"PRELUDE\((.*?)\)PRELUDE"', prelude, re.S).group(1)
     d = tempfile.mkdtemp()
     with open(d + "/k.cu", "w") as f:
         f.write(raw("kCudaPrelude") + raw("kCommonPrelude") + source_text)
-    subprocess.run([nvcc, "-cubin", "-arch=sm_90", "-std=c++17", "-w", "--fmad=false", "-o", d + "/k.cubin", d + "/k.cu"], check=True)
+    subprocess.run([nvcc, "-cubin", "-arch=sm_90", "-std=c++17", "-w", "-o", d + "/k.cubin", d + "/k.cu"] + math, check=True)
     out = subprocess.run([cuobjdump, "-sass", d + "/k.cubin"], capture_output=True, text=True, check=True).stdout
     sizes, cur = {}, None
     for line in out.splitlines():
@@ -181,7 +132,7 @@ def main():
     if a.sass:
         for v in chosen:
             t = open(os.path.join(dirs[v], name + ".cu")).read() if v in dirs else text
-            print("%-10s %s" % (v, sass_size(t, a.nvcc, a.cuobjdump)))
+            print("%-10s %s" % (v, sass_size(t, VARIANTS[v][1], a.nvcc, a.cuobjdump)))
         return
     times = collections.defaultdict(list)
     sums = {}
