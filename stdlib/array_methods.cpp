@@ -109,6 +109,44 @@ Value m_reshape(Interp& in, CallArgs& a) {
 
 Value m_ravel(Interp&, CallArgs& a) { return ravel_order(self_array(a), order_arg(arg(a, 1, "order"), 'C')); }
 
+// ndarray.view(dtype=None, type=None): the same memory read as another
+// dtype (NumPy's array_descr_set rules and messages). Where the itemsize
+// changes, the last axis must be contiguous and its bytes are re-divided.
+// gpy refuses views whose elements would be misaligned for the new dtype
+// (generated kernels load whole elements): docs/differences.md.
+Value m_view(Interp& in, CallArgs& a) {
+    ArrayObj* x = self_array(a);
+    const Value* dt = arg(a, 1, "dtype");
+    const Value* type = arg(a, 2, "type");
+    if (type && !type->is_none() && !(is_kind(*type, OK::Type) && type->as<TypeObject>() == types::ndarray))
+        raise(types::ValueError, "Type must be a sub-type of ndarray type");
+    // view(np.ndarray): the type, not a dtype.
+    if (dt && is_kind(*dt, OK::Type) && dt->as<TypeObject>() == types::ndarray) dt = nullptr;
+    DType to = dt && !dt->is_none() ? to_dtype(in, *dt) : x->dtype;
+    materialize(x);
+    Shape shape = x->shape;
+    std::vector<int64_t> strides = x->strides;
+    const int64_t old_size = int64_t(itemsize(x->dtype)), new_size = int64_t(itemsize(to));
+    if (new_size != old_size) {
+        if (shape.empty()) raise(types::ValueError, "Changing the dtype of a 0d array is only supported if the itemsize is unchanged");
+        const size_t last = shape.size() - 1;
+        if (shape[last] != 1 && x->size() != 0 && strides[last] != old_size)
+            raise(types::ValueError, "To change to a dtype of a different size, the last axis must be contiguous");
+        const int64_t bytes = shape[last] * old_size;
+        if (new_size > old_size && bytes % new_size != 0)
+            raise(types::ValueError, "When changing to a larger dtype, its size must be a divisor of the total size in bytes of the last axis of the array.");
+        shape[last] = bytes / new_size;
+        strides[last] = new_size;
+    }
+    const int64_t align = std::min<int64_t>(new_size, 8);
+    bool aligned = x->offset % align == 0;
+    for (size_t d = 0; d < shape.size(); ++d) aligned = aligned && (shape[d] <= 1 || strides[d] % align == 0);
+    if (!aligned && x->size() != 0)
+        raise(types::ValueError, "gpy does not support a view whose elements are not aligned for dtype('" + std::string(name(to)) +
+                                     "') (NumPy allows it); copy the array first");
+    return array_from_buffer(x->buffer, to, std::move(shape), std::move(strides), x->offset);
+}
+
 // A fresh copy laid out in the order it is read: its buffer is the result.
 Value m_flatten(Interp& in, CallArgs& a) {
     ArrayObj* x = self_array(a);
@@ -276,6 +314,7 @@ void install_array_methods() {
     def_method(t, "copy", m_copy, "ndarray.copy(order='C')", "Return a copy of the array.");
     def_method(t, "reshape", m_reshape, "ndarray.reshape(*shape, order='C')", "Gives a new shape to an array without changing its data.");
     def_method(t, "ravel", m_ravel, "ndarray.ravel(order='C')", "Return a flattened array (a view when possible).");
+    def_method(t, "view", m_view, "ndarray.view(dtype=None, type=None)", "New view of the array with the same data, read as another dtype.");
     def_method(t, "flatten", m_flatten, "ndarray.flatten(order='C')", "Return a copy of the array collapsed into one dimension.");
     def_method(t, "transpose", m_transpose, "ndarray.transpose(*axes)", "Returns a view of the array with axes transposed.");
     def_method(t, "swapaxes", m_swapaxes, "ndarray.swapaxes(axis1, axis2)", "Return a view of the array with axis1 and axis2 interchanged.");
