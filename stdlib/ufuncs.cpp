@@ -99,6 +99,28 @@ Arg to_arg(Interp& in, const Value& v) {
     raise(types::TypeError, std::string("unsupported operand type for a NumPy operation: '") + type_name(v) + "'");
 }
 
+// The Scalar node of a Python operand, shared: a statement's literals repeat
+// (Black-Scholes builds ~30, the same ones at every call; a loop body's at
+// every iteration), and a Scalar node is never computed or changed once
+// built, so one node per (dtype, bits) serves every graph on this thread.
+// A statement then allocates and frees fewer nodes, and the kernel memo's
+// key walk meets a shared scalar once instead of comparing each new one
+// with all the scalars before it.
+NodeP python_scalar_node(DType t, const Value& v) {
+    const ScalarValue s = convert_scalar(v, t);
+    uint64_t bits, imag;
+    std::memcpy(&bits, s.raw, sizeof bits);
+    std::memcpy(&imag, &s.imag, sizeof imag);
+    thread_local NodeP cache[64];
+    uint64_t h = (bits ^ imag ^ uint64_t(t) << 56) * 0x9E3779B97F4A7C15ull;
+    NodeP& slot = cache[h >> 58];
+    if (slot && slot->dtype == t && std::memcmp(slot->value.raw, s.raw, sizeof bits) == 0 &&
+        std::memcmp(&slot->value.imag, &imag, sizeof imag) == 0)
+        return slot;
+    slot = make_scalar(t, s);
+    return slot;
+}
+
 struct OpCode {
     bool unary;
     UnaryOp u;
@@ -242,7 +264,7 @@ Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> valu
             if (k >= nargs) return nullptr;
             DType want = loop_in[k];
             if (!args[k].array.is_undef()) return make_cast(array_node(args[k].array.as<ArrayObj>()), want);
-            return make_scalar(want, convert_scalar(args[k].python, want));
+            return python_scalar_node(want, args[k].python);
         };
         NodeP inputs[kMaxOperands] = {node_at(0), node_at(1), node_at(2), node_at(3)};
         // Complex loops the emitter lacks raise here rather than compute something wrong.
