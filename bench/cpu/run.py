@@ -20,7 +20,8 @@ args = ap.parse_args()
 
 
 def run(cmd):
-    env = dict(os.environ, GPY_NUM_THREADS=str(args.threads), OMP_NUM_THREADS=str(args.threads))
+    # GPY_BACKEND=cpu: on a machine with a GPU, gpy would otherwise run there.
+    env = dict(os.environ, GPY_NUM_THREADS=str(args.threads), OMP_NUM_THREADS=str(args.threads), GPY_BACKEND="cpu")
     out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
     if out.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed:\n{out.stderr}")
