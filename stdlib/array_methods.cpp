@@ -144,7 +144,9 @@ Value m_view(Interp& in, CallArgs& a) {
     if (!aligned && x->size() != 0)
         raise(types::ValueError, "gpy does not support a view whose elements are not aligned for dtype('" + std::string(name(to)) +
                                      "') (NumPy allows it); copy the array first");
-    return array_from_buffer(x->buffer, to, std::move(shape), std::move(strides), x->offset);
+    Value v = array_from_buffer(x->buffer, to, std::move(shape), std::move(strides), x->offset);
+    v.as<ArrayObj>()->numpy_scalar = x->numpy_scalar;  // np.float32(1).view(np.int32) is a scalar
+    return v;
 }
 
 // A fresh copy laid out in the order it is read: its buffer is the result.
