@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <string>
 #include <vector>
 
 namespace gpy {
@@ -75,7 +76,22 @@ int array_device_index() { return g_array_index; }
 static std::atomic<size_t> g_array_allocs{0};
 size_t array_allocations() { return g_array_allocs.load(); }
 
+namespace {
+std::atomic<size_t> g_max_array_bytes{0};
+
+struct ArrayTooLarge : std::bad_alloc {
+    std::string text;
+    ArrayTooLarge(size_t nbytes, size_t cap)
+        : text("an array of " + std::to_string(nbytes) + " bytes is over this interpreter's limit of " + std::to_string(cap) +
+               " bytes (max_array_bytes)") {}
+    const char* what() const noexcept override { return text.c_str(); }
+};
+}  // namespace
+
+void set_max_array_bytes(size_t bytes) { g_max_array_bytes = bytes; }
+
 Buffer* Buffer::allocate(size_t nbytes, bool zero) {
+    if (size_t cap = g_max_array_bytes.load(std::memory_order_relaxed); cap && nbytes > cap) throw ArrayTooLarge(nbytes, cap);
     ++g_array_allocs;
     if (g_array_kind == DeviceKind::CUDA) return allocate_cuda_buffer(g_array_index, nbytes, zero);
     return allocate_host(nbytes, zero);

@@ -28,6 +28,11 @@ struct Buffer {
     ~Buffer();
 };
 
+// A cap on one array's bytes (0: none; Config::max_array_bytes): past it,
+// Buffer::allocate throws a std::bad_alloc whose what() says so (the
+// interpreter's MemoryError).
+void set_max_array_bytes(size_t bytes);
+
 // Where Buffer::allocate puts new arrays (the backend sets it at start-up,
 // `with Device(i):` per block).
 void set_array_device(DeviceKind kind, int index = 0);

@@ -522,6 +522,7 @@ static std::string source_lines_of(const KernelPlan& k) {
 }
 
 void install_backend(Interp& in) {
+    set_max_array_bytes(in.cfg.max_array_bytes);  // each interpreter's import: the last one's holds
     static std::once_flag once;
     std::call_once(once, [&] {
         BackendChoice choice = choose_backend(in.cfg.backend, in.cfg.device);

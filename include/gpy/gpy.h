@@ -27,6 +27,9 @@ struct Config {
     // Fuzzing / sandboxing: abort a run with RuntimeError after this many loop
     // iterations + calls (0 = unlimited).
     long long max_steps = 0;
+    // Sandboxing: an array of more bytes raises MemoryError (0 = unlimited).
+    // Process-wide: each interpreter's `import numpy` sets it (the last holds).
+    size_t max_array_bytes = 0;
     int recursion_limit = 1000;     // as Python's sys.getrecursionlimit()
 };
 

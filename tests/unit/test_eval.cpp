@@ -361,6 +361,22 @@ TEST_CASE("eval: max_steps stops an endless loop with an error") {
     CHECK(s.ok("print(sum(range(10)))") == "45\n");
 }
 
+TEST_CASE("eval: max_array_bytes turns a too-large array into a catchable MemoryError") {
+    gpy::Config c;
+    c.max_array_bytes = 1 << 20;
+    {
+        Session s(c);
+        std::string err = s.fails("import numpy as np\nx = np.zeros(200000)\n");
+        CHECK(contains(err, "MemoryError: an array of 1600000 bytes is over this interpreter's limit of 1048576 bytes"));
+        // Smaller arrays still work, also results of operations; the error is catchable.
+        CHECK(s.ok("import numpy as np\nprint(float((np.ones(1000) * 2).sum()))") == "2000.0\n");
+        CHECK(s.ok("try:\n    np.ones((1000, 1000)) + 1\nexcept MemoryError:\n    print('caught')\n") == "caught\n");
+    }
+    // The next interpreter's import sets its own limit (none).
+    Session t;
+    CHECK(t.ok("import numpy as np\nprint(np.zeros(200000).size)") == "200000\n");
+}
+
 TEST_CASE("eval: two interpreters are isolated") {
     Session a, b;
     a.ok("shared = 41\nimport math\nmath.answer = 1\n");
