@@ -82,7 +82,7 @@ std::atomic<size_t> g_max_array_bytes{0};
 struct ArrayTooLarge : std::bad_alloc {
     std::string text;
     ArrayTooLarge(size_t nbytes, size_t cap)
-        : text("an array of " + std::to_string(nbytes) + " bytes is over this interpreter's limit of " + std::to_string(cap) +
+        : text("an array of " + std::to_string(nbytes) + " bytes is over the limit of " + std::to_string(cap) +
                " bytes (max_array_bytes)") {}
     const char* what() const noexcept override { return text.c_str(); }
 };
