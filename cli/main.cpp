@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <cstdio>
+#include <optional>
 #include <iostream>
 #include <iterator>
 #include <string>
@@ -27,6 +29,33 @@ struct Options {
     int device = 0;
     std::string cache_dir, dump_kernels;
     std::string color = "auto";
+};
+
+// Ctrl-C while a script runs: the interpreter raises KeyboardInterrupt at
+// its next safe point, so `except KeyboardInterrupt` and `finally` run and
+// an uncaught one exits with 130, as CPython does. (The REPL installs its own
+// handler, repl/sigint.cpp.) A second Ctrl-C before the first was taken
+// changes nothing; the process never dies of the signal.
+gpy::Interpreter* volatile g_script_interp = nullptr;
+
+extern "C" void on_script_sigint(int) {
+    if (gpy::Interpreter* in = g_script_interp) in->interrupt();  // async-signal-safe
+}
+
+struct ScriptSigint {
+    struct sigaction previous {};
+    explicit ScriptSigint(gpy::Interpreter& in) {
+        g_script_interp = &in;
+        struct sigaction sa {};
+        sa.sa_handler = on_script_sigint;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESTART;  // the program's own writes are not cut short; sleep polls the flag
+        sigaction(SIGINT, &sa, &previous);
+    }
+    ~ScriptSigint() {
+        sigaction(SIGINT, &previous, nullptr);
+        g_script_interp = nullptr;
+    }
 };
 
 struct Job {
@@ -63,6 +92,8 @@ int run(Options& o) {
     if (!backend.note.empty()) ropts.banner_extra += "; " + backend.note;
 
     gpy::Result r;
+    std::optional<ScriptSigint> sigint;
+    if (!o.code.empty() || !o.script.empty() || (!isatty(0) && !o.interactive)) sigint.emplace(interp);
     if (!o.code.empty()) {
         r = interp.run_string(o.code, "<string>");
     } else if (o.script == "-" || (o.script.empty() && !isatty(0) && !o.interactive)) {
@@ -75,6 +106,7 @@ int run(Options& o) {
         if (backend.name == "cuda") gpy::nvrtc::warm_up_in_background("sm_80");  // any arch: the set-up is the same
         return gpy::run_repl(interp, ropts);
     }
+    sigint.reset();
     if (o.interactive && r.status != gpy::Status::Exit && r.status != gpy::Status::SyntaxError) {
         ropts.show_banner = false;
         return gpy::run_repl(interp, ropts);

@@ -595,7 +595,7 @@ Value str_rstrip(Interp&, CallArgs& a) { return do_strip(a, "rstrip", false, tru
 
 // -------------------------------------------------------------- replace --
 
-Value str_replace(Interp&, CallArgs& a) {
+Value str_replace(Interp& in, CallArgs& a) {
     clinic(a, types::str, "replace", 2, 3);
     const std::string& s = self_str(a);
     if (!is_kind(a.pos[1], OK::Str)) type_error(std::string("replace() argument 1 must be str, not ") + type_name(a.pos[1]));
@@ -604,6 +604,20 @@ Value str_replace(Interp&, CallArgs& a) {
     const std::string& rep = a.pos[2].as<StrObj>()->s;
     int64_t count = a.npos > 3 ? int_arg(a.pos[3]) : -1;
     if (count < 0) count = INT64_MAX;
+    // The result's size first: a replacement that could never fit raises
+    // MemoryError before the string grows into all of memory.
+    uint64_t matches = 0;
+    if (old.empty()) {
+        matches = uint64_t(cp_len(s)) + 1;
+    } else {
+        for (size_t p = s.find(old); p != std::string::npos && matches < uint64_t(count); p = s.find(old, p + old.size())) ++matches;
+    }
+    matches = std::min<uint64_t>(matches, uint64_t(count));
+    if (rep.size() > old.size()) {
+        uint64_t grow;
+        if (__builtin_mul_overflow(matches, uint64_t(rep.size() - old.size()), &grow)) raise(types::OverflowError, "replace string is too long");
+        check_host_bytes(in, s.size() + grow);
+    }
     std::string out;
     if (old.empty()) {
         // Insert before every code point and at the end.
@@ -804,14 +818,14 @@ std::string repeat(const std::string& unit, int64_t n) {
 }
 
 // which: 0 ljust, 1 rjust, 2 center
-Value pad(CallArgs& a, const char* name, int which) {
+Value pad(Interp& in, CallArgs& a, const char* name, int which) {
     clinic(a, types::str, name, 1, 2);
     const std::string& s = self_str(a);
     int64_t width = int_arg(a.pos[1]);
     std::string fill = a.npos > 2 ? fill_of(a.pos[2]) : std::string(" ");
     int64_t len = cp_len(s);
     if (width <= len) return a.pos[0];
-    if (width - len > (int64_t(1) << 40)) raise(types::MemoryError, "");
+    check_host_bytes(in, uint64_t(width - len) * fill.size() + s.size());
     int64_t marg = width - len, left, right;
     if (which == 0) { left = 0; right = marg; }
     else if (which == 1) { left = marg; right = 0; }
@@ -819,17 +833,17 @@ Value pad(CallArgs& a, const char* name, int which) {
     return make_str(repeat(fill, left) + s + repeat(fill, right));
 }
 
-Value str_ljust(Interp&, CallArgs& a) { return pad(a, "ljust", 0); }
-Value str_rjust(Interp&, CallArgs& a) { return pad(a, "rjust", 1); }
-Value str_center(Interp&, CallArgs& a) { return pad(a, "center", 2); }
+Value str_ljust(Interp& in, CallArgs& a) { return pad(in, a, "ljust", 0); }
+Value str_rjust(Interp& in, CallArgs& a) { return pad(in, a, "rjust", 1); }
+Value str_center(Interp& in, CallArgs& a) { return pad(in, a, "center", 2); }
 
-Value str_zfill(Interp&, CallArgs& a) {
+Value str_zfill(Interp& in, CallArgs& a) {
     onearg(a, types::str, "zfill");
     const std::string& s = self_str(a);
     int64_t width = int_arg(a.pos[1]);
     int64_t len = cp_len(s);
     if (width <= len) return a.pos[0];
-    if (width - len > (int64_t(1) << 40)) raise(types::MemoryError, "");
+    check_host_bytes(in, uint64_t(width - len) + s.size());
     std::string out(size_t(width - len), '0');
     out += s;
     size_t fill = size_t(width - len);

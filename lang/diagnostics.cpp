@@ -1,12 +1,23 @@
 #include "lang/diagnostics.h"
+#include "lang/utf8.h"
 
 namespace gpy {
 
+// The source line as shown: tabs expanded, and bytes that are not UTF-8
+// shown as U+FFFD (a terminal, or a program reading stderr, gets text).
 static std::string expand_tabs(std::string_view s) {
     std::string out;
-    for (char c : s) {
-        if (c == '\t') out.append(4 - out.size() % 4, ' ');
-        else out += c;
+    for (size_t i = 0; i < s.size();) {
+        if (s[i] == '\t') {
+            out.append(4 - out.size() % 4, ' ');
+            ++i;
+            continue;
+        }
+        size_t at = i;
+        bool ok = true;
+        decode_utf8(s, i, &ok);
+        if (ok) out.append(s.substr(at, i - at));
+        else out += "\xEF\xBF\xBD";
     }
     return out;
 }

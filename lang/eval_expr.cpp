@@ -341,7 +341,9 @@ Value CallExpr::eval(Frame& f) const {
                 CallArgs args{buf.data, buf.n, buf.kw.empty() ? nullptr : &buf.kw};
                 f.cur = this;
                 f.in.tick();
-                return m->as<BuiltinObj>()->fn(f.in, args);
+                auto* b = m->as<BuiltinObj>();
+                if (b->checks_keywords && args.kw) reject_unknown_keywords(b, args);
+                return b->fn(f.in, args);
             }
         }
         f.cur = &attr;

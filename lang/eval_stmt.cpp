@@ -213,8 +213,10 @@ Flow ForStmt::exec(Frame& f) const {
     // Fast path: `for i in range(...)` with a plain local/global target counts natively.
     if (is_kind(seq, OK::Range)) {
         auto* r = seq.as<RangeObj>();
-        int64_t n = r->length(), v = r->start, step = r->step;
-        for (int64_t k = 0; k < n; ++k, v += step) {
+        uint64_t n = r->count();
+        int64_t v = r->start, step = r->step;
+        // v wraps (unsigned) after the last element instead of overflowing.
+        for (uint64_t k = 0; k < n; ++k, v = int64_t(uint64_t(v) + uint64_t(step))) {
             f.in.tick();
             if (target->kind == EK::Name && static_cast<const NameExpr&>(*target).scope == NameScope::Local) {
                 f.slots[static_cast<const NameExpr&>(*target).index] = Value::integer(v);
@@ -342,14 +344,11 @@ Flow TryStmt::exec(Frame& f) const {
             result = exec_block(body, f);
         } catch (GpyError& e) {
             handle(e);
-        } catch (const std::bad_alloc& e) {
-            // Host or device memory ran out inside the library: a MemoryError
-            // the program can catch (the pools stay consistent).
-            try {
-                raise(types::MemoryError, memory_error_text(e));
-            } catch (GpyError& m) {
-                handle(m);
-            }
+        } catch (const std::exception& e) {
+            // A C++ exception from inside the library (memory ran out, an
+            // internal error): a Python exception the program can catch.
+            GpyError m = python_error_from(e);
+            handle(m);
         }
         if (!raised && result == Flow::Normal) result = exec_block(orelse, f);
     } catch (...) {
@@ -552,6 +551,11 @@ Value Interp::call_function(FunctionObj* fn, CallArgs& args) {
         note_frame(frame, e);
         e.obj()->noted_frame = nullptr;  // the next frame up records its own line
         throw;
+    } catch (const std::exception& e) {
+        GpyError g = python_error_from(e);  // with this frame's line in its traceback
+        note_frame(frame, g);
+        g.obj()->noted_frame = nullptr;
+        throw g;
     }
 }
 
@@ -562,6 +566,7 @@ Value Interp::call(const Value& callee, CallArgs& args) {
             case OK::Builtin: {
                 auto* b = callee.as<BuiltinObj>();
                 tick();
+                if (b->checks_keywords && args.kw) reject_unknown_keywords(b, args);
                 if (b->bound.is_undef()) return b->fn(*this, args);
                 std::vector<Value> pos;
                 pos.reserve(args.npos + 1);
@@ -627,6 +632,10 @@ void Interp::exec_program(const std::shared_ptr<Program>& prog) {
     } catch (GpyError& e) {
         note_frame(frame, e);
         throw;
+    } catch (const std::exception& e) {
+        GpyError g = python_error_from(e);
+        note_frame(frame, g);
+        throw g;
     }
 }
 

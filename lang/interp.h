@@ -47,6 +47,7 @@ public:
     size_t sp = 0;
     int depth = 0;
     int recursion_limit = 1000;
+    int repr_depth = 0;  // containers being repr'd (nested), counted against recursion_limit as CPython does
     char* native_stack_limit = nullptr;  // raise RecursionError below this address
 
     // ---- interruption and step budget, checked at loop back-edges and calls ----
@@ -90,6 +91,16 @@ std::string repr(Interp& in, const Value& v);
 // A MemoryError's text for an allocation failure: the device pool's own
 // message, or "out of host memory" for a plain std::bad_alloc.
 std::string memory_error_text(const std::exception& e);
+// Raises MemoryError before a string or container of `bytes` is built when
+// it could never fit: past the machine's physical memory, or the
+// interpreter's max_array_bytes. (Growing one step at a time would instead
+// run the machine out of memory.)
+void check_host_bytes(Interp& in, uint64_t bytes);
+// The Python exception a C++ exception from inside the library stands for:
+// MemoryError for std::bad_alloc and std::length_error (a container asked
+// past its limit), else SystemError "internal error (please report): ...".
+// Either way the program can catch it and the interpreter goes on.
+GpyError python_error_from(const std::exception& e);
 std::string to_str(Interp& in, const Value& v);
 const char* type_name(const Value& v);
 bool values_equal(Interp& in, const Value& a, const Value& b);

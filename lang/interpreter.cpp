@@ -181,15 +181,9 @@ struct Interpreter::Impl {
             if (in.synchronize_hook) in.synchronize_hook();
         } catch (GpyError& e) {
             r = handle_exception(e.exc);
-        } catch (const std::bad_alloc& e) {
-            try {
-                raise(types::MemoryError, memory_error_text(e));
-            } catch (GpyError& m) {
-                r = handle_exception(m.exc);
-            }
         } catch (const std::exception& e) {
-            in.write_err(std::string("error: internal error (please report): ") + e.what() + "\n");
-            r = {Status::RuntimeError, 1};
+            // Raised outside any frame (the synchronize hook at the end).
+            r = handle_exception(python_error_from(e).exc);
         }
         in.interrupted = 0;
         in.handling.clear();

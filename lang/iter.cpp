@@ -36,12 +36,13 @@ struct StrIter : IterObj {
 };
 
 struct RangeIter : IterObj {
-    int64_t cur, step, left;
-    RangeIter(int64_t a, int64_t s, int64_t n) : cur(a), step(s), left(n) {}
+    int64_t cur, step;
+    uint64_t left;
+    RangeIter(int64_t a, int64_t s, uint64_t n) : cur(a), step(s), left(n) {}
     bool next(Interp&, Value& out) override {
-        if (left <= 0) return false;
+        if (left == 0) return false;
         out = Value::integer(cur);
-        cur += step;
+        cur = int64_t(uint64_t(cur) + uint64_t(step));  // wraps after the last element instead of overflowing
         --left;
         return true;
     }
@@ -86,7 +87,7 @@ Value get_iter(Interp& in, const Value& v) {
             case OK::Str: return Value::object(new StrIter(v));
             case OK::Range: {
                 auto* r = v.as<RangeObj>();
-                return Value::object(new RangeIter(r->start, r->step, r->length()));
+                return Value::object(new RangeIter(r->start, r->step, r->count()));
             }
             case OK::Dict: return Value::object(new TableIter(v, &v.as<DictObj>()->table, 0, "dict_keyiterator"));
             case OK::Set: return Value::object(new TableIter(v, &v.as<SetObj>()->table, 0, "set_iterator"));
@@ -108,9 +109,18 @@ std::vector<Value> to_vector(Interp& in, const Value& iterable) {
     std::vector<Value> out;
     if (is_kind(iterable, OK::List)) return iterable.as<ListObj>()->items;
     if (is_kind(iterable, OK::Tuple)) return iterable.as<TupleObj>()->items;
+    if (is_kind(iterable, OK::Range)) {  // its length is known: refuse one that can never fit
+        uint64_t n = iterable.as<RangeObj>()->count();
+        if (n > UINT64_MAX / sizeof(Value)) raise(types::MemoryError, "");
+        check_host_bytes(in, n * sizeof(Value));
+        out.reserve(size_t(n));
+    }
     Value it = get_iter(in, iterable);
     Value item;
-    while (iter_next(in, it, item)) out.push_back(std::move(item));
+    while (iter_next(in, it, item)) {
+        in.tick();  // Ctrl-C and the step limit reach a long conversion too
+        out.push_back(std::move(item));
+    }
     return out;
 }
 

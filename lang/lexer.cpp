@@ -3,6 +3,7 @@
 #include "lang/utf8.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <unordered_map>
 
@@ -70,7 +71,12 @@ public:
 
     std::vector<Token> run() {
         indents_.push_back(0);
+        alt_indents_.push_back(0);
         at_line_start_ = !expr_mode_;
+        if (!expr_mode_) {
+            if (src_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // a UTF-8 byte-order mark is not part of the program
+            check_utf8();
+        }
         if (expr_mode_) brackets_.push_back({'(', pos_});
         while (true) {
             if (at_line_start_ && brackets_.empty()) {
@@ -109,6 +115,10 @@ private:
     uint32_t pos_ = 0;
     std::vector<Token> tokens_;
     std::vector<int> indents_;
+    // The same indentation measured with tabs as one column: where the two
+    // measures disagree on how lines nest, the nesting depends on the tab
+    // width and CPython raises TabError (tokenizer.c's altcol).
+    std::vector<int> alt_indents_;
     struct Open { char ch; uint32_t at; };
     std::vector<Open> brackets_;
     bool at_line_start_ = true;
@@ -127,17 +137,40 @@ private:
     }
     void skip_comment() { while (pos_ < src_.size() && src_[pos_] != '\n' && src_[pos_] != '\r') ++pos_; }
 
+    // Source must be UTF-8 (PEP 3120; gpy reads no coding declarations).
+    void check_utf8() const {
+        for (size_t i = pos_; i < src_.size();) {
+            if (static_cast<unsigned char>(src_[i]) < 0x80) {
+                ++i;
+                continue;
+            }
+            size_t at = i;
+            bool ok = true;
+            decode_utf8(src_, i, &ok);
+            if (ok) continue;
+            char byte[8];
+            std::snprintf(byte, sizeof byte, "\\x%02x", static_cast<unsigned char>(src_[at]));
+            throw SyntaxError(span(uint32_t(at), uint32_t(at + 1)),
+                              std::string("Non-UTF-8 code starting with '") + byte + "' in file " + file_.name + " on line " +
+                                  std::to_string(file_.line_col(uint32_t(at)).first) +
+                                  ", but no encoding declared; see https://peps.python.org/pep-0263/ for details");
+        }
+    }
+    [[noreturn]] void tab_error(uint32_t line_begin) const {
+        throw SyntaxError(span(line_begin, pos_ + 1), "inconsistent use of tabs and spaces in indentation");
+    }
+
     // Measures the indentation of the next non-blank line and emits
     // INDENT/DEDENT tokens. Returns false at end of input.
     bool handle_indentation() {
         while (true) {
-            int width = 0;
+            int width = 0, alt = 0;
             uint32_t line_begin = pos_;
             while (pos_ < src_.size()) {
                 char c = src_[pos_];
-                if (c == ' ') ++width;
-                else if (c == '\t') width = (width / 8 + 1) * 8;
-                else if (c == '\f') width = 0;
+                if (c == ' ') ++width, ++alt;
+                else if (c == '\t') width = (width / 8 + 1) * 8, ++alt;
+                else if (c == '\f') width = alt = 0;
                 else break;
                 ++pos_;
             }
@@ -150,16 +183,22 @@ private:
             }
             if (pos_ >= src_.size()) return false;
             at_line_start_ = false;
-            if (width > indents_.back()) {
+            if (width == indents_.back()) {
+                if (alt != alt_indents_.back()) tab_error(line_begin);
+            } else if (width > indents_.back()) {
+                if (alt <= alt_indents_.back()) tab_error(line_begin);
                 indents_.push_back(width);
+                alt_indents_.push_back(alt);
                 emit(T::Indent, line_begin, pos_);
             } else {
                 while (width < indents_.back()) {
                     indents_.pop_back();
+                    alt_indents_.pop_back();
                     emit(T::Dedent, pos_, pos_);
                 }
                 if (width != indents_.back())
                     throw SyntaxError(span(line_begin, pos_ + 1), "unindent does not match any outer indentation level");
+                if (alt != alt_indents_.back()) tab_error(line_begin);
             }
             return true;
         }

@@ -186,7 +186,9 @@ Value t_time(Interp&, CallArgs&) {
 Value t_sleep(Interp& in, CallArgs& a) {
     expect_args(a, "sleep", 1, 1);
     double s = to_double(a[0], "sleep");
+    if (std::isnan(s)) raise(types::ValueError, "Invalid value NaN (not a number)");
     if (s < 0) raise(types::ValueError, "sleep length must be non-negative");
+    if (s > 9.2e9) raise(types::OverflowError, "timestamp out of range for platform time_t");  // CPython's limit: int64 nanoseconds
     // Sleep in slices so Ctrl-C interrupts promptly.
     using clock = std::chrono::steady_clock;
     auto until = clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(s));

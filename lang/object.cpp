@@ -32,6 +32,54 @@ Value make_builtin(std::string name, NativeFn fn, std::string sig, std::string d
     return Value::object(new BuiltinObj(std::move(name), fn, std::move(sig), std::move(doc)));
 }
 
+void check_keywords_from_signature(BuiltinObj* b) {
+    const std::string& sig = b->signature;
+    size_t open = sig.find('('), close = sig.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close < open) return;
+    if (sig.find("**") != std::string::npos || sig.find("...") != std::string::npos) return;
+    std::vector<std::string> names;
+    int depth = 0;
+    char quote = 0;
+    std::string param;
+    auto finish = [&] {
+        size_t a = param.find_first_not_of(' ');
+        std::string p = a == std::string::npos ? "" : param.substr(a);
+        param.clear();
+        if (p.empty() || p[0] == '/' || p[0] == '*') return;  // markers and *args
+        size_t e = p.find_first_of("=: ");
+        names.push_back(p.substr(0, e));
+    };
+    for (size_t k = open + 1; k < close; ++k) {
+        char c = sig[k];
+        if (quote) {
+            if (c == quote) quote = 0;
+        } else if (c == '\'' || c == '"') {
+            quote = c;
+        } else if (c == '[' || c == ']') {
+            continue;  // optional parts: arange([start,] stop[, step]) names start, stop and step
+        } else if (c == '(' || c == '{') {
+            ++depth;
+        } else if (c == ')' || c == '}') {
+            --depth;
+        } else if (c == ',' && depth == 0) {
+            finish();
+            continue;
+        }
+        param += c;
+    }
+    finish();
+    b->keywords = std::move(names);
+    b->checks_keywords = true;
+}
+
+void reject_unknown_keywords(const BuiltinObj* b, const CallArgs& a) {
+    for (auto& [k, v] : *a.kw) {
+        bool known = false;
+        for (const std::string& n : b->keywords) known |= n == k;
+        if (!known) raise(types::TypeError, b->name + "() got an unexpected keyword argument '" + k + "'");
+    }
+}
+
 Value make_exception(TypeObject* type, std::string message) {
     auto* e = new ExceptionObj(type);
     Value v = Value::object(e);
@@ -52,10 +100,16 @@ std::string ExceptionObj::message() const {
     return "";  // the caller renders non-string args with repr (needs an Interp)
 }
 
-int64_t RangeObj::length() const {
-    if (step > 0 && start < stop) return int64_t((uint64_t(stop) - uint64_t(start) - 1) / uint64_t(step) + 1);
-    if (step < 0 && start > stop) return int64_t((uint64_t(start) - uint64_t(stop) - 1) / uint64_t(-(step + 1) + 1) + 1);
+uint64_t RangeObj::count() const {
+    if (step > 0 && start < stop) return (uint64_t(stop) - uint64_t(start) - 1) / uint64_t(step) + 1;
+    if (step < 0 && start > stop) return (uint64_t(start) - uint64_t(stop) - 1) / (uint64_t(-(step + 1)) + 1) + 1;
     return 0;
+}
+
+int64_t RangeObj::length() const {
+    uint64_t n = count();
+    if (n > uint64_t(INT64_MAX)) raise(types::OverflowError, "Python int too large to convert to C ssize_t");
+    return int64_t(n);
 }
 
 void SliceObj::indices(int64_t n, int64_t& begin, int64_t& end, int64_t& stride, int64_t& count) const {

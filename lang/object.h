@@ -81,7 +81,7 @@ extern TypeObject *type, *none, *boolean, *integer, *real, *complex, *str, *list
 // Exceptions
 extern TypeObject *BaseException, *Exception, *ArithmeticError, *ZeroDivisionError, *OverflowError, *LookupError,
     *IndexError, *KeyError, *ValueError, *TypeError, *NameError, *UnboundLocalError, *AttributeError, *ImportError,
-    *ModuleNotFoundError, *RuntimeError, *RecursionError, *NotImplementedError, *MemoryError, *AssertionError,
+    *ModuleNotFoundError, *RuntimeError, *RecursionError, *NotImplementedError, *MemoryError, *SystemError, *AssertionError,
     *KeyboardInterrupt, *SystemExit, *StopIteration, *UnicodeError, *OSError, *FileNotFoundError;
 void init();  // idempotent, thread-safe
 const std::vector<TypeObject*>& all_exceptions();
@@ -162,9 +162,21 @@ struct BuiltinObj : Object {
     std::string signature;  // e.g. "len(obj, /)"
     std::string doc;        // one line
     Value bound;            // for natively bound methods (e.g. rng.random): prepended as pos[0]
+    // Set by check_keywords_from_signature: the keyword names the signature
+    // lists, and a call with any other keyword raises TypeError before fn runs
+    // (so an unsupported out= or dtype= is never silently ignored).
+    bool checks_keywords = false;
+    std::vector<std::string> keywords;
     BuiltinObj(std::string n, NativeFn f, std::string sig, std::string d)
         : Object(types::builtin), name(std::move(n)), fn(f), signature(std::move(sig)), doc(std::move(d)) {}
 };
+
+// Turns on b's keyword check from its signature text; a signature with
+// `**kwargs` or `...` (or none) accepts any keyword and stays unchecked.
+void check_keywords_from_signature(BuiltinObj* b);
+// Raises "NAME() got an unexpected keyword argument 'K'" for a keyword that
+// b's signature does not list.
+void reject_unknown_keywords(const BuiltinObj* b, const CallArgs& a);
 
 struct BoundMethodObj : Object {
     Value self, func;
@@ -230,6 +242,9 @@ struct ExceptionObj : Object {
 struct RangeObj : Object {
     int64_t start, stop, step;
     RangeObj(int64_t a, int64_t b, int64_t s) : Object(types::range), start(a), stop(b), step(s) {}
+    // The number of elements; up to 2^64 - 1 (range(-2**63, 2**63 - 1)).
+    uint64_t count() const;
+    // count() for len() and indexing: OverflowError past int64, as CPython's ssize_t.
     int64_t length() const;
 };
 

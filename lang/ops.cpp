@@ -1,5 +1,6 @@
 // Python semantics of the operators and object protocols: truth, repr/str,
 // equality and hashing, arithmetic, comparisons, attribute and item access.
+#include <unistd.h>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -24,7 +25,7 @@ bool truthy(const Value& v) {
         case OK::Tuple: return !v.as<TupleObj>()->items.empty();
         case OK::Dict: return v.as<DictObj>()->table.live != 0;
         case OK::Set: return v.as<SetObj>()->table.live != 0;
-        case OK::Range: return v.as<RangeObj>()->length() != 0;
+        case OK::Range: return v.as<RangeObj>()->count() != 0;
         case OK::DictView: return v.as<DictViewObj>()->dict->table.live != 0;
         default: return v.o->type->truth ? v.o->type->truth(v) : true;
     }
@@ -75,6 +76,18 @@ std::string repr(Interp& in, const Value& v) {
         case VK::Obj: break;
     }
     in.check_native_stack();
+    // Nesting counts against the recursion limit, as in CPython: a list
+    // nested 400k deep raises at once instead of copying ever longer strings.
+    struct Depth {
+        Interp& in;
+        explicit Depth(Interp& i) : in(i) {
+            if (++in.repr_depth + in.depth > in.recursion_limit) {
+                --in.repr_depth;
+                raise(types::RecursionError, "maximum recursion depth exceeded while getting the repr of an object");
+            }
+        }
+        ~Depth() { --in.repr_depth; }
+    } depth(in);
     Object* o = v.o;
     if (o->type->repr) return o->type->repr(in, v);
     switch (o->type->kind) {
@@ -264,8 +277,8 @@ bool values_equal(Interp& in, const Value& a, const Value& b) {
         case OK::Range: {
             auto* x = a.as<RangeObj>();
             auto* y = b.as<RangeObj>();
-            int64_t n = x->length();
-            if (n != y->length()) return false;
+            uint64_t n = x->count();
+            if (n != y->count()) return false;
             if (n == 0) return true;
             if (x->start != y->start) return false;
             return n == 1 || x->step == y->step;
@@ -439,18 +452,22 @@ static Value float_op(BinOp op, double a, double b, const Value& va, const Value
     }
 }
 
-static Value repeat_seq(const Value& seq, int64_t n) {
+static Value repeat_seq(Interp& in, const Value& seq, int64_t n) {
     if (n < 0) n = 0;
     if (is_kind(seq, OK::Str)) {
         const std::string& s = seq.as<StrObj>()->s;
-        if (!s.empty() && uint64_t(n) > (uint64_t(1) << 40) / s.size()) raise(types::MemoryError, "repeated string is too large");
+        int64_t bytes;  // CPython: past PY_SSIZE_T_MAX an OverflowError, else MemoryError when it cannot fit
+        if (__builtin_mul_overflow(int64_t(s.size()), n, &bytes)) raise(types::OverflowError, "repeated string is too long");
+        check_host_bytes(in, uint64_t(bytes));
         std::string out;
         out.reserve(s.size() * size_t(n));
         for (int64_t k = 0; k < n; ++k) out += s;
         return make_str(std::move(out));
     }
     auto& items = is_kind(seq, OK::List) ? seq.as<ListObj>()->items : seq.as<TupleObj>()->items;
-    if (!items.empty() && uint64_t(n) > (uint64_t(1) << 32) / items.size()) raise(types::MemoryError, "repeated sequence is too large");
+    int64_t count;
+    if (__builtin_mul_overflow(int64_t(items.size()), n, &count) || uint64_t(count) > UINT64_MAX / sizeof(Value)) raise(types::MemoryError, "");
+    check_host_bytes(in, uint64_t(count) * sizeof(Value));
     std::vector<Value> out;
     out.reserve(items.size() * size_t(n));
     for (int64_t k = 0; k < n; ++k) out.insert(out.end(), items.begin(), items.end());
@@ -542,8 +559,8 @@ Value binary_op(Interp& in, BinOp op, const Value& a, const Value& b) {
             if (is_kind(a, OK::Tuple)) raise(types::TypeError, std::string("can only concatenate tuple (not \"") + type_name(b) + "\") to tuple");
             break;
         case BinOp::Mul:
-            if (is_seq(a) && b.is_intlike()) return repeat_seq(a, b.as_int());
-            if (is_seq(b) && a.is_intlike()) return repeat_seq(b, a.as_int());
+            if (is_seq(a) && b.is_intlike()) return repeat_seq(in, a, b.as_int());
+            if (is_seq(b) && a.is_intlike()) return repeat_seq(in, b, a.as_int());
             if (is_seq(a) || is_seq(b))
                 raise(types::TypeError, std::string("can't multiply sequence by non-int of type '") + type_name(is_seq(a) ? b : a) + "'");
             break;
@@ -719,7 +736,10 @@ bool contains(Interp& in, const Value& container, const Value& item) {
                     if (item.is_float() && std::fabs(item.f) > 9e18) return false;
                     int64_t x = item.is_float() ? int64_t(item.f) : item.as_int();
                     if (r->step > 0 ? (x < r->start || x >= r->stop) : (x > r->start || x <= r->stop)) return false;
-                    return (x - r->start) % r->step == 0;
+                    // The distance from start, unsigned: it may pass int64.
+                    uint64_t dist = r->step > 0 ? uint64_t(x) - uint64_t(r->start) : uint64_t(r->start) - uint64_t(x);
+                    uint64_t st = r->step > 0 ? uint64_t(r->step) : uint64_t(-(r->step + 1)) + 1;
+                    return dist % st == 0;
                 }
                 return false;
             }
@@ -783,6 +803,22 @@ Value rich_compare(Interp& in, CmpOp op, const Value& a, const Value& b) {
 std::string memory_error_text(const std::exception& e) {
     std::string what = e.what();
     return what == std::bad_alloc().what() ? "out of host memory" : what;
+}
+
+void check_host_bytes(Interp& in, uint64_t bytes) {
+    static const uint64_t physical = [] {
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+        return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : UINT64_MAX;
+    }();
+    uint64_t budget = physical;
+    if (in.cfg.max_array_bytes) budget = std::min<uint64_t>(budget, in.cfg.max_array_bytes);
+    if (bytes > budget) raise(types::MemoryError, "");
+}
+
+GpyError python_error_from(const std::exception& e) {
+    if (dynamic_cast<const std::bad_alloc*>(&e)) return GpyError{make_exception(types::MemoryError, memory_error_text(e))};
+    if (dynamic_cast<const std::length_error*>(&e)) return GpyError{make_exception(types::MemoryError, "out of host memory")};
+    return GpyError{make_exception(types::SystemError, std::string("internal error (please report): ") + e.what())};
 }
 
 // ---- attributes ----
@@ -982,17 +1018,24 @@ Value get_item(Interp& in, const Value& obj, const Value& index) {
         }
         case OK::Range: {
             auto* r = obj.as<RangeObj>();
-            int64_t n = r->length();
             if (is_slice(index)) {
-                int64_t b, e, st, cnt;
+                int64_t n = r->length(), b, e, st, cnt;
                 index.as<SliceObj>()->indices(n, b, e, st, cnt);
-                int64_t start = r->start + b * r->step, step = st * r->step;
-                return Value::object(new RangeObj(start, start + cnt * step, step));
+                // Elements of the range are int64s, so start is; the step and
+                // stop of a range of a range may not be (CPython: big ints).
+                int64_t start = int64_t(uint64_t(r->start) + uint64_t(b) * uint64_t(r->step)), step, span, stop;
+                if (__builtin_mul_overflow(st, r->step, &step) || __builtin_mul_overflow(cnt, step, &span) ||
+                    __builtin_add_overflow(start, span, &stop))
+                    raise(types::OverflowError, "Python int too large to convert to C long");
+                return Value::object(new RangeObj(start, stop, step));
             }
+            // The count may pass int64 (range(-2**62, 2**62)): index in unsigned arithmetic.
+            uint64_t n = r->count();
             int64_t k = to_index(index, "range indices");
-            if (k < 0) k += n;
-            if (k < 0 || k >= n) raise(types::IndexError, "range object index out of range");
-            return Value::integer(r->start + k * r->step);
+            uint64_t back = k < 0 ? uint64_t(-(k + 1)) + 1 : 0;
+            if (k < 0 ? back > n : uint64_t(k) >= n) raise(types::IndexError, "range object index out of range");
+            uint64_t at = k < 0 ? n - back : uint64_t(k);
+            return Value::integer(int64_t(uint64_t(r->start) + at * uint64_t(r->step)));  // in range: no overflow in the result
         }
         default: break;
     }

@@ -16,7 +16,7 @@ TypeObject *type, *none, *boolean, *integer, *real, *complex, *str, *list, *tupl
     *method, *module, *range, *cell, *iterator, *dict_keys, *dict_values, *dict_items, *ellipsis, *slice;
 TypeObject *BaseException, *Exception, *ArithmeticError, *ZeroDivisionError, *OverflowError, *LookupError,
     *IndexError, *KeyError, *ValueError, *TypeError, *NameError, *UnboundLocalError, *AttributeError, *ImportError,
-    *ModuleNotFoundError, *RuntimeError, *RecursionError, *NotImplementedError, *MemoryError, *AssertionError,
+    *ModuleNotFoundError, *RuntimeError, *RecursionError, *NotImplementedError, *MemoryError, *SystemError, *AssertionError,
     *KeyboardInterrupt, *SystemExit, *StopIteration, *UnicodeError, *OSError, *FileNotFoundError;
 
 static std::vector<TypeObject*> g_exceptions;
@@ -82,6 +82,7 @@ void init() {
         RecursionError = exc("RecursionError", RuntimeError, "Recursion limit exceeded.");
         NotImplementedError = exc("NotImplementedError", RuntimeError, "Method or function hasn't been implemented yet.");
         MemoryError = exc("MemoryError", Exception, "Out of memory.");
+        SystemError = exc("SystemError", Exception, "Internal error in the Python interpreter.");
         AssertionError = exc("AssertionError", Exception, "Assertion failed.");
         StopIteration = exc("StopIteration", Exception, "Signal the end from iterator.__next__().");
         OSError = exc("OSError", Exception, "Base class for I/O related errors.");

@@ -90,6 +90,10 @@ struct ArrayTooLarge : std::bad_alloc {
 
 void set_max_array_bytes(size_t bytes) { g_max_array_bytes = bytes; }
 
+void check_array_bytes(size_t nbytes) {
+    if (size_t cap = g_max_array_bytes.load(std::memory_order_relaxed); cap && nbytes > cap) throw ArrayTooLarge(nbytes, cap);
+}
+
 Buffer* Buffer::allocate(size_t nbytes, bool zero) {
     if (size_t cap = g_max_array_bytes.load(std::memory_order_relaxed); cap && nbytes > cap) throw ArrayTooLarge(nbytes, cap);
     ++g_array_allocs;

@@ -32,6 +32,9 @@ struct Buffer {
 // Buffer::allocate throws a std::bad_alloc whose what() says so (the
 // interpreter's MemoryError).
 void set_max_array_bytes(size_t bytes);
+// Throws that bad_alloc when `nbytes` is past the cap: for host scratch
+// (std::vector) sized by a user's argument, e.g. a permutation's indices.
+void check_array_bytes(size_t nbytes);
 
 // Where Buffer::allocate puts new arrays (the backend sets it at start-up,
 // `with Device(i):` per block).

@@ -141,6 +141,39 @@ void materialize_all_pending() {
     }
 }
 
+int64_t checked_size(const dag::Shape& shape, DType dt) {
+    int64_t bytes = int64_t(itemsize(dt)), n = 1;
+    for (int64_t d : shape) {
+        if (d < 0) raise(types::ValueError, "negative dimensions are not allowed");
+        if (__builtin_mul_overflow(bytes, std::max<int64_t>(d, 1), &bytes))
+            raise(types::ValueError, "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
+        n *= d;
+    }
+    return n;
+}
+
+// NumPy's _ArrayMemoryError text: "Unable to allocate 4.00 EiB for an array
+// with shape (576460752303423488,) and data type float64".
+static std::string unable_to_allocate(const dag::Shape& shape, DType dt) {
+    uint64_t nbytes = uint64_t(checked_size(shape, dt)) * itemsize(dt);
+    static const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    int bit_length = nbytes ? 64 - __builtin_clzll(nbytes) : 0;
+    int unit = std::max(bit_length - 1, 1) / 10;
+    double n_units = double(nbytes) / double(uint64_t(1) << (10 * unit));
+    if (std::nearbyint(n_units) == 1024) {
+        ++unit;
+        n_units /= 1024;
+    }
+    char text[64];
+    if (unit == 0) std::snprintf(text, sizeof text, "%.0f %s", n_units, units[unit]);
+    else if (std::nearbyint(n_units) < 1000) std::snprintf(text, sizeof text, "%#.3g %s", n_units, units[unit]);
+    else std::snprintf(text, sizeof text, "%#.0f %s", n_units, units[unit]);
+    std::string s = "(";
+    for (size_t k = 0; k < shape.size(); ++k) s += std::to_string(shape[k]) + (shape.size() == 1 ? "," : k + 1 < shape.size() ? ", " : "");
+    s += ")";
+    return std::string("Unable to allocate ") + text + " for an array with shape " + s + " and data type " + name(dt);
+}
+
 Value array_from_node(dag::NodeP n, bool numpy_scalar) {
     static thread_local uint64_t next_serial = 0;
     bool pending = n->op != dag::Op::Input && n->op != dag::Op::Scalar && !n->result;
@@ -155,6 +188,7 @@ Value array_from_node(dag::NodeP n, bool numpy_scalar) {
         too_big = distinct > kMaxPendingNodes;
         if (!too_big) n->pending_weight = uint32_t(distinct);
     }
+    checked_size(n->shape, n->dtype);
     auto* a = new ArrayObj();
     Value v = Value::object(a);
     a->serial = next_serial++;
@@ -172,6 +206,7 @@ Value array_from_node(dag::NodeP n, bool numpy_scalar) {
 }
 
 Value array_from_buffer(BufferRef buf, DType dt, dag::Shape shape, std::vector<int64_t> strides, int64_t offset) {
+    checked_size(shape, dt);
     auto* a = new ArrayObj();
     Value v = Value::object(a);
     a->dtype = dt;
@@ -183,17 +218,20 @@ Value array_from_buffer(BufferRef buf, DType dt, dag::Shape shape, std::vector<i
 }
 
 Value new_array(DType dt, const dag::Shape& shape, bool zero) {
-    int64_t n = 1;
-    for (int64_t d : shape) {
-        if (d < 0) raise(types::ValueError, "negative dimensions are not allowed");
-        if (d && n > (int64_t(1) << 48) / d) raise(types::MemoryError, "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
-        n *= d;
-    }
+    int64_t n = checked_size(shape, dt);
+    // Past 2^48 bytes no machine has the memory: NumPy's MemoryError without
+    // asking the allocator (an overcommitting kernel may say yes).
+    if (n * int64_t(itemsize(dt)) > (int64_t(1) << 48)) raise(types::MemoryError, unable_to_allocate(shape, dt));
     BufferRef buf;
     try {
         buf = BufferRef(Buffer::allocate(size_t(n) * itemsize(dt), zero));
     } catch (const std::runtime_error& e) {  // a CUDA driver error (MemoryError is a bad_alloc)
         raise(types::RuntimeError, e.what());
+    } catch (const std::bad_alloc& e) {
+        // The host allocator said no: NumPy's words. (The device pool and the
+        // max_array_bytes limit say what ran out in their own.)
+        if (std::strcmp(e.what(), std::bad_alloc().what()) == 0) raise(types::MemoryError, unable_to_allocate(shape, dt));
+        throw;
     }
     Value out = array_from_buffer(buf, dt, shape, dag::contiguous_strides(shape, itemsize(dt)), 0);
     out.as<ArrayObj>()->owndata = true;

@@ -65,6 +65,11 @@ void init_array_types();  // once per process
 
 inline ArrayObj* as_array(const Value& v) { return is_kind(v, OK::Array) ? v.as<ArrayObj>() : nullptr; }
 
+// The element count of `shape`, with NumPy's checks, made wherever an array
+// is created: ValueError for a negative dimension, and for a shape whose
+// bytes (zero dimensions counted as one, as NumPy does) pass int64.
+int64_t checked_size(const dag::Shape& shape, DType dt);
+
 // Wraps a pending node (not computed until needed).
 Value array_from_node(dag::NodeP n, bool numpy_scalar = false);
 // A fresh array over a buffer.

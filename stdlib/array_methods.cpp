@@ -25,8 +25,7 @@ ReduceOptions reduce_options(Interp& in, CallArgs& a, size_t first) {
     ReduceOptions o;
     o.axis = arg(a, first, "axis");
     if (const Value* d = arg(a, first + 1, "dtype"); d && !d->is_none()) o.dtype = to_dtype(in, *d);
-    o.out = arg(a, first + 2, "out");
-    if (o.out && o.out->is_none()) o.out = nullptr;
+    o.out = out_arg(a, first + 2, OutWording::Reduction);
     if (const Value* k = kwarg(a, "keepdims")) o.keepdims = truthy(*k);
     if (const Value* i = kwarg(a, "initial")) o.initial = i;
     if (const Value* w = kwarg(a, "where")) o.where = w;
@@ -39,8 +38,7 @@ Value m_reduce(Interp& in, CallArgs& a) {
     o.axis = arg(a, 1, "axis");
     if (OP == ReduceOp::Sum || OP == ReduceOp::Prod) o = reduce_options(in, a, 1);
     else {
-        o.out = arg(a, 2, "out");
-        if (o.out && o.out->is_none()) o.out = nullptr;
+        o.out = out_arg(a, 2, OP == ReduceOp::ArgMax || OP == ReduceOp::ArgMin ? OutWording::CApi : OutWording::Reduction);
         if (const Value* k = kwarg(a, "keepdims")) o.keepdims = truthy(*k);
         if (const Value* i = kwarg(a, "initial")) o.initial = i;
         if (const Value* w = kwarg(a, "where")) o.where = w;
@@ -269,18 +267,53 @@ Value m_abs(Interp& in, CallArgs& a) { return apply_ufunc(in, "absolute", {a.pos
 
 Value m_clip(Interp& in, CallArgs& a) {
     UfuncOptions o;
-    o.out = arg_not_none(a, 3, "out");
+    o.out = out_arg(a, 3);
     return clip(in, a.pos[0], arg(a, 1, "min"), arg(a, 2, "max"), o);
 }
 
+// x.round(decimals=0, out=None), as NumPy's PyArray_Round: floats scale by a
+// weak Python float, rint and scale back (divide first for negative
+// decimals); integers are kept for decimals >= 0, else rounded half to even
+// in integer arithmetic; bools round as float16.
 Value m_round(Interp& in, CallArgs& a) {
     const Value* dec = arg(a, 1, "decimals");
     int64_t d = dec ? to_index(*dec) : 0;
-    if (d == 0) return apply_ufunc(in, "rint", {a.pos[0]});
-    double scale = std::pow(10.0, double(d));
-    Value t = apply_ufunc(in, "multiply", {a.pos[0], Value::real(scale)});
-    t = apply_ufunc(in, "rint", {t});
-    return apply_ufunc(in, "true_divide", {t, Value::real(scale)});
+    const Value* out = out_arg(a, 2, OutWording::CApi);
+    Value x = a.pos[0];
+    DType t = self_array(a)->dtype;
+    if (t == DType::Bool) x = array_from_node(make_cast(array_node(self_array(a)), DType::Float16), self_array(a)->numpy_scalar);
+    Value r;
+    if (is_integer(t) && d >= 0) {
+        r = copy_array(self_array(a));
+        r.as<ArrayObj>()->numpy_scalar = self_array(a)->numpy_scalar;
+    } else if (is_integer(t)) {
+        if (d < -18) d = -19;  // 10**19 is past every int64: everything rounds to 0
+        int64_t f = 1;
+        for (int64_t k = 0; k < std::min<int64_t>(-d, 18); ++k) f *= 10;
+        if (d == -19) {
+            r = apply_ufunc(in, "multiply", {x, Value::integer(0)});
+        } else {
+            Value fv = Value::integer(f);
+            Value q = apply_ufunc(in, "floor_divide", {x, fv});
+            Value rem = apply_ufunc(in, "subtract", {x, apply_ufunc(in, "multiply", {q, fv})});
+            Value twice = apply_ufunc(in, "multiply", {rem, Value::integer(2)});
+            Value up = apply_ufunc(in, "logical_or", {apply_ufunc(in, "greater", {twice, fv}),
+                                                      apply_ufunc(in, "logical_and", {apply_ufunc(in, "equal", {twice, fv}),
+                                                                                      apply_ufunc(in, "remainder", {q, Value::integer(2)})})});
+            r = apply_ufunc(in, "multiply", {apply_ufunc(in, "add", {q, up}), fv});
+            r = array_from_node(make_cast(array_node(r.as<ArrayObj>()), t), self_array(a)->numpy_scalar);
+        }
+    } else if (d == 0) {
+        r = apply_ufunc(in, "rint", {x});
+    } else {
+        Value f = Value::real(std::pow(10.0, double(d < 0 ? -d : d)));
+        r = apply_ufunc(in, d > 0 ? "multiply" : "true_divide", {x, f});
+        r = apply_ufunc(in, "rint", {r});
+        r = apply_ufunc(in, d > 0 ? "true_divide" : "multiply", {r, f});
+    }
+    if (!out) return r;
+    assign_array(in, *out, r);
+    return *out;
 }
 
 Value m_dot(Interp& in, CallArgs& a) {
@@ -301,17 +334,17 @@ void install_array_methods() {
     t->compare = slot_compare;
     t->getitem = getitem_slot;
     t->setitem = setitem_slot;
-    def_method(t, "sum", m_reduce<ReduceOp::Sum>, "ndarray.sum(axis=None, dtype=None, out=None, keepdims=False, initial=0)", "Sum of array elements over the given axes.");
-    def_method(t, "prod", m_reduce<ReduceOp::Prod>, "ndarray.prod(axis=None, dtype=None, out=None, keepdims=False, initial=1)", "Product of array elements over the given axes.");
-    def_method(t, "max", m_reduce<ReduceOp::Max>, "ndarray.max(axis=None, out=None, keepdims=False, initial=<no value>)", "Maximum along the given axes.");
-    def_method(t, "min", m_reduce<ReduceOp::Min>, "ndarray.min(axis=None, out=None, keepdims=False, initial=<no value>)", "Minimum along the given axes.");
-    def_method(t, "any", m_reduce<ReduceOp::Any>, "ndarray.any(axis=None, out=None, keepdims=False)", "True if any element evaluates to True.");
-    def_method(t, "all", m_reduce<ReduceOp::All>, "ndarray.all(axis=None, out=None, keepdims=False)", "True if all elements evaluate to True.");
-    def_method(t, "argmax", m_reduce<ReduceOp::ArgMax>, "ndarray.argmax(axis=None, out=None, keepdims=False)", "Indices of the maximum values along an axis.");
-    def_method(t, "argmin", m_reduce<ReduceOp::ArgMin>, "ndarray.argmin(axis=None, out=None, keepdims=False)", "Indices of the minimum values along an axis.");
-    def_method(t, "mean", m_mean, "ndarray.mean(axis=None, dtype=None, out=None, keepdims=False)", "Average of the array elements along the given axes.");
-    def_method(t, "var", m_var, "ndarray.var(axis=None, dtype=None, out=None, ddof=0, keepdims=False)", "Variance along the given axes.");
-    def_method(t, "std", m_std, "ndarray.std(axis=None, dtype=None, out=None, ddof=0, keepdims=False)", "Standard deviation along the given axes.");
+    def_method(t, "sum", m_reduce<ReduceOp::Sum>, "ndarray.sum(axis=None, dtype=None, out=None, keepdims=False, initial=0, where=True)", "Sum of array elements over the given axes.");
+    def_method(t, "prod", m_reduce<ReduceOp::Prod>, "ndarray.prod(axis=None, dtype=None, out=None, keepdims=False, initial=1, where=True)", "Product of array elements over the given axes.");
+    def_method(t, "max", m_reduce<ReduceOp::Max>, "ndarray.max(axis=None, out=None, keepdims=False, initial=<no value>, where=True)", "Maximum along the given axes.");
+    def_method(t, "min", m_reduce<ReduceOp::Min>, "ndarray.min(axis=None, out=None, keepdims=False, initial=<no value>, where=True)", "Minimum along the given axes.");
+    def_method(t, "any", m_reduce<ReduceOp::Any>, "ndarray.any(axis=None, out=None, keepdims=False, *, where=True)", "True if any element evaluates to True.");
+    def_method(t, "all", m_reduce<ReduceOp::All>, "ndarray.all(axis=None, out=None, keepdims=False, *, where=True)", "True if all elements evaluate to True.");
+    def_method(t, "argmax", m_reduce<ReduceOp::ArgMax>, "ndarray.argmax(axis=None, out=None, *, keepdims=False)", "Indices of the maximum values along an axis.");
+    def_method(t, "argmin", m_reduce<ReduceOp::ArgMin>, "ndarray.argmin(axis=None, out=None, *, keepdims=False)", "Indices of the minimum values along an axis.");
+    def_method(t, "mean", m_mean, "ndarray.mean(axis=None, dtype=None, out=None, keepdims=False, *, where=True)", "Average of the array elements along the given axes.");
+    def_method(t, "var", m_var, "ndarray.var(axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True)", "Variance along the given axes.");
+    def_method(t, "std", m_std, "ndarray.std(axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True)", "Standard deviation along the given axes.");
     def_method(t, "astype", m_astype, "ndarray.astype(dtype)", "Copy of the array, cast to a specified type.");
     def_method(t, "copy", m_copy, "ndarray.copy(order='C')", "Return a copy of the array.");
     def_method(t, "reshape", m_reshape, "ndarray.reshape(*shape, order='C')", "Gives a new shape to an array without changing its data.");
@@ -326,7 +359,7 @@ void install_array_methods() {
     def_method(t, "fill", m_fill, "ndarray.fill(value)", "Fill the array with a scalar value.");
     def_method(t, "get", m_get, "ndarray.get()", "A host copy of the array (CuPy's name).");
     def_method(t, "clip", m_clip, "ndarray.clip(min=None, max=None, out=None)", "Return an array whose values are limited to [min, max].");
-    def_method(t, "round", m_round, "ndarray.round(decimals=0)", "Round to the given number of decimals (half to even).");
+    def_method(t, "round", m_round, "ndarray.round(decimals=0, out=None)", "Round to the given number of decimals (half to even).");
     def_method(t, "dot", m_dot, "ndarray.dot(b)", "Dot product of two arrays.");
     def_method(t, "__abs__", m_abs, "ndarray.__abs__()", "abs(self)");
 }

@@ -552,7 +552,7 @@ Value np_einsum(Interp& in, CallArgs& a) {
     }
     reject_complex(t, "einsum");
     Value r = contract(in, ops, labels, out, t);
-    if (const Value* o = kwarg(a, "out"); o && !o->is_none()) {
+    if (const Value* o = checked_out(kwarg(a, "out"), OutWording::Einsum)) {
         assign_array(in, *o, r);
         return *o;
     }

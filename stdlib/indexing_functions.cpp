@@ -73,9 +73,8 @@ Value getitem_copy(Interp& in, const Value& x, const Value& index) {
 }
 
 Value with_out(Interp& in, CallArgs& a, size_t pos, Value result) {
-    const Value* out = arg_not_none(a, pos, "out");
+    const Value* out = out_arg(a, pos, OutWording::CApi);
     if (!out) return result;
-    if (!as_array(*out)) raise(types::TypeError, "return arrays must be of ArrayType");
     assign_array(in, *out, result);
     return *out;
 }

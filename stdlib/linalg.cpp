@@ -130,7 +130,7 @@ Value np_matmul(Interp& in, CallArgs& a) {
     const Value* x = arg(a, 0, "x1");
     const Value* y = arg(a, 1, "x2");
     if (!x || !y) raise(types::TypeError, "matmul() takes from 2 to 3 positional arguments but " + std::to_string(a.npos) + " were given");
-    return matmul_impl(in, *x, *y, arg_not_none(a, 2, "out"));
+    return matmul_impl(in, *x, *y, out_arg(a, 2));
 }
 
 // np.dot's out= must be exactly what dot would return.
@@ -179,12 +179,12 @@ Value np_dot(Interp& in, CallArgs& a) {
     const Value* x = arg(a, 0, "a");
     const Value* y = arg(a, 1, "b");
     if (!x || !y) raise(types::TypeError, "dot() missing required argument 'b' (pos 1)");
-    return dot_impl(in, *x, *y, arg_not_none(a, 2, "out"));
+    return dot_impl(in, *x, *y, out_arg(a, 2, OutWording::Quoted));
 }
 
 Value m_dot(Interp& in, CallArgs& a) {
     expect_args(a, "dot", 2, 3);
-    return dot_impl(in, a.pos[0], a.pos[1], arg_not_none(a, 2, "out"));
+    return dot_impl(in, a.pos[0], a.pos[1], out_arg(a, 2, OutWording::Quoted));
 }
 
 Value np_vdot(Interp& in, CallArgs& a) {
@@ -224,7 +224,7 @@ Value np_outer(Interp& in, CallArgs& a) {
     if (!x || !y) raise(types::TypeError, "outer() missing required argument 'b' (pos 1)");
     Value A = flat(as_array_value(in, *x)), B = flat(as_array_value(in, *y));
     Value r = contract(in, {A, B}, {{0}, {1}}, {0, 1}, product_dtype(A, B, "outer"));
-    if (const Value* out = arg_not_none(a, 2, "out")) {
+    if (const Value* out = out_arg(a, 2)) {
         assign_array(in, *out, r);
         return *out;
     }
@@ -336,7 +336,7 @@ Value np_trace(Interp& in, CallArgs& a) {
     ReduceOptions o;
     o.axis = &axis;
     if (const Value* d = arg(a, 4, "dtype"); d && !d->is_none()) o.dtype = to_dtype(in, *d);
-    o.out = arg_not_none(a, 5, "out");
+    o.out = out_arg(a, 5, OutWording::CApi);
     return reduce(in, ReduceOp::Sum, diag, o);
 }
 

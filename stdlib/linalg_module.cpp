@@ -296,7 +296,7 @@ void svd_run(const Stack& st, bool full, bool uv, SvdResult& r) {
     for (int64_t k = 0; k < st.count; ++k) {
         blas::gesdd<T>(L, jobz, m, n, st.mat<T>(k), data<T>(r.s) + k * K, uv ? lu + k * usz : lu, ldu, uv ? lvt + k * vsz : lvt, ldvt,
                        work.data(), lapack_int(work.size()), iwork.data(), &info);
-        if (info > 0) linalg_error("SVD did not converge");
+        if (info != 0) linalg_error("SVD did not converge");  // info < 0: LAPACK 3.7+ reports a NaN entry as argument 4
     }
 }
 
@@ -401,7 +401,7 @@ void eigh_run(const Stack& st, bool vectors, char uplo, Value& w) {
     for (int64_t k = 0; k < st.count; ++k) {
         blas::syevd<T>(L, jobz, uplo, n, st.mat<T>(k), data<T>(w) + k * n, work.data(), lapack_int(work.size()), iwork.data(),
                        lapack_int(iwork.size()), &info);
-        if (info > 0) linalg_error("Eigenvalues did not converge");
+        if (info != 0) linalg_error("Eigenvalues did not converge");
     }
 }
 
@@ -535,7 +535,7 @@ Value lstsq_run(const Stack& A, const Stack& B, int64_t nrhs, double rcond, bool
         std::vector<lapack_int> iwork(size_t(std::max<lapack_int>(iq, 1)));
         blas::gelsd<T>(L, lint(M), lint(N), lint(nrhs), A.mat<T>(0), b.data(), lint(ldb), data<T>(s), T(rcond), &rank, work.data(),
                        lapack_int(work.size()), iwork.data(), &info);
-        if (info > 0) linalg_error("SVD did not converge in Linear Least Squares");
+        if (info != 0) linalg_error("SVD did not converge in Linear Least Squares");
     }
     Value x = new_array(A.t, vec ? Shape{N} : Shape{N, nrhs}, true);
     for (int64_t i = 0; i < N; ++i)

@@ -27,7 +27,7 @@ ReduceOptions options(Interp& in, CallArgs& a, bool has_dtype) {
         o.dtype = dtype_arg(in, a, 2);
         out_pos = 3;
     }
-    o.out = arg_not_none(a, out_pos, "out");
+    o.out = out_arg(a, out_pos, OutWording::Reduction);
     if (const Value* k = kwarg(a, "keepdims")) o.keepdims = truthy(*k);
     o.initial = kwarg(a, "initial");
     o.where = kwarg(a, "where");
@@ -36,8 +36,7 @@ ReduceOptions options(Interp& in, CallArgs& a, bool has_dtype) {
 
 Value finish(Interp& in, const Value& r, const ReduceOptions& o) {
     if (!o.out) return r;
-    assign_array(in, *o.out, r);
-    return *o.out;
+    return store_reduction_out(in, *o.out, r, "add", as_array(r)->shape, o.keepdims);
 }
 
 bool has_nan_values(const Value& x) { return is_inexact(x.as<ArrayObj>()->dtype); }

@@ -36,4 +36,20 @@ std::optional<DType> dtype_arg(Interp& in, CallArgs& a, size_t pos);
 // An int or a sequence of ints; raises ValueError for negative dimensions.
 dag::Shape shape_arg(Interp& in, const Value& v);
 
+// How NumPy words its TypeError for an out= that is not an array: it depends
+// on which layer of NumPy parses the argument.
+enum class OutWording {
+    Ufunc,      // ufunc calls and methods (clip, outer, matmul, add.reduce): "return arrays must be of ArrayType"
+    Reduction,  // sum, mean, std, ptp, nan*, median...: the same words, and a tuple is refused too
+    CApi,    // C methods (cumsum, argmax, take, trace, around): "output must be an array"
+    Quoted,  // dot, concatenate: "'out' must be an array"
+    Einsum,  // "keyword parameter out must be an array for einsum"
+};
+// The one checked path for out=: the argument at `pos` (or the keyword), null
+// when absent or None; otherwise an ndarray, else NumPy's TypeError. With the
+// Ufunc wording a tuple holding one array is accepted too (NumPy's general
+// form, one entry per output); a tuple of another length is its ValueError.
+const Value* out_arg(CallArgs& a, size_t pos, OutWording w = OutWording::Ufunc);
+const Value* checked_out(const Value* out, OutWording w = OutWording::Ufunc);
+
 }  // namespace gpy

@@ -26,6 +26,7 @@
 #include "runtime/nvrtc_shadow.h"
 #include "stdlib/array.h"
 #include "stdlib/cuda_errors.h"
+#include "stdlib/indexing.h"
 #include "stdlib/array_state.h"
 #include "stdlib/module_parts.h"
 #include "stdlib/np_args.h"
@@ -46,11 +47,38 @@ std::optional<DType> dtype_arg(Interp& in, CallArgs& a, size_t pos) {
     return to_dtype(in, *d);
 }
 
+const Value* checked_out(const Value* out, OutWording w) {
+    if (!out || out->is_none()) return nullptr;
+    if (w == OutWording::Ufunc && is_kind(*out, OK::Tuple)) {
+        auto& items = out->as<TupleObj>()->items;
+        if (items.size() != 1) raise(types::ValueError, "The 'out' tuple must have exactly one entry per ufunc output");
+        out = &items[0];
+        if (out->is_none()) return nullptr;
+    }
+    if (as_array(*out)) return out;
+    switch (w) {
+        case OutWording::Ufunc:
+        case OutWording::Reduction: raise(types::TypeError, "return arrays must be of ArrayType");
+        case OutWording::CApi: raise(types::TypeError, "output must be an array");
+        case OutWording::Quoted: raise(types::TypeError, "'out' must be an array");
+        case OutWording::Einsum: raise(types::TypeError, "keyword parameter out must be an array for einsum");
+    }
+    return nullptr;
+}
+
+const Value* out_arg(CallArgs& a, size_t pos, OutWording w) { return checked_out(arg(a, pos, "out"), w); }
+
 Shape shape_arg(Interp& in, const Value& v) {
     Shape s;
     if (is_kind(v, OK::Tuple) || is_kind(v, OK::List)) {
-        for (auto& d : to_vector(in, v)) s.push_back(to_index(d, "shape"));
+        for (auto& d : to_vector(in, v)) {
+            if (d.is_bool()) raise(types::TypeError, "an integer is required");  // NumPy refuses bools as dimensions
+            s.push_back(to_index(d, "shape"));
+        }
+    } else if (v.is_none()) {
+        raise(types::TypeError, "Use () not None as shape arguments");
     } else {
+        if (v.is_bool()) raise(types::TypeError, std::string("expected a sequence of integers or a single integer, got '") + (v.b ? "True" : "False") + "'");
         s.push_back(to_index(v, "shape"));
     }
     for (int64_t d : s)
@@ -98,7 +126,14 @@ Value np_asarray(Interp& in, CallArgs& a) {
 }
 
 // A new array holding v, laid out in `order` ('K': like proto's memory).
-Value filled(DType t, const Shape& shape, const Value& v, char order = 'C', const ArrayObj* proto = nullptr) {
+// A fill that is not a Python number (a NumPy scalar, an array, a nested
+// list) is broadcast into the new array as NumPy's copyto does.
+Value filled(Interp& in, DType t, const Shape& shape, const Value& v, char order = 'C', const ArrayObj* proto = nullptr) {
+    if (!v.is_number() && !as_complex(v)) {
+        Value out = new_array_order(t, shape, order, proto);
+        assign_array(in, out, v);
+        return out;
+    }
     NodeP n = make_scalar(t, convert_scalar(v, t));
     if (order == 'C') return compute_into_new(n, t, shape);
     Value out = new_array_order(t, shape, order, proto);
@@ -117,13 +152,14 @@ Value np_empty(Interp& in, CallArgs& a) {
 }
 Value np_ones(Interp& in, CallArgs& a) {
     if (a.npos < 1) raise(types::TypeError, "ones() missing required argument 'shape' (pos 0)");
-    return filled(dtype_arg(in, a, 1).value_or(DType::Float64), shape_arg(in, a.pos[0]), Value::integer(1), c_or_f_order(arg(a, 2, "order")));
+    return filled(in, dtype_arg(in, a, 1).value_or(DType::Float64), shape_arg(in, a.pos[0]), Value::integer(1), c_or_f_order(arg(a, 2, "order")));
 }
 
 DType python_scalar_dtype(const Value& v) {
     if (v.is_bool()) return DType::Bool;
     if (v.is_int()) return DType::Int64;
     if (ArrayObj* x = as_array(v)) return x->dtype;
+    if (as_complex(v)) return DType::Complex128;
     return DType::Float64;
 }
 
@@ -131,15 +167,12 @@ Value np_full(Interp& in, CallArgs& a) {
     const Value* shape = arg(a, 0, "shape");
     const Value* fill = arg(a, 1, "fill_value");
     if (!shape || !fill) raise(types::TypeError, "full() missing required argument 'fill_value' (pos 1)");
-    DType t = dtype_arg(in, a, 2).value_or(python_scalar_dtype(*fill));
+    bool number = fill->is_number() || as_complex(*fill);
+    // NumPy: dtype=None means array(fill_value).dtype.
+    DType t = dtype_arg(in, a, 2).value_or(number ? python_scalar_dtype(*fill) : as_array_value(in, *fill).as<ArrayObj>()->dtype);
     char order = c_or_f_order(arg(a, 3, "order"));
-    if (as_array(*fill)) {
-        Value out = new_array_order(t, shape_arg(in, *shape), order);
-        assign_array(in, out, *fill);
-        return out;
-    }
     if (fill->is_int()) check_python_store(*fill, t);  // floats cast unsafely, as NumPy's copyto
-    return filled(t, shape_arg(in, *shape), *fill, order);
+    return filled(in, t, shape_arg(in, *shape), *fill, order);
 }
 
 Value like(Interp& in, CallArgs& a, int kind) {
@@ -153,10 +186,10 @@ Value like(Interp& in, CallArgs& a, int kind) {
     Shape shape = xa->shape;
     if (const Value* s = arg_not_none(a, dpos + 3, "shape")) shape = shape_arg(in, *s);
     if (kind == 0 || kind == 2) return new_array_order(t, shape, order, xa, true);
-    if (kind == 1) return filled(t, shape, Value::integer(1), order, xa);
+    if (kind == 1) return filled(in, t, shape, Value::integer(1), order, xa);
     const Value* fill = arg(a, 1, "fill_value");
     if (!fill) raise(types::TypeError, "full_like() missing required argument 'fill_value' (pos 1)");
-    return filled(t, shape, *fill, order, xa);
+    return filled(in, t, shape, *fill, order, xa);
 }
 Value np_zeros_like(Interp& in, CallArgs& a) { return like(in, a, 0); }
 Value np_ones_like(Interp& in, CallArgs& a) { return like(in, a, 1); }
@@ -201,29 +234,103 @@ Value np_arange(Interp& in, CallArgs& a) {
     return out;
 }
 
+// linspace of two Python real numbers: the same float64 arithmetic as the
+// general path below, on the host (no kernel for a handful of values).
+Value linspace_of_numbers(Interp& in, double b, double e, int64_t num, bool endpoint, bool retstep, std::optional<DType> want,
+                          const Value* axisv) {
+    if (axisv) normalize_axis(to_index(*axisv, "axis"), 1);
+    int64_t div = endpoint ? num - 1 : num;
+    double delta = e - b, step = div > 0 ? delta / double(div) : NAN;
+    Value out = new_array(DType::Float64, {num});
+    double* p = reinterpret_cast<double*>(out.as<ArrayObj>()->buffer.bytes());
+    for (int64_t i = 0; i < num; ++i) {
+        double y = div > 0 ? (step == 0 ? double(i) / double(div) * delta : double(i) * step) : double(i) * delta;
+        p[i] = y + b;
+    }
+    if (endpoint && num > 1) p[num - 1] = e;
+    if (want && is_integer(*want)) out = apply_ufunc(in, "floor", {out});
+    if (want && *want != DType::Float64) out = array_from_node(make_cast(array_node(out.as<ArrayObj>()), *want));
+    if (!retstep) return out;
+    ScalarValue sv;
+    sv.f = step;
+    return make_tuple({out, array_from_node(make_scalar(DType::Float64, sv), true)});
+}
+
+// NumPy's linspace (numpy/_core/function_base.py) step by step in array
+// operations, so its bounds may be NumPy scalars, 0-d arrays or arrays
+// (broadcast: one sample axis in front, moved to `axis`), in the dtype NumPy
+// computes in: the result type of the bounds, made inexact.
 Value np_linspace(Interp& in, CallArgs& a) {
-    const Value* start = arg(a, 0, "start");
-    const Value* stop = arg(a, 1, "stop");
-    if (!start || !stop) raise(types::TypeError, "linspace() missing required argument 'stop' (pos 1)");
+    const Value* startv = arg(a, 0, "start");
+    const Value* stopv = arg(a, 1, "stop");
+    if (!startv) raise(types::TypeError, "linspace() missing required argument 'start' (pos 0)");
+    if (!stopv) raise(types::TypeError, "linspace() missing required argument 'stop' (pos 1)");
     const Value* numv = arg(a, 2, "num");
+    if (numv && numv->is_float()) raise(types::TypeError, "'float' object cannot be interpreted as an integer");
     int64_t num = numv ? to_index(*numv) : 50;
     if (num < 0) raise(types::ValueError, "Number of samples, " + std::to_string(num) + ", must be non-negative.");
     const Value* ep = arg(a, 3, "endpoint");
     bool endpoint = !ep || truthy(*ep);
-    DType t = DType::Float64;
-    if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) t = to_dtype(in, *d);
-    double b = start->as_float(), e = stop->as_float();
+    const Value* rs = arg(a, 4, "retstep");
+    bool retstep = rs && truthy(*rs);
+    std::optional<DType> want = dtype_arg(in, a, 5);
+    const Value* axisv = arg(a, 6, "axis");
     int64_t div = endpoint ? num - 1 : num;
-    double step = div > 0 ? (e - b) / double(div) : 0;
-    Value out = new_array(t, {num});
-    uint8_t* p = out.as<ArrayObj>()->buffer.bytes();
-    for (int64_t i = 0; i < num; ++i) {
-        double v = div > 0 ? b + double(i) * step : b;
-        if (endpoint && num > 1 && i == num - 1) v = e;
-        ScalarValue sv = convert_scalar(Value::real(v), t);
-        std::memcpy(p + i * int64_t(itemsize(t)), sv.raw, itemsize(t));
+
+    if (startv->is_number() && stopv->is_number()) return linspace_of_numbers(in, startv->as_float(), stopv->as_float(), num, endpoint, retstep, want, axisv);
+    auto bound = [&](const Value& v) { return v.is_number() || as_complex(v) ? v : as_array_value(in, v); };
+    Value start = bound(*startv), stop = bound(*stopv);
+    DType dt = result_type({operand_of(start), operand_of(stop)});
+    if (!is_inexact(dt)) dt = result_type({Operand::array(dt), Operand::py_float(0)});
+    UfuncOptions in_dt;
+    in_dt.dtype = dt;
+    Value delta = apply_ufunc(in, "subtract", {stop, start}, in_dt);
+    ArrayObj* da = delta.as<ArrayObj>();
+
+    // y = arange(0, num, dtype=dt).reshape((-1,) + (1,) * ndim(delta))
+    std::vector<int64_t> ramp(static_cast<size_t>(num));
+    for (int64_t i = 0; i < num; ++i) ramp[size_t(i)] = i;
+    Shape yshape{num};
+    for (int d = 0; d < da->ndim(); ++d) yshape.push_back(1);
+    Value y = int64_array(ramp, yshape);
+    y = array_from_node(make_cast(array_node(y.as<ArrayObj>()), dt));
+    Value step;
+    if (div > 0) {
+        step = apply_ufunc(in, "true_divide", {delta, Value::integer(div)});
+        Value zero = apply_ufunc(in, "equal", {step, Value::integer(0)});
+        ReduceOptions any_axis;
+        if (truthy(reduce(in, ReduceOp::Any, zero, any_axis))) {
+            y = apply_ufunc(in, "true_divide", {y, Value::integer(div)});
+            y = apply_ufunc(in, "multiply", {y, delta});
+        } else {
+            y = apply_ufunc(in, "multiply", {y, step});
+        }
+    } else {
+        step = Value::real(NAN);
+        y = apply_ufunc(in, "multiply", {y, delta});
     }
-    return out;
+    y = apply_ufunc(in, "add", {y, start});
+    ArrayObj* ya = y.as<ArrayObj>();
+    if (endpoint && num > 1) {
+        y = compute_into_new(array_node(ya), ya->dtype, ya->shape);
+        assign_array(in, array_getitem(in, y, Value::integer(-1)), stop);
+        ya = y.as<ArrayObj>();
+    }
+    if (axisv) {
+        int ax = normalize_axis(to_index(*axisv, "axis"), ya->ndim());
+        if (ax != 0) {
+            y = moveaxis_view(materialized(in, y).as<ArrayObj>(), 0, ax);
+            ya = y.as<ArrayObj>();
+        }
+    }
+    if (want && is_integer(*want)) {
+        y = apply_ufunc(in, "floor", {y});
+        ya = y.as<ArrayObj>();
+    }
+    if (want && *want != ya->dtype) y = array_from_node(make_cast(array_node(ya), *want));
+    if (!retstep) return y;
+    if (ArrayObj* sa = as_array(step); sa && sa->ndim() == 0) sa->numpy_scalar = true;
+    return make_tuple({y, step});
 }
 
 Value np_eye(Interp& in, CallArgs& a) {
@@ -279,7 +386,7 @@ Value np_clip(Interp& in, CallArgs& a) {
     if (!lo) lo = kwarg(a, "min");
     if (!hi) hi = kwarg(a, "max");
     UfuncOptions o;
-    o.out = arg_not_none(a, 3, "out");
+    o.out = out_arg(a, 3);
     if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) o.dtype = to_dtype(in, *d);
     return clip(in, *x, lo, hi, o);
 }
@@ -322,10 +429,20 @@ Value np_copy(Interp& in, CallArgs& a) {
     return copy_order(in, xv, xv.as<ArrayObj>()->dtype, order_arg(arg(a, 1, "order"), 'K'));
 }
 
+// ptp(a, axis=None, out=None, keepdims=False): max and min without out=, then
+// their difference into out.
 Value np_ptp(Interp& in, CallArgs& a) {
-    Value mx = call_method(in, "max", a);
-    Value mn = call_method(in, "min", a);
-    return apply_ufunc(in, "subtract", {mx, mn});
+    const Value* out = out_arg(a, 2, OutWording::Reduction);
+    std::vector<Value> pos(a.pos, a.pos + std::min<size_t>(a.npos, 2));
+    std::vector<std::pair<std::string, Value>> kw;
+    if (a.kw)
+        for (auto& [k, v] : *a.kw)
+            if (k != "out") kw.emplace_back(k, v);
+    CallArgs inner{pos.data(), pos.size(), kw.empty() ? nullptr : &kw};
+    Value r = apply_ufunc(in, "subtract", {call_method(in, "max", inner), call_method(in, "min", inner)});
+    if (!out) return r;
+    assign_array(in, *out, r);
+    return *out;
 }
 
 Value np_count_nonzero(Interp& in, CallArgs& a) {
@@ -452,25 +569,25 @@ const FunctionSpec kFunctions[] = {
     {"empty_like", np_empty_like, "empty_like(a, dtype=None, order='K', subok=True, shape=None)", "Return a new array with the same shape and type as a given array."},
     {"full_like", np_full_like, "full_like(a, fill_value, dtype=None, order='K', subok=True, shape=None)", "Return a full array with the same shape and type as a given array."},
     {"arange", np_arange, "arange([start,] stop[, step], dtype=None)", "Return evenly spaced values within a given interval."},
-    {"linspace", np_linspace, "linspace(start, stop, num=50, endpoint=True, dtype=None)", "Return evenly spaced numbers over a specified interval."},
+    {"linspace", np_linspace, "linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None)", "Return evenly spaced numbers over a specified interval."},
     {"eye", np_eye, "eye(N, M=None, k=0, dtype=float)", "Return a 2-D array with ones on the diagonal and zeros elsewhere."},
     {"identity", np_identity, "identity(n, dtype=float)", "Return the identity array."},
     {"where", np_where, "where(condition, [x, y])", "Return elements chosen from x or y depending on condition (nonzero(condition) when alone)."},
     {"clip", np_clip, "clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, dtype=None)", "Clip (limit) the values in an array."},
-    {"sum", np_sum, "sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=0)", "Sum of array elements over a given axis."},
-    {"prod", np_prod, "prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=1)", "Product of array elements over a given axis."},
-    {"max", np_max, "max(a, axis=None, out=None, keepdims=False)", "Maximum of an array or maximum along an axis."},
+    {"sum", np_sum, "sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=0, where=True)", "Sum of array elements over a given axis."},
+    {"prod", np_prod, "prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=1, where=True)", "Product of array elements over a given axis."},
+    {"max", np_max, "max(a, axis=None, out=None, keepdims=False, initial=<no value>, where=True)", "Maximum of an array or maximum along an axis."},
     {"amax", np_max, "amax(a, axis=None, out=None, keepdims=False)", "Maximum of an array or maximum along an axis."},
-    {"min", np_min, "min(a, axis=None, out=None, keepdims=False)", "Minimum of an array or minimum along an axis."},
+    {"min", np_min, "min(a, axis=None, out=None, keepdims=False, initial=<no value>, where=True)", "Minimum of an array or minimum along an axis."},
     {"amin", np_min, "amin(a, axis=None, out=None, keepdims=False)", "Minimum of an array or minimum along an axis."},
-    {"any", np_any, "any(a, axis=None, out=None, keepdims=False)", "Test whether any array element along a given axis evaluates to True."},
-    {"all", np_all, "all(a, axis=None, out=None, keepdims=False)", "Test whether all array elements along a given axis evaluate to True."},
-    {"argmax", np_argmax, "argmax(a, axis=None)", "Returns the indices of the maximum values along an axis."},
-    {"argmin", np_argmin, "argmin(a, axis=None)", "Returns the indices of the minimum values along an axis."},
-    {"mean", np_mean, "mean(a, axis=None, dtype=None, out=None, keepdims=False)", "Compute the arithmetic mean along the specified axis."},
-    {"var", np_var, "var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)", "Compute the variance along the specified axis."},
-    {"std", np_std, "std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)", "Compute the standard deviation along the specified axis."},
-    {"ptp", np_ptp, "ptp(a, axis=None)", "Range of values (maximum - minimum) along an axis."},
+    {"any", np_any, "any(a, axis=None, out=None, keepdims=False, *, where=True)", "Test whether any array element along a given axis evaluates to True."},
+    {"all", np_all, "all(a, axis=None, out=None, keepdims=False, *, where=True)", "Test whether all array elements along a given axis evaluate to True."},
+    {"argmax", np_argmax, "argmax(a, axis=None, out=None, *, keepdims=False)", "Returns the indices of the maximum values along an axis."},
+    {"argmin", np_argmin, "argmin(a, axis=None, out=None, *, keepdims=False)", "Returns the indices of the minimum values along an axis."},
+    {"mean", np_mean, "mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True)", "Compute the arithmetic mean along the specified axis."},
+    {"var", np_var, "var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True)", "Compute the variance along the specified axis."},
+    {"std", np_std, "std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True)", "Compute the standard deviation along the specified axis."},
+    {"ptp", np_ptp, "ptp(a, axis=None, out=None, keepdims=False)", "Range of values (maximum - minimum) along an axis."},
     {"count_nonzero", np_count_nonzero, "count_nonzero(a, axis=None)", "Counts the number of non-zero values in the array."},
     {"reshape", np_reshape, "reshape(a, shape, order='C')", "Gives a new shape to an array without changing its data."},
     {"ravel", np_ravel, "ravel(a, order='C')", "Return a contiguous flattened array."},
@@ -478,8 +595,8 @@ const FunctionSpec kFunctions[] = {
     {"squeeze", np_squeeze, "squeeze(a, axis=None)", "Remove axes of length one from a."},
     {"swapaxes", np_swapaxes, "swapaxes(a, axis1, axis2)", "Interchange two axes of an array."},
     {"copy", np_copy, "copy(a, order='K')", "Return an array copy of the given object."},
-    {"around", np_round, "around(a, decimals=0)", "Evenly round to the given number of decimals."},
-    {"round", np_round, "round(a, decimals=0)", "Evenly round to the given number of decimals."},
+    {"around", np_round, "around(a, decimals=0, out=None)", "Evenly round to the given number of decimals."},
+    {"round", np_round, "round(a, decimals=0, out=None)", "Evenly round to the given number of decimals."},
     {"isclose", np_isclose, "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)", "Element-wise: whether two arrays are equal within a tolerance."},
     {"allclose", np_allclose, "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)", "True if two arrays are element-wise equal within a tolerance."},
     {"array_equal", np_array_equal, "array_equal(a1, a2)", "True if two arrays have the same shape and elements."},
@@ -587,6 +704,26 @@ void install_backend(Interp& in) {
     });
 }
 
+// Every native function and method the module reaches (its submodules, the
+// types it exports) checks keywords against its signature: an argument gpy
+// does not implement raises TypeError instead of being ignored. Types are
+// shared by interpreters, hence the lock.
+void check_keywords_below(Object* o, std::unordered_set<const Object*>& seen) {
+    if (!seen.insert(o).second) return;
+    switch (o->type->kind) {
+        case OK::Builtin: check_keywords_from_signature(static_cast<BuiltinObj*>(o)); break;
+        case OK::Module:
+            for (const Value& x : static_cast<ModuleObj*>(o)->values)
+                if (x.is_obj()) check_keywords_below(x.o, seen);
+            break;
+        case OK::Type:
+            for (auto& [name, x] : static_cast<TypeObject*>(o)->dict)
+                if (x.is_obj()) check_keywords_below(x.o, seen);
+            break;
+        default: break;
+    }
+}
+
 ModuleObj* make_numpy_module(Interp& in) {
     init_array_types();
     install_backend(in);
@@ -631,6 +768,10 @@ ModuleObj* make_numpy_module(Interp& in) {
     m->set("single", Value::object(scalar_type_object(DType::Float32)));
     m->set("half", Value::object(scalar_type_object(DType::Float16)));
     m->set("__version__", make_str(std::string("gpy-") + version()));
+    static std::mutex types_lock;
+    std::lock_guard<std::mutex> lock(types_lock);
+    std::unordered_set<const Object*> seen;
+    check_keywords_below(m, seen);
     return m;
 }
 

@@ -117,10 +117,21 @@ void bounded(GeneratorObj* g, uint64_t n, uint64_t max, uint64_t* out) {
 
 // ---- arguments ----
 
+// Host scratch of n 8-byte values: NumPy's ValueError past int64, the
+// interpreter's array limit, then the allocator.
+void check_scratch(int64_t n) {
+    checked_size(dag::Shape{n}, DType::Int64);
+    check_array_bytes(size_t(std::max<int64_t>(n, 0)) * 8);
+}
+
+// size=: a shape whose samples (8 bytes at most) fit, checked before any
+// scratch vector is sized by it.
 std::optional<dag::Shape> size_arg(Interp& in, CallArgs& a, size_t pos) {
     const Value* v = arg_not_none(a, pos, "size");
     if (!v) return std::nullopt;
-    return shape_arg(in, *v);
+    dag::Shape s = shape_arg(in, *v);
+    check_scratch(checked_size(s, DType::Int64));
+    return s;
 }
 
 // A distribution parameter: a Python number, or an array to broadcast.
@@ -369,6 +380,7 @@ Value integers_fn(Interp& in, CallArgs& a) {
 // A uniformly random permutation of 0..n-1 (Fisher-Yates; step i draws its
 // swap partner as output i of one draw, so the draw is one counter range).
 std::vector<int64_t> random_permutation(GeneratorObj* g, int64_t n) {
+    check_scratch(n);
     std::vector<int64_t> perm(size_t(std::max<int64_t>(n, 0)));
     for (int64_t i = 0; i < n; ++i) perm[size_t(i)] = i;
     philox::Stream s = g->take(uint64_t(n), n - 1 > 0xFFFFFFFFll ? 2 : 1);

@@ -15,11 +15,19 @@ namespace gpy {
 
 using namespace dag;
 
+// One axis of axis=: an int or a NumPy integer scalar; NumPy refuses bools.
+static int64_t axis_int(const Value& v) {
+    if (v.is_bool()) raise(types::TypeError, "an integer is required");
+    if (v.is_int()) return v.i;
+    if (ArrayObj* x = as_array(v); x && x->numpy_scalar && is_integer(x->dtype)) return to_index(v, "axis");
+    raise(types::TypeError, std::string("'") + type_name(v) + "' object cannot be interpreted as an integer");
+}
+
 std::vector<int> parse_axes(Interp& in, const Value* axis, int ndim) {
     std::vector<int> axes;
     // NumPy lets a 0-d array be reduced along axis 0 / -1 (which is no axis).
-    if (ndim == 0 && axis && axis->is_intlike()) {
-        normalize_axis(axis->as_int(), 1);
+    if (ndim == 0 && axis && !axis->is_none() && !is_kind(*axis, OK::Tuple) && !is_kind(*axis, OK::List)) {
+        normalize_axis(axis_int(*axis), 1);
         return axes;
     }
     if (!axis || axis->is_none()) {
@@ -27,8 +35,7 @@ std::vector<int> parse_axes(Interp& in, const Value* axis, int ndim) {
         return axes;
     }
     auto add = [&](const Value& v) {
-        if (!v.is_intlike()) raise(types::TypeError, std::string("'") + type_name(v) + "' object cannot be interpreted as an integer");
-        int a = normalize_axis(v.as_int(), ndim);
+        int a = normalize_axis(axis_int(v), ndim);
         if (std::find(axes.begin(), axes.end(), a) != axes.end()) raise(types::ValueError, "duplicate value in 'axis'");
         axes.push_back(a);
     };
@@ -163,11 +170,25 @@ Value reduce(Interp& in, ReduceOp op, const Value& x, const ReduceOptions& o) {
     bool scalar = axes.size() == size_t(a->ndim()) && !o.keepdims;
     Value result = array_from_node(node, scalar);
     if (o.keepdims) result = keep_dims(result, axes, a->ndim());
-    if (o.out) {
-        assign_array(in, *o.out, result);
-        return *o.out;
-    }
+    if (o.out) return store_reduction_out(in, *o.out, result, ufunc_of(op), a->shape, o.keepdims);
     return result;
+}
+
+Value store_reduction_out(Interp& in, const Value& out, const Value& r, const char* op, const Shape& input, bool keepdims) {
+    const Shape& os = as_array(out)->shape;
+    const Shape& rs = as_array(r)->shape;
+    if (os.size() != rs.size())
+        raise(types::ValueError, std::string("output parameter for reduction operation ") + op + " has the wrong number of dimensions: Found " +
+                                     std::to_string(os.size()) + " but expected " + std::to_string(rs.size()) +
+                                     (keepdims ? " (must match the operand's when keepdims=True)" : ""));
+    if (os != rs) {
+        std::string remapped = shape_text(os);
+        if (os.size() == 1) remapped.erase(remapped.size() - 2, 1);  // "(4,)" -> "(4)", as NumPy prints it
+        raise(types::ValueError, "operands could not be broadcast together with remapped shapes [original->remapped]: " + shape_text(os) +
+                                     "->" + remapped + " " + compact_shape_text(input) + " ");
+    }
+    assign_array(in, out, r);
+    return out;
 }
 
 // NumPy computes float16 statistics in float32 and rounds the result back.
@@ -178,10 +199,7 @@ static Value via_float32(Interp& in, const Value& arr, const ReduceOptions& o, c
     Value r = f(array_from_node(make_cast(array_node(a), DType::Float32)), inner);
     ArrayObj* ra = r.as<ArrayObj>();
     Value back = array_from_node(make_cast(array_node(ra), DType::Float16), ra->numpy_scalar);
-    if (o.out) {
-        assign_array(in, *o.out, back);
-        return *o.out;
-    }
+    if (o.out) return store_reduction_out(in, *o.out, back, "add", a->shape, o.keepdims);
     return back;
 }
 
@@ -220,10 +238,7 @@ Value mean(Interp& in, const Value& x, const ReduceOptions& o) {
     Value m = apply_ufunc(in, "true_divide", {s, element_count(in, a, axes, o)});
     if (m.as<ArrayObj>()->dtype != acc) m = array_from_node(make_cast(array_node(m.as<ArrayObj>()), acc), m.as<ArrayObj>()->numpy_scalar);
     if (o.keepdims) m = keep_dims(m, axes, a->ndim());
-    if (o.out) {
-        assign_array(in, *o.out, m);
-        return *o.out;
-    }
+    if (o.out) return store_reduction_out(in, *o.out, m, "add", a->shape, o.keepdims);
     return m;
 }
 
@@ -272,6 +287,7 @@ Value variance(Interp& in, const Value& x, const ReduceOptions& o, int64_t ddof,
     Value v = divide_by_count(in, ss, dof);
     if (take_sqrt) v = apply_ufunc(in, "sqrt", {v});
     if (o.keepdims) v = keep_dims(v, axes, a->ndim());
+    if (o.out) return store_reduction_out(in, *o.out, v, "add", a->shape, o.keepdims);
     return v;
 }
 

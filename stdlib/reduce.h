@@ -26,6 +26,10 @@ std::vector<int> parse_axes(Interp& in, const Value* axis, int ndim);
 DType reduce_dtype(dag::ReduceOp op, DType in, std::optional<DType> requested);
 // Inserts size-1 dims at `axes` (keepdims) into a reduction's result.
 Value keep_dims(const Value& r, const std::vector<int>& axes, int ndim);
+// Stores a reduction's result r into out= and returns out: NumPy requires
+// out to have r's shape exactly (no broadcasting), else its ValueErrors.
+// `op` names the ufunc ("add"), `input` is the reduced operand's shape.
+Value store_reduction_out(Interp& in, const Value& out, const Value& r, const char* op, const dag::Shape& input, bool keepdims);
 // where(isnan(x), fill, x) for inexact x (one fused node); x itself otherwise.
 Value replace_nan(Interp& in, const Value& x, const Value& fill);
 

@@ -134,6 +134,12 @@ Value scan(Interp& in, ScanOp op, const Value& x, const Value* axis, std::option
         scan_typed<T>(op, reinterpret_cast<T*>(data), outer, len, inner);
     });
     if (out) {
+        const Shape& os = as_array(*out)->shape;
+        const Shape& rs = as_array(r)->shape;
+        if (as_array(*out)->size() != as_array(r)->size() || (os.size() != rs.size() && os.size() != 1))
+            raise(types::ValueError, "provided out is the wrong size for the accumulation.");
+        if (os != rs) raise(types::ValueError, "operands could not be broadcast together with remapped shapes [original->remapped]: " +
+                                                   shape_text(os) + "->" + shape_text(os) + " " + shape_text(rs) + "->" + shape_text(rs) + " ");
         assign_array(in, *out, r);
         return *out;
     }
@@ -148,7 +154,7 @@ namespace {
 template <ScanOp OP, bool SKIP_NAN>
 Value cumulative(Interp& in, CallArgs& a) {
     if (a.npos < 1) raise(types::TypeError, "missing required argument 'a' (pos 0)");
-    return scan(in, OP, a.pos[0], arg(a, 1, "axis"), dtype_arg(in, a, 2), arg_not_none(a, 3, "out"), SKIP_NAN);
+    return scan(in, OP, a.pos[0], arg(a, 1, "axis"), dtype_arg(in, a, 2), out_arg(a, 3, OutWording::CApi), SKIP_NAN);
 }
 
 // ---- diff, ediff1d ----

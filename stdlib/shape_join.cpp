@@ -43,7 +43,7 @@ const char* casting_name(Casting c) {
 // out=, dtype= and casting= (keyword-only except concatenate's positional out).
 JoinOptions join_options(Interp& in, CallArgs& a, size_t out_pos) {
     JoinOptions o;
-    o.out = arg_not_none(a, out_pos, "out");
+    o.out = out_arg(a, out_pos, OutWording::Quoted);
     if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) o.dtype = to_dtype(in, *d);
     o.casting = casting_arg(kwarg(a, "casting"));
     return o;

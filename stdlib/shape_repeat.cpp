@@ -141,7 +141,8 @@ Value np_roll(Interp& in, CallArgs& a) {
     if (sh.size() != ax.size() && sh.size() != 1 && ax.size() != 1)
         raise(types::ValueError, "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 with shape (" +
                                      std::to_string(sh.size()) + ",) and arg 1 with shape (" + std::to_string(ax.size()) + ",).");
-    size_t count = std::max(sh.size(), ax.size());
+    // Broadcast as NumPy does: a size-1 side repeats, so an empty side means no roll at all.
+    size_t count = sh.size() == 1 ? ax.size() : sh.size();
     std::vector<int64_t> shifts(size_t(xa->ndim()), 0);
     for (size_t k = 0; k < count; ++k) {
         int d = normalize_axis(ax[ax.size() == 1 ? 0 : k], xa->ndim());

@@ -185,8 +185,7 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
     });
     if (out_shape.empty()) res.as<ArrayObj>()->numpy_scalar = true;
     if (qa.out) {
-        assign_array(in, *qa.out, res);
-        return *qa.out;
+        return store_reduction_out(in, *qa.out, res, "add", as_array(res)->shape, qa.keepdims);
     }
     return res;
 }
@@ -209,7 +208,7 @@ Value percentile_like(Interp& in, CallArgs& a, double scale, bool skip_nan, cons
     if (!x || !qv) raise(types::TypeError, "missing required argument 'q' (pos 1)");
     QuantileArgs qa;
     qa.axis = arg(a, 2, "axis");
-    qa.out = arg_not_none(a, 3, "out");
+    qa.out = out_arg(a, 3, OutWording::Reduction);
     qa.method = parse_method(arg(a, 5, "method"));
     if (const Value* k = arg(a, 6, "keepdims")) qa.keepdims = truthy(*k);
     qa.skip_nan = skip_nan;
@@ -236,7 +235,7 @@ Value np_median(Interp& in, CallArgs& a) {
     if (!x) raise(types::TypeError, "median() missing required argument 'a' (pos 0)");
     QuantileArgs qa;
     qa.axis = arg(a, 1, "axis");
-    qa.out = arg_not_none(a, 2, "out");
+    qa.out = out_arg(a, 2, OutWording::Reduction);
     if (const Value* k = arg(a, 4, "keepdims")) qa.keepdims = truthy(*k);
     qa.method = Method::Median;
     qa.skip_nan = SKIP_NAN;

@@ -121,7 +121,7 @@ Value m_reduce(Interp& in, CallArgs& a) {
     o.axis = arg(a, 2, "axis");
     if (!o.axis) o.axis = &kAxis0;
     o.dtype = dtype_arg(in, a, 3);
-    o.out = arg_not_none(a, 4, "out");
+    o.out = out_arg(a, 4);
     if (const Value* k = arg(a, 5, "keepdims")) o.keepdims = truthy(*k);
     o.initial = arg(a, 6, "initial");
     o.where = arg(a, 7, "where");
@@ -132,10 +132,7 @@ Value m_reduce(Interp& in, CallArgs& a) {
     if (o.where) raise(types::NotImplementedError, name + ".reduce(where=...) is not supported yet");
     Value r = axes.empty() ? x : fold(in, name, xa, axes[0], o);
     if (o.keepdims) r = keep_dims(r, axes, xa->ndim());
-    if (o.out) {
-        assign_array(in, *o.out, r);
-        return *o.out;
-    }
+    if (o.out) return store_reduction_out(in, *o.out, r, name.c_str(), xa->shape, o.keepdims);
     return r;
 }
 
@@ -152,7 +149,7 @@ Value m_accumulate(Interp& in, CallArgs& a) {
     if (!axis) axis = &kAxis0;
     if (axis->is_none() || !axis->is_intlike()) raise(types::ValueError, "accumulate does not allow multiple axes");
     std::optional<DType> dtype = dtype_arg(in, a, 3);
-    const Value* out = arg_not_none(a, 4, "out");
+    const Value* out = out_arg(a, 4);
     ScanOp op;
     if (name == "add") op = ScanOp::Sum;
     else if (name == "multiply") op = ScanOp::Prod;
@@ -186,7 +183,7 @@ Value m_outer(Interp& in, CallArgs& a) {
     }
     Value xv = array_from_buffer(xa->buffer, xa->dtype, shape, strides, xa->offset);
     UfuncOptions uo;
-    if (const Value* out = kwarg(a, "out"); out && !out->is_none()) uo.out = out;
+    uo.out = checked_out(kwarg(a, "out"));
     if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) uo.dtype = to_dtype(in, *d);
     return apply_ufunc(in, name, {xv, y}, uo);
 }
@@ -301,10 +298,7 @@ Value call_ufunc(Interp& in, std::string_view name, CallArgs& a) {
         raise(types::TypeError, std::string(name) + "() takes from " + std::to_string(nin) + " to " + std::to_string(nin + 1) +
                                     " positional arguments but " + std::to_string(a.npos) + (a.npos == 1 ? " was" : " were") + " given");
     UfuncOptions o;
-    const Value* out = a.npos > size_t(nin) ? &a.pos[nin] : kwarg(a, "out");
-    // out=(array,) is NumPy's general form (one entry per output).
-    if (out && is_kind(*out, OK::Tuple) && out->as<TupleObj>()->items.size() == 1) out = &out->as<TupleObj>()->items[0];
-    if (out && !out->is_none()) o.out = out;
+    o.out = checked_out(a.npos > size_t(nin) ? &a.pos[nin] : kwarg(a, "out"));
     if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) o.dtype = to_dtype(in, *d);
     o.where = kwarg(a, "where");
     if (o.where && o.where->is_bool() && o.where->b) o.where = nullptr;

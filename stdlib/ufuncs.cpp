@@ -47,6 +47,13 @@ ScalarValue convert_scalar(const Value& v, DType t) {
         }
         return s;
     }
+    if (!v.is_number()) {
+        // The checked path for anything but a Python number: a NumPy scalar or
+        // a one-element array gives its value, anything else is a TypeError
+        // (never the bits of a pointer).
+        if (v.is_obj() && v.o->type->scalar) return convert_scalar(v.o->type->scalar(v), t);
+        raise(types::TypeError, std::string("expected a number, not '") + type_name(v) + "'");
+    }
     double f = v.as_float();
     int64_t i = v.is_float() ? (std::fabs(v.f) < 9223372036854775808.0 ? int64_t(v.f) : 0) : v.as_int();
     switch (t) {
@@ -434,18 +441,24 @@ Value clip(Interp& in, const Value& x, const Value* lo, const Value* hi, const U
 
 void assign_array(Interp& in, const Value& target, const Value& value, bool value_is_temporary) {
     ArrayObj* t = as_array(target);
+    // Callers pass out= through out_arg(); this is the backstop for any that do not.
+    if (!t) raise(types::TypeError, "return arrays must be of ArrayType");
     materialize(t);
     check_python_store(value, t->dtype);
     // Nested lists convert straight to the target's dtype, with the same checks.
     bool seq = is_kind(value, OK::List) || is_kind(value, OK::Tuple);
     Value src = seq ? as_array_value(in, value, t->dtype) : as_array_value(in, value);
     ArrayObj* s = src.as<ArrayObj>();
-    // Validate broadcasting of the value into the target's shape.
-    Shape b = broadcast_shapes({&s->shape, &t->shape});
-    if (b != t->shape) {
-        raise(types::ValueError, "could not broadcast input array from shape " + shape_text(s->shape) + " into shape " +
-                                     shape_text(t->shape));
+    // The value must broadcast into the target's shape (NumPy's words).
+    // (Leading size-1 dims beyond the target's rank are dropped, as NumPy does.)
+    bool fits = true;
+    for (size_t k = 1; fits && k <= s->shape.size(); ++k) {
+        int64_t d = s->shape[s->shape.size() - k];
+        fits = d == 1 || (k <= t->shape.size() && d == t->shape[t->shape.size() - k]);
     }
+    if (!fits)
+        raise(types::ValueError, "could not broadcast input array from shape " + compact_shape_text(s->shape) + " into shape " +
+                                     compact_shape_text(t->shape));
     NodeP n = make_cast(array_node(s), t->dtype);
     // A source that reads the target's memory at other positions (a[1:] = a[:-1])
     // is computed into a fresh buffer first.

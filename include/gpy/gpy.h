@@ -29,6 +29,8 @@ struct Config {
     long long max_steps = 0;
     // Sandboxing: an array of more bytes raises MemoryError (0 = unlimited).
     // Process-wide: each interpreter's `import numpy` sets it (the last holds).
+    // Strings and lists that a program asks to grow past it (or past the
+    // machine's memory) raise MemoryError before allocating, per interpreter.
     size_t max_array_bytes = 0;
     int recursion_limit = 1000;     // as Python's sys.getrecursionlimit()
 };

@@ -309,6 +309,79 @@ def interactive_after_script_error_still_starts_repl():
         check("y is 5" in r.out, "the REPL runs with the script's state", r)
 
 
+@test
+def invalid_utf8_source_is_a_syntax_error():
+    with TempDir() as d:
+        with open(os.path.join(d.path, "bad.gpy"), "wb") as f:
+            f.write(b'print("ok")\ns = "caf\xe9"\n')
+        r = gpy("bad.gpy", cwd=d.path)
+        check_eq(r.rc, 2, "exit code", r)
+        check("bad.gpy:2:9: error: Non-UTF-8 code starting with '\\xe9' in file bad.gpy on line 2" in r.err, "CPython's message, at the byte", r)
+        check_eq(r.out, "", "nothing runs", r)
+
+
+# ---- Ctrl-C (SIGINT) in script mode ----
+
+def interrupted(script, stdin=None, args=(), wait_for="ready", delay=0.3):
+    """Runs `script` (text) with gpy, sends SIGINT once it has printed
+    `wait_for`, and returns the finished Run."""
+    import signal
+    import time
+    with TempDir() as d:
+        d.write("s.gpy", script)
+        proc = subprocess.Popen([GPY, *args, "s.gpy"], cwd=d.path, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        first = proc.stdout.readline()
+        if wait_for not in first:
+            proc.kill()
+            raise Failure(f"the script did not start: {first!r} {proc.stderr.read()!r}")
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, err = proc.communicate(input=stdin, timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise Failure("gpy did not stop after SIGINT")
+
+        class R:
+            pass
+        r = R()
+        r.rc, r.out, r.err = proc.returncode, first + out, err
+        return r
+
+
+@test
+def sigint_uncaught_is_keyboard_interrupt_and_exit_130():
+    r = interrupted("print('ready', flush=True)\ntry:\n    while True:\n        pass\nfinally:\n    print('finally ran')\n")
+    check_eq(r.rc, 130, f"exit code (stderr {r.err!r})")
+    check("finally ran" in r.out, f"finally runs: {r.out!r}")
+    check("KeyboardInterrupt" in r.err, f"traceback names KeyboardInterrupt: {r.err!r}")
+
+
+@test
+def sigint_caught_by_except():
+    r = interrupted("print('ready', flush=True)\ntry:\n    while True:\n        pass\nexcept KeyboardInterrupt:\n    print('caught')\nprint('after')\n")
+    check_eq(r.rc, 0, f"exit code (stderr {r.err!r})")
+    check_eq(r.out, "ready\ncaught\nafter\n", "output")
+
+
+@test
+def sigint_during_sleep_and_array_loop():
+    r = interrupted("import time\nprint('ready', flush=True)\ntry:\n    time.sleep(60)\nexcept KeyboardInterrupt:\n    print('woke')\n")
+    check_eq((r.rc, r.out), (0, "ready\nwoke\n"), f"sleep is interrupted (stderr {r.err!r})")
+    r = interrupted("import numpy as np\nx = np.ones(1000)\nprint('ready', flush=True)\ni = 0\n"
+                    "try:\n    while True:\n        x = np.sqrt(x * 1.0001 + i)\n        i += 1\nexcept KeyboardInterrupt:\n    print('stopped', x.shape)\n",
+                    args=("--backend", "cpu"))
+    check_eq((r.rc, r.out), (0, "ready\nstopped (1000,)\n"), f"an array loop is interrupted (stderr {r.err!r})")
+
+
+@test
+def sigint_then_dash_i_reaches_the_repl():
+    r = interrupted("x = 7\nprint('ready', flush=True)\nwhile True:\n    pass\n", stdin="print('repl sees', x)\n", args=("-i",))
+    check("KeyboardInterrupt" in r.err, f"the interrupt is reported: {r.err!r}")
+    check("repl sees 7" in r.out, f"the REPL runs with the script's state: {r.out!r}")
+
+
 # ---- backends ----
 
 @test

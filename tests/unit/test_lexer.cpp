@@ -138,9 +138,13 @@ TEST_CASE("lexer: INDENT and DEDENT sequences") {
     l = lex("a:\n b:\n  c\n d\n");
     CHECK(names(l.kinds()) == "NAME : NEWLINE INDENT NAME : NEWLINE INDENT NAME NEWLINE DEDENT NAME NEWLINE DEDENT END");
 
-    // A tab advances to the next multiple of 8: one tab equals eight spaces.
-    l = lex("if a:\n\tb\n        c\n");
-    CHECK(names(l.kinds()) == "if NAME : NEWLINE INDENT NAME NEWLINE NAME NEWLINE DEDENT END");
+    // A tab advances to the next multiple of 8, and a tab then spaces nests
+    // deeper under a tab whatever the tab width.
+    l = lex("if a:\n\tif b:\n\t    c\n");
+    CHECK(names(l.kinds()) == "if NAME : NEWLINE INDENT if NAME : NEWLINE INDENT NAME NEWLINE DEDENT DEDENT END");
+    // One tab against eight spaces nests only with a tab width of 8: CPython's
+    // TabError (both measures must agree).
+    CHECK_THROWS_WITH(lex("if a:\n\tb\n        c\n"), "inconsistent use of tabs and spaces in indentation");
 }
 
 TEST_CASE("lexer: implicit line joining inside brackets") {
