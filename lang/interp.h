@@ -54,7 +54,10 @@ public:
     long long countdown = 4096;
     long long steps_left = 0;  // used when cfg.max_steps > 0
     volatile std::sig_atomic_t interrupted = 0;
-    void tick() { if (--countdown < 0) slow_tick(); }
+    // The flag is read at every tick too: with a statement that takes
+    // milliseconds (a kernel compile), a batch of 4096 ticks would delay
+    // Ctrl-C by seconds.
+    void tick() { if (--countdown < 0 || interrupted) slow_tick(); }
     void slow_tick();
 
     // Exceptions currently being handled (innermost last), for bare `raise`.
@@ -98,7 +101,8 @@ std::string memory_error_text(const std::exception& e);
 void check_host_bytes(Interp& in, uint64_t bytes);
 // The Python exception a C++ exception from inside the library stands for:
 // MemoryError for std::bad_alloc and std::length_error (a container asked
-// past its limit), else SystemError "internal error (please report): ...".
+// past its limit), KeyboardInterrupt for Interrupted (base/interrupt.h: Ctrl-C
+// stopped native work), else SystemError "internal error (please report): ...".
 // Either way the program can catch it and the interpreter goes on.
 GpyError python_error_from(const std::exception& e);
 std::string to_str(Interp& in, const Value& v);

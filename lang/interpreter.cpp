@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "lang/diagnostics.h"
+#include "base/interrupt.h"
 #include "lang/interp.h"
 #include "lang/lexer.h"
 #include "lang/parser.h"
@@ -174,6 +175,7 @@ struct Interpreter::Impl {
         }
         in.programs.push_back(prog);
         Result r;
+        InterruptScope interrupt_scope(&in.interrupted);  // native work on this thread polls our Ctrl-C flag
         try {
             in.exec_program(prog);
             // The end of a script or REPL input computes what is still

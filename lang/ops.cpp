@@ -7,6 +7,7 @@
 #include <new>
 
 #include "lang/format.h"
+#include "base/interrupt.h"
 #include "lang/interp.h"
 
 namespace gpy {
@@ -816,6 +817,10 @@ void check_host_bytes(Interp& in, uint64_t bytes) {
 }
 
 GpyError python_error_from(const std::exception& e) {
+    if (dynamic_cast<const Interrupted*>(&e)) {  // Ctrl-C stopped native work (base/interrupt.h): taken now
+        if (t_interrupt_flag) *t_interrupt_flag = 0;
+        return GpyError{make_exception(types::KeyboardInterrupt, "")};
+    }
     if (dynamic_cast<const std::bad_alloc*>(&e)) return GpyError{make_exception(types::MemoryError, memory_error_text(e))};
     if (dynamic_cast<const std::length_error*>(&e)) return GpyError{make_exception(types::MemoryError, "out of host memory")};
     return GpyError{make_exception(types::SystemError, std::string("internal error (please report): ") + e.what())};

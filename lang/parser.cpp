@@ -381,7 +381,12 @@ private:
         }
         advance();
         if (!at(T::Indent)) {
-            bool inc = at(T::End);
+            // At the end of the input (past the DEDENTs that close outer
+            // blocks: `def f():` then `    for ...:` in the REPL), the block
+            // may still come: incomplete, not an error.
+            size_t k = pos_;
+            while (toks_[k].kind == T::Dedent && k + 1 < toks_.size()) ++k;
+            bool inc = toks_[k].kind == T::End;
             throw SyntaxError(inc ? header : cur().span,
                               std::string("expected an indented block after ") + what + " on line " +
                                   std::to_string(header.line()), inc);

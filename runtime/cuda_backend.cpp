@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "base/interrupt.h"
 #include "codegen/cuda_source.h"
 #include "codegen/tier0.h"
 #include "runtime/buffer.h"
@@ -362,10 +363,20 @@ std::shared_future<std::string> take_compiling(int dev, const KernelSource& k, b
     return pending;
 }
 
+// Waits for a background compile, polling the interpreter's Ctrl-C flag:
+// an interrupted wait throws Interrupted and the compile goes on into the
+// cache for the next launch.
+void await_compile(const std::shared_future<std::string>& pending) {
+    if (!t_interrupt_flag) return;
+    while (pending.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready)
+        if (interrupt_requested()) throw Interrupted();
+}
+
 // `k` loaded from its background compile's cubin (waiting for it), or, when
 // the queue dropped it at exit or none was queued, from disk or NVRTC now.
 const Compiled& load_compiled(int dev, const KernelSource& k, std::shared_future<std::string> pending) {
     if (pending.valid()) {
+        await_compile(pending);
         try {
             std::string cubin = pending.get();  // a compile error surfaces here, as it would have at the first launch
             return compiled_for(dev, k, &cubin);

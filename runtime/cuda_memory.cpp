@@ -1,7 +1,11 @@
 #include "runtime/cuda_memory.h"
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
+#include <thread>
+
+#include "base/interrupt.h"
 
 #include "runtime/device_pool.h"
 #include "runtime/phase_times.h"
@@ -68,6 +72,22 @@ void set_current_stream(cuda::CUstream stream) { t_current_stream[stream_slot(ar
 
 void note_device_work(int device) { g_busy_devices.fetch_or(device_bit(device), std::memory_order_release); }
 
+namespace {
+// An interpreter's thread polls its current stream before the blocking
+// context sync: a long kernel there is the usual wait, and Ctrl-C must stop
+// it (the kernel runs on; the next wait waits for it).
+void wait_current_stream_interruptibly(int device) {
+    if (!t_interrupt_flag || device != array_device_index()) return;
+    cuda::device(device).make_current();
+    const cuda::Api& api = cuda::api();
+    for (int polls = 0;; ++polls) {
+        if (api.cuStreamQuery(current_stream()) != cuda::CUDA_ERROR_NOT_READY) return;  // done, or an error the sync reports
+        if (interrupt_requested()) throw Interrupted();
+        if (polls > 64) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+}
+}  // namespace
+
 void wait_for_device_work() {
     // A thread that finds nothing busy and no wait in progress may touch
     // memory at once; otherwise it queues behind the wait. Bits set while a
@@ -81,6 +101,13 @@ void wait_for_device_work() {
         ~Done() { waiting.store(false); }  // also when a sync throws
     } done;
     uint64_t busy = g_busy_devices.exchange(0);
+    try {
+        for (int i = 0; i < 64; ++i)
+            if (busy & device_bit(i)) wait_current_stream_interruptibly(i);
+    } catch (const Interrupted&) {
+        g_busy_devices.fetch_or(busy);  // still in flight: the next wait waits for it
+        throw;
+    }
     for (int i = 0; i < 64; ++i) {
         if (!(busy & device_bit(i))) continue;
         if (i == 63) {

@@ -68,15 +68,18 @@ std::string key_bytes(const std::string& key_hex) {
     return sha256_bytes(key_hex);
 }
 
-bool read_whole_file(const std::string& path, std::string& out, bool& missing) {
-    missing = false;
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+bool read_whole_file(const std::string& path, std::string& out, bool& missing, bool& not_regular) {
+    missing = not_regular = false;
+    // O_NONBLOCK: opening a FIFO (or a device) put in place of an entry
+    // must not wait for a writer; only regular files are read.
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         missing = true;
         return false;
     }
     struct stat st;
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || size_t(st.st_size) > kMaxPayload + DiskCache::kHeaderSize) {
+        not_regular = !S_ISREG(st.st_mode);
         ::close(fd);
         return false;
     }
@@ -283,8 +286,13 @@ std::string DiskCache::encode(const std::string& key_hex, std::string_view paylo
 DiskCache::Load DiskCache::load(const std::string& key_hex, std::string& payload) {
     std::string path = path_for(key_hex);
     std::string data;
-    bool missing = false;
-    if (!read_whole_file(path, data, missing)) return missing ? Load::Missing : Load::Corrupt;
+    bool missing = false, not_regular = false;
+    if (!read_whole_file(path, data, missing, not_regular)) {
+        if (not_regular && !warned_not_regular_.exchange(true))
+            std::fprintf(stderr, "gpy: warning: kernel cache entry '%s' is not a regular file; ignored (the kernel is compiled again)\n",
+                         path.c_str());
+        return missing ? Load::Missing : Load::Corrupt;
+    }
     if (data.size() < kHeaderSize) return Load::Corrupt;
     const char* p = data.data();
     if (std::memcmp(p, kMagic, sizeof kMagic) != 0) return Load::Corrupt;

@@ -17,6 +17,7 @@
 // warning line on stderr.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -85,6 +86,7 @@ private:
     bool created_ = false;        // folder known to exist
     bool writable_ = true;
     std::set<std::string> warned_;  // folders already warned about
+    std::atomic<bool> warned_not_regular_{false};
 };
 
 // -------------------------------------------------------------- memory ----

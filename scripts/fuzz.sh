@@ -7,6 +7,8 @@
 #                               so a commit's result is the same here and in CI
 #   scripts/fuzz.sh [SECONDS]   exploration (default 120 s): a random seed and
 #                               a corpus that grows across runs
+#   scripts/fuzz.sh --build     only build build-fuzz/ (gpy_fuzz and the
+#                               sanitized gpy that scripts/sanitize.sh runs)
 #
 # A crash leaves its input in build-fuzz/crash-*; turn it into a regression
 # test under tests/fuzz/regressions/.
@@ -19,7 +21,8 @@ if [ ! -f build-fuzz/build.ninja ]; then
   cmake -S . -B build-fuzz -G Ninja -DGPY_FUZZ=ON -DGPY_BUILD_TESTS=OFF \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-16 -DCMAKE_CXX_COMPILER=clang++-16 >/dev/null
 fi
-cmake --build build-fuzz --target gpy_fuzz -j"$(nproc)"
+cmake --build build-fuzz --target gpy_fuzz gpy -j"$(nproc)"
+if [ "${1:-}" = "--build" ]; then exit 0; fi
 CORPUS=build-fuzz/corpus
 if [ "$MODE" = ci ]; then
   CORPUS=build-fuzz/ci-corpus

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # One command for a fresh machine: install, build, run every test. Under CI
 # (CI=true) or with --fuzz it also builds the libFuzzer harness and runs the
-# deterministic fuzz run of scripts/fuzz.sh --ci over the interpreter first.
+# deterministic fuzz run of scripts/fuzz.sh --ci over the interpreter first,
+# then scripts/sanitize.sh (script tests and the API fuzzer under ASan + UBSan).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
 if [ "${CI:-}" = "true" ] || [ "${1:-}" = "--fuzz" ]; then
   bash scripts/fuzz.sh --ci
+  # The same sanitized build runs the script tests and the API fuzzer.
+  bash scripts/sanitize.sh
 fi
 
 # Shadow compile (runtime/nvrtc_shadow.h): under CI or wherever the CUDA

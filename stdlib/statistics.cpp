@@ -285,8 +285,10 @@ Value np_average(Interp& in, CallArgs& a) {
             std::vector<int64_t> strides(shape.size(), 0);
             shape[0] = wa->shape[0];
             strides[0] = wa->strides[0];
-            w = array_from_buffer(wa->buffer, wa->dtype, shape, strides, wa->offset);
-            w = compute_into_new(array_node(w.as<ArrayObj>()), wa->dtype, xa->shape);
+            DType wdt = wa->dtype;  // wa dies with w's old value on the next line
+            w = array_from_buffer(wa->buffer, wdt, shape, strides, wa->offset);
+            wa = nullptr;
+            w = compute_into_new(array_node(w.as<ArrayObj>()), wdt, xa->shape);
         }
         ReduceOptions so = o;
         so.dtype = rt;

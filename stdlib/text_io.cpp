@@ -231,7 +231,8 @@ bool store_field(std::string_view field, DType t, uint8_t* p) {
             // Integers and bool (bool reads an integer: "2" is True).
             size_t n = itemsize(t);
             bool sign = kind(t) == DKind::Int;
-            int64_t lo = t == DType::Bool ? INT64_MIN : sign ? -(int64_t(1) << (8 * n - 1)) : 0;
+            // -(2^63) itself: negating 1 << 63 would overflow.
+            int64_t lo = t == DType::Bool || (sign && n == 8) ? INT64_MIN : sign ? -(int64_t(1) << (8 * n - 1)) : 0;
             uint64_t hi = t == DType::Bool ? UINT64_MAX : sign ? (uint64_t(1) << (8 * n - 1)) - 1
                                                               : (n == 8 ? UINT64_MAX : (uint64_t(1) << (8 * n)) - 1);
             uint64_t mag;

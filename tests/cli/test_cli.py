@@ -320,6 +320,24 @@ def invalid_utf8_source_is_a_syntax_error():
         check_eq(r.out, "", "nothing runs", r)
 
 
+@test
+def kernel_cache_entry_that_is_a_fifo_is_skipped():
+    with TempDir() as d:
+        d.write("k.gpy", "import numpy as np\nx = np.arange(5.0)\nprint(np.exp(x * 2 + 1).sum())\n")
+        cache = os.path.join(d.path, "cache")
+        env = {"GPY_CACHE_DIR": cache}
+        first = gpy("--backend", "cpu", "k.gpy", cwd=d.path, env=env)
+        check_eq(first.rc, 0, "first run", first)
+        entries = [os.path.join(root, f) for root, _, files in os.walk(cache) for f in files]
+        check(len(entries) > 0, "the first run filled the cache", first)
+        for e in entries:
+            os.remove(e)
+            os.mkfifo(e)
+        again = gpy("--backend", "cpu", "k.gpy", cwd=d.path, env=env)  # gpy() times out after 20 s
+        check_eq((again.rc, again.out), (0, first.out), "the same result, nothing waits on the FIFO", again)
+        check_eq(again.err.count("is not a regular file; ignored"), 1, "one warning", again)
+
+
 # ---- Ctrl-C (SIGINT) in script mode ----
 
 def interrupted(script, stdin=None, args=(), wait_for="ready", delay=0.3):
@@ -373,6 +391,32 @@ def sigint_during_sleep_and_array_loop():
                     "try:\n    while True:\n        x = np.sqrt(x * 1.0001 + i)\n        i += 1\nexcept KeyboardInterrupt:\n    print('stopped', x.shape)\n",
                     args=("--backend", "cpu"))
     check_eq((r.rc, r.out), (0, "ready\nstopped (1000,)\n"), f"an array loop is interrupted (stderr {r.err!r})")
+
+
+@test
+def sigint_stops_a_long_cpu_kernel_inside():
+    # One fused kernel of eight nested arctan2/sin/cos over 5*10^7 floats
+    # runs ~6 s on two cores; Ctrl-C 1.5 s in must stop it inside (the pool
+    # polls the flag between ranges), not after it, and leave arrays usable.
+    import time
+    script = ("import numpy as np\nx = np.ones(5 * 10**7, dtype=np.float32) * np.float32(0.5)\nprint('ready', flush=True)\n"
+              "try:\n    while True:\n        y = x\n        for k in range(8):\n            y = np.arctan2(np.sin(y), np.cos(y) + np.float32(1.5))\n"
+              "        s = float(y.sum())\nexcept KeyboardInterrupt:\n    print('caught', flush=True)\n"
+              "print(np.arange(5).sum(), float(x[:10].sum()))\n")
+    import signal
+    with TempDir() as d:
+        d.write("s.gpy", script)
+        proc = subprocess.Popen([GPY, "--backend", "cpu", "s.gpy"], cwd=d.path, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        check_eq(proc.stdout.readline(), "ready\n", "started")
+        time.sleep(1.5)
+        t0 = time.time()
+        proc.send_signal(signal.SIGINT)
+        caught = proc.stdout.readline()
+        latency = time.time() - t0
+        out, err = proc.communicate(timeout=TIMEOUT)
+        check_eq((caught, out, proc.returncode), ("caught\n", "10 5.0\n", 0), f"interrupted and usable (stderr {err!r})")
+        check(latency < 2.5, f"stopped inside the kernel: {latency:.2f} s after the signal (a kernel runs ~6 s)")
 
 
 @test

@@ -227,6 +227,42 @@ def test_def_continuation(s):
     check(has_line(out, "20"), f"f(2) should give 20, got {out!r}")
 
 
+def test_nested_blocks_continue(s):
+    s.start()
+    s.line("def f(n):", prompt=CONT)
+    s.line("    for i in range(n):", prompt=CONT)
+    s.line("        if i % 2:", prompt=CONT)
+    s.line("            print('odd', i)", prompt=CONT)
+    out = s.line("")
+    check(out.strip() == "", f"defining a function with nested blocks should print nothing, got {out!r}")
+    out = s.line("f(4)")
+    check(has_line(out, "odd 1") and has_line(out, "odd 3"), f"f(4) should print odd 1 and odd 3, got {out!r}")
+
+
+def test_ctrl_c_while_kernels_compile(s):
+    # Each iteration needs a new kernel (its ops follow the bits of i): Ctrl-C
+    # must stop the loop, not wait for it to end, and keep the session's state.
+    s.start()
+    s.line("import numpy as np")
+    s.line("x = np.arange(10.0); n = [0]")
+    s.line("def work():", prompt=CONT)
+    s.line("    while True:", prompt=CONT)
+    s.line("        i = n[0] % 4096", prompt=CONT)
+    s.line("        y = x", prompt=CONT)
+    s.line("        for j in range(12):", prompt=CONT)
+    s.line("            y = np.sin(y) + 1 if (i >> j) & 1 else np.cos(y) * 2", prompt=CONT)
+    s.line("        float(y.sum())", prompt=CONT)
+    s.line("        n[0] += 1", prompt=CONT)
+    s.line("")
+    s.child.send("work()\r")
+    time.sleep(2.0)
+    s.child.sendintr()
+    s.expect_exact("KeyboardInterrupt", "'KeyboardInterrupt' after Ctrl-C while kernels compile", timeout=10)
+    s.expect_exact(PROMPT, "a '>>> ' prompt after the interrupted loop")
+    out = s.line("print(n[0] > 0, x.sum())")
+    check(has_line(out, "True 45.0"), f"the loop ran, stopped, and x is intact, got {out!r}")
+
+
 def test_open_bracket_continues(s):
     s.start()
     s.line("x = (1,", prompt=CONT)

@@ -437,6 +437,11 @@ TEST_CASE("eval: check_input classifies REPL buffers") {
     CHECK(s.interp.check_input("def f():\n    return 1\n") == InputState::Incomplete);
     CHECK(s.interp.check_input("def f():\n    return 1\n\n") == InputState::Complete);
     CHECK(s.interp.check_input("for i in r:\n    pass\nelse:\n") == InputState::Incomplete);
+    // A nested block header as the last line waits for its block.
+    CHECK(s.interp.check_input("def f():\n    for i in range(2):\n") == InputState::Incomplete);
+    CHECK(s.interp.check_input("if a:\n    if b:\n        while c:\n") == InputState::Incomplete);
+    CHECK(s.interp.check_input("def f():\n    for i in range(2):\n        print(i)\n\n") == InputState::Complete);
+    CHECK(s.interp.check_input("def f():\n    for i in range(2):\n    x = 1\n") == InputState::Invalid);
     CHECK(s.interp.check_input("x = (1,") == InputState::Incomplete);
     CHECK(s.interp.check_input("x = [1,\n 2,\n") == InputState::Incomplete);
     CHECK(s.interp.check_input("s = '''abc") == InputState::Incomplete);
