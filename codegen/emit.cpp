@@ -1092,8 +1092,10 @@ private:
         // element per output; ridx_ keeps one unused slot (C++ has no empty arrays).
         size_t last = Di == 0 ? 0 : Di - 1;
         s << "        int64_t ridx_[" << std::max<size_t>(Di, 1) << "];\n";
-        s << "        { int64_t r = " << rbegin << "; for (int d = " << int(Di) - 1 << "; d >= 0; --d) { ridx_[d] = r % shape["
-          << n_outer_ << " + d]; r /= shape[" << n_outer_ << " + d]; } }\n";
+        // A reduced dim of extent 0 (an empty reduction of a where= mask
+        // broadcast over (2, 0)) reduces nothing: no division by it (SIGFPE).
+        s << "        { int64_t r = " << rbegin << "; for (int d = " << int(Di) - 1 << "; d >= 0; --d) { const int64_t e = shape["
+          << n_outer_ << " + d]; ridx_[d] = e ? r % e : 0; r = e ? r / e : 0; } }\n";
         s << "        for (int64_t i = " << rbegin << "; i < " << rend << ";) {\n";
         if (Di == 0) s << "            int64_t n = 1;\n";
         else s << "            int64_t n = shape[" << D - 1 << "] - ridx_[" << Di - 1 << "];\n";

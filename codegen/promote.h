@@ -3,6 +3,8 @@
 // tests/unit/gen_promote_cases.py records its answers in promote_cases.inc.
 #pragma once
 
+#include "base/python_error.h"
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -47,10 +49,8 @@ inline DType result_type(std::initializer_list<Operand> ops) { return result_typ
 
 // A type-resolution failure, with NumPy's exception kind ("TypeError" or
 // "OverflowError") and exact message.
-struct PromotionError : std::runtime_error {
-    std::string kind;
-    PromotionError(std::string kind_, const std::string& message)
-        : std::runtime_error(message), kind(std::move(kind_)) {}
+struct PromotionError : PythonTypedError {
+    using PythonTypedError::PythonTypedError;
 };
 
 // The loop a ufunc call runs: the dtypes the inputs are cast to and the

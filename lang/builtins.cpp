@@ -48,9 +48,23 @@ static void allow_kwargs(CallArgs& a, const char* fname, std::initializer_list<c
     }
 }
 
+bool real_value(const Value& v, double& out) {
+    if (v.is_number()) {
+        out = v.as_float();
+        return true;
+    }
+    if (v.is_obj() && v.o->type->scalar) {
+        Value s = v.o->type->scalar(v);
+        if (!s.is_number()) return false;
+        out = s.as_float();
+        return true;
+    }
+    return false;
+}
+
 double to_double(const Value& v, const char* fname) {
-    if (v.is_number()) return v.as_float();
-    if (v.is_obj() && v.o->type->scalar) return v.o->type->scalar(v).as_float();
+    double d;
+    if (real_value(v, d)) return d;
     raise(types::TypeError, std::string("must be real number, not ") + type_name(v));
     (void)fname;
 }
@@ -670,8 +684,10 @@ Value t_float(Interp& in, CallArgs& a) {
     expect_args(a, "float", 0, 1);
     if (a.npos == 0) return Value::real(0.0);
     const Value& v = a[0];
-    if (v.is_number()) return Value::real(v.as_float());
-    if (v.is_obj() && v.o->type->scalar) return Value::real(v.o->type->scalar(v).as_float());
+    double d;
+    if (real_value(v, d)) return Value::real(d);
+    if (v.is_obj() && v.o->type->scalar)
+        raise(types::TypeError, std::string("float() argument must be a string or a real number, not '") + type_name(v.o->type->scalar(v)) + "'");
     if (is_kind(v, OK::Str)) {
         std::string s = v.as<StrObj>()->s;
         size_t b = s.find_first_not_of(" \t\n\r\f\v"), e = s.find_last_not_of(" \t\n\r\f\v");

@@ -141,6 +141,11 @@ void no_kwargs(CallArgs& a, const char* fname);
 const Value* kwarg(CallArgs& a, const char* name);  // and removes nothing; null if absent
 int64_t to_index(const Value& v, const char* what = "indices");
 double to_double(const Value& v, const char* fname);
+// The checked path from a value to a real number: Python ints, floats and
+// bools, and objects with a scalar hook (NumPy scalars, one-element arrays)
+// whose value is real. False for anything else (a complex value included:
+// never the bits of an object read as a number).
+bool real_value(const Value& v, double& out);
 const std::string& str_of(const Value& v, const char* what);
 
 Value ellipsis_value();

@@ -14,8 +14,8 @@ namespace {
 
 double arg_float(CallArgs& a, size_t k, const char* fname) {
     const Value& v = a[k];
-    if (v.is_number()) return v.as_float();
-    if (v.is_obj() && v.o->type->scalar) return v.o->type->scalar(v).as_float();
+    double d;
+    if (real_value(v, d)) return d;
     raise(types::TypeError, std::string("must be real number, not ") + type_name(v));
     (void)fname;
 }

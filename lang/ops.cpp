@@ -8,6 +8,7 @@
 
 #include "lang/format.h"
 #include "base/interrupt.h"
+#include "base/python_error.h"
 #include "lang/interp.h"
 
 namespace gpy {
@@ -820,6 +821,12 @@ GpyError python_error_from(const std::exception& e) {
     if (dynamic_cast<const Interrupted*>(&e)) {  // Ctrl-C stopped native work (base/interrupt.h): taken now
         if (t_interrupt_flag) *t_interrupt_flag = 0;
         return GpyError{make_exception(types::KeyboardInterrupt, "")};
+    }
+    if (auto* typed = dynamic_cast<const PythonTypedError*>(&e)) {  // a lower layer's NumPy error, by name
+        // (UFuncTypeError belongs to the array module: it arrives as its base, TypeError.)
+        for (TypeObject* t : types::all_exceptions())
+            if (t->name == typed->kind) return GpyError{make_exception(t, e.what())};
+        return GpyError{make_exception(types::TypeError, e.what())};
     }
     if (dynamic_cast<const std::bad_alloc*>(&e)) return GpyError{make_exception(types::MemoryError, memory_error_text(e))};
     if (dynamic_cast<const std::length_error*>(&e)) return GpyError{make_exception(types::MemoryError, "out of host memory")};

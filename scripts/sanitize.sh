@@ -21,5 +21,6 @@ python3 tests/run_script_tests.py --gpy build-fuzz/gpy --jobs "$(nproc)"
 if [ "${1:-}" = "scripts" ]; then exit 0; fi
 if [ -f tests/fuzz/api_fuzz.py ]; then
   echo "sanitize: API fuzzer, fixed seed, under ASan + UBSan"
-  python3 tests/fuzz/api_fuzz.py --gpy build-fuzz/gpy --ci
+  # ASan reserves terabytes of address space: no --mem-limit; slower, so a longer timeout.
+  python3 tests/fuzz/api_fuzz.py --gpy build-fuzz/gpy --mem-limit 0 --timeout 600 --calls "${GPY_API_FUZZ_CALLS:-15000}"
 fi

@@ -141,15 +141,12 @@ void materialize_all_pending() {
     }
 }
 
-int64_t checked_size(const dag::Shape& shape, DType dt) {
-    int64_t bytes = int64_t(itemsize(dt)), n = 1;
-    for (int64_t d : shape) {
+void raise_size_overflow() { raise(types::ValueError, "Maximum allowed size exceeded"); }
+
+void raise_bad_shape(const dag::Shape& shape) {
+    for (int64_t d : shape)
         if (d < 0) raise(types::ValueError, "negative dimensions are not allowed");
-        if (__builtin_mul_overflow(bytes, std::max<int64_t>(d, 1), &bytes))
-            raise(types::ValueError, "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
-        n *= d;
-    }
-    return n;
+    raise(types::ValueError, "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
 }
 
 // NumPy's _ArrayMemoryError text: "Unable to allocate 4.00 EiB for an array

@@ -27,7 +27,7 @@ ReduceOptions reduce_options(Interp& in, CallArgs& a, size_t first) {
     if (const Value* d = arg(a, first + 1, "dtype"); d && !d->is_none()) o.dtype = to_dtype(in, *d);
     o.out = out_arg(a, first + 2, OutWording::Reduction);
     if (const Value* k = kwarg(a, "keepdims")) o.keepdims = truthy(*k);
-    if (const Value* i = kwarg(a, "initial")) o.initial = i;
+    o.initial = initial_arg(kwarg(a, "initial"));
     if (const Value* w = kwarg(a, "where")) o.where = w;
     return o;
 }
@@ -40,7 +40,7 @@ Value m_reduce(Interp& in, CallArgs& a) {
     else {
         o.out = out_arg(a, 2, OP == ReduceOp::ArgMax || OP == ReduceOp::ArgMin ? OutWording::CApi : OutWording::Reduction);
         if (const Value* k = kwarg(a, "keepdims")) o.keepdims = truthy(*k);
-        if (const Value* i = kwarg(a, "initial")) o.initial = i;
+        o.initial = initial_arg(kwarg(a, "initial"));
         if (const Value* w = kwarg(a, "where")) o.where = w;
     }
     return reduce(in, OP, a.pos[0], o);
@@ -85,7 +85,7 @@ Shape parse_shape(Interp& in, CallArgs& a, size_t first, int64_t size, const cha
         } else if (d < 0) {
             raise(types::ValueError, "negative dimensions not allowed");
         } else {
-            known *= d;
+            known = size_mul(known, d);
         }
         shape.push_back(d);
     }
@@ -257,7 +257,11 @@ Value m_item(Interp& in, CallArgs& a) {
 
 Value m_fill(Interp& in, CallArgs& a) {
     expect_args(a, "fill", 2, 2);
-    assign_array(in, a.pos[0], a.pos[1]);
+    // fill takes a scalar: NumPy refuses any sequence, even of one element.
+    const Value& v = a.pos[1];
+    if (is_kind(v, OK::List) || is_kind(v, OK::Tuple) || (as_array(v) && as_array(v)->ndim() > 0))
+        raise(types::ValueError, "setting an array element with a sequence.");
+    assign_array(in, a.pos[0], v);
     return Value::none();
 }
 
@@ -306,7 +310,7 @@ Value m_round(Interp& in, CallArgs& a) {
     } else if (d == 0) {
         r = apply_ufunc(in, "rint", {x});
     } else {
-        Value f = Value::real(std::pow(10.0, double(d < 0 ? -d : d)));
+        Value f = Value::real(std::pow(10.0, std::fabs(double(d))));  // (-d overflows for d = -2**63)
         r = apply_ufunc(in, d > 0 ? "multiply" : "true_divide", {x, f});
         r = apply_ufunc(in, "rint", {r});
         r = apply_ufunc(in, d > 0 ? "true_divide" : "multiply", {r, f});

@@ -166,7 +166,7 @@ Plan make_plan(ArrayObj* a, const Index& ix) {
             case K::Slice: {
                 int64_t b, e, st, cnt;
                 it.v.as<SliceObj>()->indices(a->shape[size_t(dim)], b, e, st, cnt);
-                sub.push_back({cnt, a->strides[size_t(dim)] * st});
+                sub.push_back({cnt, cnt <= 1 ? a->strides[size_t(dim)] : a->strides[size_t(dim)] * st});  // see basic indexing
                 if (cnt > 0) p.base += b * a->strides[size_t(dim)];
                 ++dim;
                 break;

@@ -235,6 +235,8 @@ Value np_outer(Interp& in, CallArgs& a) {
 void tensordot_axes(Interp& in, const Value& axes, int na, int nb, std::vector<int>& xa, std::vector<int>& xb) {
     if (axes.is_intlike()) {
         int64_t n = axes.as_int();
+        // More axes than either operand has cannot match (and 2**62 of them would fill memory).
+        if (n > na || n > nb) raise(types::IndexError, "tuple index out of range");
         for (int64_t k = 0; k < n; ++k) {
             xa.push_back(int(na - n + k));
             xb.push_back(int(k));

@@ -29,7 +29,7 @@ ReduceOptions options(Interp& in, CallArgs& a, bool has_dtype) {
     }
     o.out = out_arg(a, out_pos, OutWording::Reduction);
     if (const Value* k = kwarg(a, "keepdims")) o.keepdims = truthy(*k);
-    o.initial = kwarg(a, "initial");
+    o.initial = initial_arg(kwarg(a, "initial"));
     o.where = kwarg(a, "where");
     return o;
 }

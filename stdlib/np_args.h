@@ -51,5 +51,10 @@ enum class OutWording {
 // form, one entry per output); a tuple of another length is its ValueError.
 const Value* out_arg(CallArgs& a, size_t pos, OutWording w = OutWording::Ufunc);
 const Value* checked_out(const Value* out, OutWording w = OutWording::Ufunc);
+// initial= of a reduction: null when absent or None; a Python number, a
+// NumPy scalar or a 0-d array; a sequence or a larger array is NumPy's
+// ValueError ("setting an array element with a sequence."), another object a
+// TypeError (never broadcast into the result).
+const Value* initial_arg(const Value* v);
 
 }  // namespace gpy

@@ -55,7 +55,8 @@ const Value* checked_out(const Value* out, OutWording w) {
         out = &items[0];
         if (out->is_none()) return nullptr;
     }
-    if (as_array(*out)) return out;
+    // A NumPy scalar is not an array NumPy can write into.
+    if (ArrayObj* o = as_array(*out); o && !o->numpy_scalar) return out;
     switch (w) {
         case OutWording::Ufunc:
         case OutWording::Reduction: raise(types::TypeError, "return arrays must be of ArrayType");
@@ -67,6 +68,17 @@ const Value* checked_out(const Value* out, OutWording w) {
 }
 
 const Value* out_arg(CallArgs& a, size_t pos, OutWording w) { return checked_out(arg(a, pos, "out"), w); }
+
+const Value* initial_arg(const Value* v) {
+    if (!v || v->is_none()) return nullptr;
+    if (v->is_number() || as_complex(*v)) return v;
+    if (ArrayObj* x = as_array(*v)) {
+        if (x->ndim() == 0) return v;
+    } else if (!is_kind(*v, OK::List) && !is_kind(*v, OK::Tuple)) {
+        raise(types::TypeError, std::string("initial must be a number, not '") + type_name(*v) + "'");
+    }
+    raise(types::ValueError, "setting an array element with a sequence.");
+}
 
 Shape shape_arg(Interp& in, const Value& v) {
     Shape s;
@@ -217,7 +229,10 @@ Value np_arange(Interp& in, CallArgs& a) {
     int64_t n;
     if (all_int) {
         int64_t b = start.as_int(), e = stop.as_int(), s = step.as_int();
-        n = s > 0 ? (e > b ? (e - b + s - 1) / s : 0) : (b > e ? (b - e - s - 1) / (-s) : 0);
+        // In 128 bits: the distance between two int64s (and the step) may pass int64.
+        __int128 len = s > 0 ? (e > b ? (__int128(e) - b + s - 1) / s : 0) : (b > e ? (__int128(b) - e - s - 1) / -__int128(s) : 0);
+        if (len > INT64_MAX) raise(types::ValueError, "Maximum allowed size exceeded");
+        n = int64_t(len);
     } else {
         double len = std::ceil((stop.as_float() - start.as_float()) / st);
         n = len > 0 ? int64_t(len) : 0;
@@ -347,7 +362,7 @@ Value np_eye(Interp& in, CallArgs& a) {
     uint8_t* p = out.as<ArrayObj>()->buffer.bytes();
     ScalarValue one = convert_scalar(Value::integer(1), t);
     for (int64_t i = 0; i < n; ++i)
-        if (i + k >= 0 && i + k < m) std::memcpy(p + (i * m + i + k) * int64_t(itemsize(t)), one.raw, itemsize(t));
+        if (__int128(i) + k >= 0 && __int128(i) + k < m) std::memcpy(p + (i * m + i + k) * int64_t(itemsize(t)), one.raw, itemsize(t));
     return out;
 }
 

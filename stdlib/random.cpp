@@ -122,6 +122,8 @@ void bounded(GeneratorObj* g, uint64_t n, uint64_t max, uint64_t* out) {
 void check_scratch(int64_t n) {
     checked_size(dag::Shape{n}, DType::Int64);
     check_array_bytes(size_t(std::max<int64_t>(n, 0)) * 8);
+    // Past the machine's memory: NumPy's MemoryError, before a vector asks for it.
+    if (uint64_t(std::max<int64_t>(n, 0)) * 8 > (uint64_t(1) << 44)) raise(types::MemoryError, "Unable to allocate scratch for " + std::to_string(n) + " samples");
 }
 
 // size=: a shape whose samples (8 bytes at most) fit, checked before any

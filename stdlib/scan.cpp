@@ -166,14 +166,25 @@ Value slice_axis(ArrayObj* x, int axis, int64_t lo, int64_t hi) {
     return array_from_buffer(x->buffer, x->dtype, shape, x->strides, x->offset + lo * x->strides[size_t(axis)]);
 }
 
-// np.concatenate of arrays that agree except along `axis` (the promoted dtype).
+// np.concatenate of arrays that must agree except along `axis` (NumPy's
+// ValueErrors otherwise), in the promoted dtype.
 Value concat_axis(Interp& in, const std::vector<Value>& parts, int axis) {
     std::vector<Operand> ops;
     Shape shape = parts[0].as<ArrayObj>()->shape;
     shape[size_t(axis)] = 0;
-    for (auto& p : parts) {
-        ops.push_back(Operand::array(p.as<ArrayObj>()->dtype));
-        shape[size_t(axis)] += p.as<ArrayObj>()->shape[size_t(axis)];
+    for (size_t k = 0; k < parts.size(); ++k) {
+        const ArrayObj* p = parts[k].as<ArrayObj>();
+        if (p->ndim() != int(shape.size()))
+            raise(types::ValueError, "all the input arrays must have same number of dimensions, but the array at index 0 has " +
+                                         std::to_string(shape.size()) + " dimension(s) and the array at index " + std::to_string(k) + " has " +
+                                         std::to_string(p->ndim()) + " dimension(s)");
+        for (size_t d = 0; d < shape.size(); ++d)
+            if (int(d) != axis && p->shape[d] != parts[0].as<ArrayObj>()->shape[d])
+                raise(types::ValueError, "all the input array dimensions except for the concatenation axis must match exactly, but along dimension " +
+                                             std::to_string(d) + ", the array at index 0 has size " + std::to_string(parts[0].as<ArrayObj>()->shape[d]) +
+                                             " and the array at index " + std::to_string(k) + " has size " + std::to_string(p->shape[d]));
+        ops.push_back(Operand::array(p->dtype));
+        shape[size_t(axis)] = size_add(shape[size_t(axis)], p->shape[size_t(axis)]);
     }
     Value r = new_array(result_type(ops), shape);
     ArrayObj* ra = r.as<ArrayObj>();

@@ -12,7 +12,8 @@ namespace {
 
 // A zero (n+|k|)-square matrix with v (1-D) on diagonal k.
 Value diag_matrix(Interp& in, ArrayObj* v, int64_t k) {
-    int64_t n = v->shape[0] + (k < 0 ? -k : k);
+    if (k == INT64_MIN) raise_size_overflow();
+    int64_t n = size_add(v->shape[0], k < 0 ? -k : k);
     Value out = new_array(v->dtype, {n, n}, true);
     if (v->size() > 0) assign_array(in, diagonal_view(out.as<ArrayObj>(), k, 0, 1), Value::object(v));
     return out;

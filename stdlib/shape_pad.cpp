@@ -237,7 +237,8 @@ Value np_pad(Interp& in, CallArgs& a) {
 
     // _pad_simple: the input in the middle of a new array (F order for F-contiguous input).
     Shape shape;
-    for (int d = 0; d < nd; ++d) shape.push_back(xa->shape[size_t(d)] + widths[size_t(d)].first->as_int() + widths[size_t(d)].second->as_int());
+    for (int d = 0; d < nd; ++d)
+        shape.push_back(size_add(size_add(xa->shape[size_t(d)], widths[size_t(d)].first->as_int()), widths[size_t(d)].second->as_int()));
     char order = is_f_contiguous(xa) && !is_c_contiguous(xa) ? 'F' : 'C';
     Value padded = new_array_order(xa->dtype, shape, order);
     Value middle = padded;

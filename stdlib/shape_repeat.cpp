@@ -32,10 +32,10 @@ Value np_tile(Interp& in, CallArgs& a) {
         x = insert_axis(xa, 0);
         xa = x.as<ArrayObj>();
     }
-    Shape shape;
-    for (size_t d = 0; d < nd; ++d) shape.push_back(xa->shape[d] * reps[d]);
     for (int64_t r : reps)
         if (r < 0) raise(types::ValueError, "negative dimensions are not allowed");
+    Shape shape;
+    for (size_t d = 0; d < nd; ++d) shape.push_back(size_mul(xa->shape[d], reps[d]));
     Value out = new_array(xa->dtype, shape);
     ArrayObj* o = out.as<ArrayObj>();
     if (o->size() == 0) return out;

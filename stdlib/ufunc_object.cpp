@@ -123,8 +123,16 @@ Value m_reduce(Interp& in, CallArgs& a) {
     o.dtype = dtype_arg(in, a, 3);
     o.out = out_arg(a, 4);
     if (const Value* k = arg(a, 5, "keepdims")) o.keepdims = truthy(*k);
-    o.initial = arg(a, 6, "initial");
+    o.initial = initial_arg(arg(a, 6, "initial"));
     o.where = arg(a, 7, "where");
+    // NumPy resolves the loop first: bitwise_or.reduce of floats is a
+    // TypeError even over no elements.
+    try {
+        DType t = o.dtype.value_or(xa->dtype);
+        resolve_ufunc(name, {Operand::array(t), Operand::array(t)});
+    } catch (const PromotionError& e) {
+        raise(e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError, e.what());
+    }
     if (auto op = reduce_op_of(name)) return reduce(in, *op, x, o);
     std::vector<int> axes = parse_axes(in, o.axis, xa->ndim());
     if (axes.size() > 1)
@@ -277,6 +285,7 @@ Value m_at(Interp& in, CallArgs& a) {
     }
     // b broadcasts against a[indices] (shape (len(indices),) + a.shape[1:]):
     // with that many dims, b's row k goes with index k.
+    if (ba && ba->ndim() > x->ndim()) raise(types::ValueError, "array is not broadcastable to correct shape");
     bool per_index = ba && ba->ndim() == x->ndim() && ba->shape[0] != 1;
     if (per_index && ba->shape[0] != int64_t(idx.size()))
         raise(types::ValueError, "array is not broadcastable to correct shape");

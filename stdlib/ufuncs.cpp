@@ -430,6 +430,13 @@ Value clip(Interp& in, const Value& x, const Value* lo, const Value* hi, const U
     if (lo && !lo->is_none() && !useless_int_bound(lo, t, true)) r = apply_ufunc(in, "maximum", {r, *lo}, inner);
     if (hi && !hi->is_none() && !useless_int_bound(hi, t, false)) r = apply_ufunc(in, "minimum", {r, *hi}, inner);
     if (opts.out) {
+        // As a ufunc's out=: the result broadcast with out must be out's shape.
+        ArrayObj* o = as_array(*opts.out);
+        const Shape* both[] = {&r.as<ArrayObj>()->shape, &o->shape};
+        if (broadcast_shapes(std::span<const Shape* const>(both, 2)) != o->shape)
+            raise(types::ValueError, "non-broadcastable output operand with shape " + compact_shape_text(o->shape) +
+                                         " doesn't match the broadcast shape " +
+                                         compact_shape_text(broadcast_shapes(std::span<const Shape* const>(both, 2))));
         assign_array(in, *opts.out, r);
         return *opts.out;
     }
@@ -459,6 +466,14 @@ void assign_array(Interp& in, const Value& target, const Value& value, bool valu
     if (!fits)
         raise(types::ValueError, "could not broadcast input array from shape " + compact_shape_text(s->shape) + " into shape " +
                                      compact_shape_text(t->shape));
+    if (s->shape.size() > t->shape.size()) {  // drop the leading size-1 dims: a view of the computed value
+        materialize(s);
+        size_t extra = s->shape.size() - t->shape.size();
+        Shape shape(s->shape.begin() + extra, s->shape.end());
+        std::vector<int64_t> strides(s->strides.begin() + ptrdiff_t(extra), s->strides.end());
+        src = array_from_buffer(s->buffer, s->dtype, shape, strides, s->offset);
+        s = src.as<ArrayObj>();
+    }
     NodeP n = make_cast(array_node(s), t->dtype);
     // A source that reads the target's memory at other positions (a[1:] = a[:-1])
     // is computed into a fresh buffer first.

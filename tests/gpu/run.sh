@@ -66,6 +66,7 @@ step fast_math env GPY_FAST_MATH=1 python3 tests/run_script_tests.py --gpy "$bui
 step examples python3 tests/run_examples.py --gpy "$build/gpy"
 step golden python3 tests/golden/run.py --gpy "$build/gpy"
 step fuzz_regress python3 tests/fuzz/run_regressions.py --gpy "$build/gpy"
+step interrupt python3 tests/gpu/interrupt.py --gpy "$build/gpy"
 step npy_interop python3 tests/io/test_npy_interop.py --gpy "$build/gpy"
 cases=5000
 [[ $quick -eq 1 ]] && cases=500
