@@ -19,12 +19,13 @@ import time
 
 SCRIPT = """import numpy as np
 import time
-x = np.ones(2**26, dtype=np.float32) * np.float32(0.5)
+x = np.ones(2**28, dtype=np.float32) * np.float32(0.5)
 
 def round_():
-    # ~100 kernels queued on the stream, then one wait for all of them.
+    # ~1000 kernels over 2^28 floats queued on the stream (seconds of GPU
+    # work on an H200), then one wait for all of them.
     y = x
-    for k in range(200):
+    for k in range(2000):
         y = np.arctan2(np.sin(y), np.cos(y) + np.float32(1.5))
     return float(y.sum())
 
