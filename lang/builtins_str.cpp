@@ -825,7 +825,9 @@ Value pad(Interp& in, CallArgs& a, const char* name, int which) {
     std::string fill = a.npos > 2 ? fill_of(a.pos[2]) : std::string(" ");
     int64_t len = cp_len(s);
     if (width <= len) return a.pos[0];
-    check_host_bytes(in, uint64_t(width - len) * fill.size() + s.size());
+    uint64_t pad_bytes;
+    if (__builtin_mul_overflow(uint64_t(width - len), uint64_t(fill.size()), &pad_bytes)) raise(types::MemoryError, "");
+    check_host_bytes(in, pad_bytes + s.size());
     int64_t marg = width - len, left, right;
     if (which == 0) { left = 0; right = marg; }
     else if (which == 1) { left = marg; right = 0; }

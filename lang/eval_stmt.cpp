@@ -288,6 +288,13 @@ Flow WithStmt::exec_from(Frame& f, size_t k) const {
         CallArgs ca{args, 3, nullptr};
         if (truthy(f.in.call(exit_fn, ca))) return Flow::Normal;  // __exit__ suppressed it
         throw;
+    } catch (const std::exception& e) {
+        // A C++ exception (Ctrl-C in a kernel, memory): __exit__ sees it as the Python exception.
+        GpyError g = python_error_from(e);
+        Value args[3] = {Value::object(g.exc.o->type), g.exc, Value::none()};
+        CallArgs ca{args, 3, nullptr};
+        if (truthy(f.in.call(exit_fn, ca))) return Flow::Normal;
+        throw g;
     }
     Value args[3] = {Value::none(), Value::none(), Value::none()};
     CallArgs ca{args, 3, nullptr};
@@ -347,8 +354,13 @@ Flow TryStmt::exec(Frame& f) const {
         } catch (const std::exception& e) {
             // A C++ exception from inside the library (memory ran out, an
             // internal error): a Python exception the program can catch.
-            GpyError m = python_error_from(e);
-            handle(m);
+            // Thrown and caught so that handle()'s bare `throw;` (no except
+            // clause matched) rethrows the Python exception, not the C++ one.
+            try {
+                throw python_error_from(e);
+            } catch (GpyError& m) {
+                handle(m);
+            }
         }
         if (!raised && result == Flow::Normal) result = exec_block(orelse, f);
     } catch (...) {

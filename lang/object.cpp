@@ -33,6 +33,10 @@ Value make_builtin(std::string name, NativeFn fn, std::string sig, std::string d
 }
 
 void check_keywords_from_signature(BuiltinObj* b) {
+    // Once per object: methods of shared types are set by the first import
+    // (before any array exists); later imports must not rewrite what other
+    // threads may be reading.
+    if (b->checks_keywords) return;
     const std::string& sig = b->signature;
     size_t open = sig.find('('), close = sig.rfind(')');
     if (open == std::string::npos || close == std::string::npos || close < open) return;

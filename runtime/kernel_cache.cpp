@@ -77,9 +77,10 @@ bool read_whole_file(const std::string& path, std::string& out, bool& missing, b
         missing = true;
         return false;
     }
-    struct stat st;
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || size_t(st.st_size) > kMaxPayload + DiskCache::kHeaderSize) {
-        not_regular = !S_ISREG(st.st_mode);
+    struct stat st {};
+    bool stat_ok = ::fstat(fd, &st) == 0;
+    if (!stat_ok || !S_ISREG(st.st_mode) || size_t(st.st_size) > kMaxPayload + DiskCache::kHeaderSize) {
+        not_regular = stat_ok && !S_ISREG(st.st_mode);
         ::close(fd);
         return false;
     }

@@ -60,6 +60,8 @@ Value m_astype(Interp& in, CallArgs& a) {
     expect_args(a, "astype", 2, 2);
     DType t = to_dtype(in, a.pos[1]);
     ArrayObj* x = self_array(a);
+    // copy=False: the array itself when no cast is needed (NumPy's identity).
+    if (const Value* c = kwarg(a, "copy"); c && !truthy(*c) && t == x->dtype) return a.pos[0];
     return array_from_node(make_cast(array_node(x), t), x->numpy_scalar);
 }
 
@@ -349,7 +351,7 @@ void install_array_methods() {
     def_method(t, "mean", m_mean, "ndarray.mean(axis=None, dtype=None, out=None, keepdims=False, *, where=True)", "Average of the array elements along the given axes.");
     def_method(t, "var", m_var, "ndarray.var(axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True)", "Variance along the given axes.");
     def_method(t, "std", m_std, "ndarray.std(axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True)", "Standard deviation along the given axes.");
-    def_method(t, "astype", m_astype, "ndarray.astype(dtype)", "Copy of the array, cast to a specified type.");
+    def_method(t, "astype", m_astype, "ndarray.astype(dtype, *, copy=True)", "Copy of the array, cast to a specified type.");
     def_method(t, "copy", m_copy, "ndarray.copy(order='C')", "Return a copy of the array.");
     def_method(t, "reshape", m_reshape, "ndarray.reshape(*shape, order='C')", "Gives a new shape to an array without changing its data.");
     def_method(t, "ravel", m_ravel, "ndarray.ravel(order='C')", "Return a flattened array (a view when possible).");

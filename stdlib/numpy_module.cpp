@@ -107,6 +107,14 @@ Value np_array(Interp& in, CallArgs& a) {
     auto dt = dtype_arg(in, a, 1);
     const Value& obj = a.pos[0];
     char order = order_arg(kwarg(a, "order"), 'K');
+    // copy=False (never copy: ValueError if one is needed) and copy=None (copy
+    // only if needed) give the array itself when it already is what is asked.
+    const Value* copyv = kwarg(a, "copy");
+    if (copyv && !truthy(*copyv)) {
+        ArrayObj* x = as_array(obj);
+        if (x && (!dt || *dt == x->dtype) && (order != 'F' || is_f_contiguous(x)) && (order != 'C' || is_c_contiguous(x))) return obj;
+        if (!copyv->is_none()) raise(types::ValueError, "Unable to avoid copy while creating an array as requested.");
+    }
     if (ArrayObj* x = as_array(obj)) {
         // np.array copies (and casts); from another device, the copy comes across first.
         Value here = to_current_device(in, obj);
@@ -131,6 +139,11 @@ Value np_asarray(Interp& in, CallArgs& a) {
     if (a.npos < 1) raise(types::TypeError, "asarray() missing required argument 'a' (pos 0)");
     Value r = as_array_value(in, to_current_device(in, a.pos[0]), dtype_arg(in, a, 1));
     ArrayObj* ra = r.as<ArrayObj>();
+    // copy=True always copies; copy=False refuses to (NumPy's ValueError).
+    if (const Value* c = kwarg(a, "copy"); c && !c->is_none()) {
+        if (truthy(*c)) return copy_order(in, r, ra->dtype, order_arg(arg(a, 2, "order"), 'K'));
+        if (r.o != a.pos[0].o) raise(types::ValueError, "Unable to avoid copy while creating an array as requested.");
+    }
     // A copy only when the layout asked for differs ('A' and 'K' keep any layout).
     char order = order_arg(arg(a, 2, "order"), 'K');
     if ((order == 'C' && !is_c_contiguous(ra)) || (order == 'F' && !is_f_contiguous(ra))) return copy_order(in, r, ra->dtype, order);
@@ -303,6 +316,9 @@ Value np_linspace(Interp& in, CallArgs& a) {
     ArrayObj* da = delta.as<ArrayObj>();
 
     // y = arange(0, num, dtype=dt).reshape((-1,) + (1,) * ndim(delta))
+    checked_size(Shape{num}, DType::Int64);  // before a host vector of num values
+    if (uint64_t(num) * 8 > (uint64_t(1) << 44)) raise(types::MemoryError, "Unable to allocate the samples of linspace(num=" + std::to_string(num) + ")");
+    check_array_bytes(size_t(num) * 8);
     std::vector<int64_t> ramp(static_cast<size_t>(num));
     for (int64_t i = 0; i < num; ++i) ramp[size_t(i)] = i;
     Shape yshape{num};
@@ -450,6 +466,7 @@ Value np_ptp(Interp& in, CallArgs& a) {
     const Value* out = out_arg(a, 2, OutWording::Reduction);
     std::vector<Value> pos(a.pos, a.pos + std::min<size_t>(a.npos, 2));
     std::vector<std::pair<std::string, Value>> kw;
+    if (a.npos > 3) kw.emplace_back("keepdims", a.pos[3]);  // ptp(a, axis, out, keepdims)
     if (a.kw)
         for (auto& [k, v] : *a.kw)
             if (k != "out") kw.emplace_back(k, v);
@@ -572,9 +589,9 @@ const struct {
 };
 
 const FunctionSpec kFunctions[] = {
-    {"array", np_array, "array(object, dtype=None, *, order='K')", "Create an array from nested lists, tuples or another array."},
+    {"array", np_array, "array(object, dtype=None, *, copy=True, order='K')", "Create an array from nested lists, tuples or another array."},
     {"asnumpy", np_asnumpy, "asnumpy(a)", "A host copy of the array (CuPy's name)."},
-    {"asarray", np_asarray, "asarray(a, dtype=None, order=None)", "Convert the input to an array (no copy if it already is one)."},
+    {"asarray", np_asarray, "asarray(a, dtype=None, order=None, *, copy=None)", "Convert the input to an array (no copy if it already is one)."},
     {"zeros", np_zeros, "zeros(shape, dtype=float, order='C')", "Return a new array of given shape and type, filled with zeros."},
     {"ones", np_ones, "ones(shape, dtype=float, order='C')", "Return a new array of given shape and type, filled with ones."},
     {"empty", np_empty, "empty(shape, dtype=float, order='C')", "Return a new array of given shape and type (gpy zero-fills it)."},
@@ -592,9 +609,9 @@ const FunctionSpec kFunctions[] = {
     {"sum", np_sum, "sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=0, where=True)", "Sum of array elements over a given axis."},
     {"prod", np_prod, "prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=1, where=True)", "Product of array elements over a given axis."},
     {"max", np_max, "max(a, axis=None, out=None, keepdims=False, initial=<no value>, where=True)", "Maximum of an array or maximum along an axis."},
-    {"amax", np_max, "amax(a, axis=None, out=None, keepdims=False)", "Maximum of an array or maximum along an axis."},
+    {"amax", np_max, "amax(a, axis=None, out=None, keepdims=False, initial=<no value>, where=True)", "Maximum of an array or maximum along an axis."},
     {"min", np_min, "min(a, axis=None, out=None, keepdims=False, initial=<no value>, where=True)", "Minimum of an array or minimum along an axis."},
-    {"amin", np_min, "amin(a, axis=None, out=None, keepdims=False)", "Minimum of an array or minimum along an axis."},
+    {"amin", np_min, "amin(a, axis=None, out=None, keepdims=False, initial=<no value>, where=True)", "Minimum of an array or minimum along an axis."},
     {"any", np_any, "any(a, axis=None, out=None, keepdims=False, *, where=True)", "Test whether any array element along a given axis evaluates to True."},
     {"all", np_all, "all(a, axis=None, out=None, keepdims=False, *, where=True)", "Test whether all array elements along a given axis evaluate to True."},
     {"argmax", np_argmax, "argmax(a, axis=None, out=None, *, keepdims=False)", "Returns the indices of the maximum values along an axis."},

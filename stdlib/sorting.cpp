@@ -384,8 +384,8 @@ void add_sorting_functions(Interp& in, ModuleObj* m) {
 
 void install_sorting_methods() {
     TypeObject* t = types::ndarray;
-    def_method(t, "sort", m_sort, "ndarray.sort(axis=-1, kind=None, order=None)", "Sort an array in place.");
-    def_method(t, "argsort", np_argsort, "ndarray.argsort(axis=-1, kind=None, order=None)", "Returns the indices that would sort this array.");
+    def_method(t, "sort", m_sort, "ndarray.sort(axis=-1, kind=None, order=None, *, stable=None)", "Sort an array in place.");
+    def_method(t, "argsort", np_argsort, "ndarray.argsort(axis=-1, kind=None, order=None, *, stable=None)", "Returns the indices that would sort this array.");
     def_method(t, "partition", m_partition, "ndarray.partition(kth, axis=-1, kind='introselect', order=None)", "Partially sorts the array in place.");
     def_method(t, "argpartition", np_argpartition, "ndarray.argpartition(kth, axis=-1, kind='introselect', order=None)", "Indices that would partition this array.");
     install_search_methods();

@@ -335,10 +335,23 @@ def kernel_cache_entry_that_is_a_fifo_is_skipped():
             os.mkfifo(e)
         again = gpy("--backend", "cpu", "k.gpy", cwd=d.path, env=env)  # gpy() times out after 20 s
         check_eq((again.rc, again.out), (0, first.out), "the same result, nothing waits on the FIFO", again)
-        check_eq(again.err.count("is not a regular file; ignored"), 1, "one warning", again)
+        # One warning per cache (the CPU objects; under CI also the NVRTC shadow compiles').
+        warned = re.findall(r"kernel cache entry '(.*)' is not a regular file; ignored", again.err)
+        check(len(warned) >= 1 and len({os.path.dirname(w) for w in warned}) == len(warned), "one warning per cache folder", again)
 
 
 # ---- Ctrl-C (SIGINT) in script mode ----
+
+
+def finish(proc, timeout, stdin=None):
+    """The rest of a Popen's stdout and stderr once it exits. (Not
+    communicate(): after a readline() on proc.stdout, output already in that
+    file object's buffer would be lost.)"""
+    if stdin:
+        proc.stdin.write(stdin)
+        proc.stdin.close()
+    proc.wait(timeout=timeout)
+    return proc.stdout.read(), proc.stderr.read()
 
 def interrupted(script, stdin=None, args=(), wait_for="ready", delay=0.3):
     """Runs `script` (text) with gpy, sends SIGINT once it has printed
@@ -356,7 +369,7 @@ def interrupted(script, stdin=None, args=(), wait_for="ready", delay=0.3):
         time.sleep(delay)
         proc.send_signal(signal.SIGINT)
         try:
-            out, err = proc.communicate(input=stdin, timeout=TIMEOUT)
+            out, err = finish(proc, TIMEOUT, stdin)
         except subprocess.TimeoutExpired:
             proc.kill()
             raise Failure("gpy did not stop after SIGINT")
@@ -399,7 +412,10 @@ def sigint_stops_a_long_cpu_kernel_inside():
     # runs ~6 s on two cores; Ctrl-C 1.5 s in must stop it inside (the pool
     # polls the flag between ranges), not after it, and leave arrays usable.
     import time
-    script = ("import numpy as np\nx = np.ones(5 * 10**7, dtype=np.float32) * np.float32(0.5)\nprint('ready', flush=True)\n"
+    # One small round first, so the kernel's compile (which Ctrl-C cannot cut) is done before 'ready'.
+    script = ("import numpy as np\nx = np.ones(5 * 10**7, dtype=np.float32) * np.float32(0.5)\n"
+              "y = x[:1000]\nfor k in range(8):\n    y = np.arctan2(np.sin(y), np.cos(y) + np.float32(1.5))\nfloat(y.sum())\n"
+              "print('ready', flush=True)\n"
               "try:\n    while True:\n        y = x\n        for k in range(8):\n            y = np.arctan2(np.sin(y), np.cos(y) + np.float32(1.5))\n"
               "        s = float(y.sum())\nexcept KeyboardInterrupt:\n    print('caught', flush=True)\n"
               "print(np.arange(5).sum(), float(x[:10].sum()))\n")
@@ -414,7 +430,7 @@ def sigint_stops_a_long_cpu_kernel_inside():
         proc.send_signal(signal.SIGINT)
         caught = proc.stdout.readline()
         latency = time.time() - t0
-        out, err = proc.communicate(timeout=TIMEOUT)
+        out, err = finish(proc, TIMEOUT)
         check_eq((caught, out, proc.returncode), ("caught\n", "10 5.0\n", 0), f"interrupted and usable (stderr {err!r})")
         check(latency < 2.5, f"stopped inside the kernel: {latency:.2f} s after the signal (a kernel runs ~6 s)")
 
