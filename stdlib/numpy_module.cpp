@@ -102,6 +102,9 @@ namespace {
 
 // ---- creation ----
 
+// NumPy 2's words when copy=False cannot be honoured.
+const char* const kAvoidCopyText = "Unable to avoid copy while creating an array as requested.\nIf using `np.array(obj, copy=False)` replace it with `np.asarray(obj)` to allow a copy when needed (no behavior change in NumPy 1.x).\nFor more details, see https://numpy.org/devdocs/numpy_2_0_migration_guide.html#adapting-to-changes-in-the-copy-keyword.";
+
 Value np_array(Interp& in, CallArgs& a) {
     if (a.npos < 1) raise(types::TypeError, "array() missing required argument 'object' (pos 0)");
     auto dt = dtype_arg(in, a, 1);
@@ -113,7 +116,7 @@ Value np_array(Interp& in, CallArgs& a) {
     if (copyv && !truthy(*copyv)) {
         ArrayObj* x = as_array(obj);
         if (x && (!dt || *dt == x->dtype) && (order != 'F' || is_f_contiguous(x)) && (order != 'C' || is_c_contiguous(x))) return obj;
-        if (!copyv->is_none()) raise(types::ValueError, "Unable to avoid copy while creating an array as requested.");
+        if (!copyv->is_none()) raise(types::ValueError, kAvoidCopyText);
     }
     if (ArrayObj* x = as_array(obj)) {
         // np.array copies (and casts); from another device, the copy comes across first.
@@ -142,7 +145,7 @@ Value np_asarray(Interp& in, CallArgs& a) {
     // copy=True always copies; copy=False refuses to (NumPy's ValueError).
     if (const Value* c = kwarg(a, "copy"); c && !c->is_none()) {
         if (truthy(*c)) return copy_order(in, r, ra->dtype, order_arg(arg(a, 2, "order"), 'K'));
-        if (r.o != a.pos[0].o) raise(types::ValueError, "Unable to avoid copy while creating an array as requested.");
+        if (r.o != a.pos[0].o) raise(types::ValueError, kAvoidCopyText);
     }
     // A copy only when the layout asked for differs ('A' and 'K' keep any layout).
     char order = order_arg(arg(a, 2, "order"), 'K');
