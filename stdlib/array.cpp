@@ -2,6 +2,7 @@
 // attributes), conversion from Python values, materialisation and views.
 #include "stdlib/array.h"
 #include "stdlib/module_parts.h"
+#include "codegen/promote.h"
 
 #include <algorithm>
 #include <array>
@@ -547,7 +548,7 @@ void scan(Interp& in, const Value& v, size_t depth, Nested& n, bool& shape_fixed
         if (depth == n.shape.size() && !shape_fixed) n.shape.insert(n.shape.end(), a->shape.begin(), a->shape.end());
         shape_fixed = true;
         n.any_array = true;
-        n.array_dtype = n.array_dtype ? *n.array_dtype : a->dtype;
+        n.array_dtype = n.array_dtype ? promote_types(*n.array_dtype, a->dtype) : a->dtype;  // np.array((f32, c64)) is c64
         return;
     }
     if (depth < n.shape.size()) inhomogeneous(depth, n.shape);
@@ -607,9 +608,13 @@ Value as_array_value(Interp& in, const Value& v, std::optional<DType> dtype) {
     else if (n.any_int) t = DType::Int64;
     else if (n.any_bool) t = DType::Bool;
     else t = DType::Float64;  // empty list
-    // Arrays mixed with Python scalars: float64 (complex128 with a complex scalar).
-    if (n.any_array && (n.any_complex || n.any_float || n.any_int || n.any_bool))
-        t = dtype ? *dtype : n.any_complex || is_complex(*n.array_dtype) ? DType::Complex128 : DType::Float64;
+    // Arrays mixed with Python scalars: NumPy promotes the arrays' dtype with
+    // the scalars' default dtypes (no weak scalars in array construction):
+    // [np.float32(1), 2.5] is float64, [np.int8(1), 2] int64, [np.uint8(1), True] uint8.
+    if (n.any_array && (n.any_complex || n.any_float || n.any_int || n.any_bool) && !dtype) {
+        DType py = n.any_complex ? DType::Complex128 : n.any_float ? DType::Float64 : n.any_int ? DType::Int64 : DType::Bool;
+        t = promote_types(*n.array_dtype, py);
+    }
     Value out = new_array(t, n.shape);
     uint8_t* p = out.as<ArrayObj>()->buffer.bytes();
     fill(in, v, p, t);
