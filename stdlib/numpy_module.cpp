@@ -320,8 +320,8 @@ Value np_linspace(Interp& in, CallArgs& a) {
 
     // y = arange(0, num, dtype=dt).reshape((-1,) + (1,) * ndim(delta))
     checked_size(Shape{num}, DType::Int64);  // before a host vector of num values
-    if (uint64_t(num) * 8 > (uint64_t(1) << 44)) raise(types::MemoryError, "Unable to allocate the samples of linspace(num=" + std::to_string(num) + ")");
     check_array_bytes(size_t(num) * 8);
+    check_host_bytes(in, uint64_t(num) * 8);
     std::vector<int64_t> ramp(static_cast<size_t>(num));
     for (int64_t i = 0; i < num; ++i) ramp[size_t(i)] = i;
     Shape yshape{num};

@@ -119,11 +119,10 @@ void bounded(GeneratorObj* g, uint64_t n, uint64_t max, uint64_t* out) {
 
 // Host scratch of n 8-byte values: NumPy's ValueError past int64, the
 // interpreter's array limit, then the allocator.
-void check_scratch(int64_t n) {
+void check_scratch(Interp& in, int64_t n) {
     checked_size(dag::Shape{n}, DType::Int64);
     check_array_bytes(size_t(std::max<int64_t>(n, 0)) * 8);
-    // Past the machine's memory: NumPy's MemoryError, before a vector asks for it.
-    if (uint64_t(std::max<int64_t>(n, 0)) * 8 > (uint64_t(1) << 44)) raise(types::MemoryError, "Unable to allocate scratch for " + std::to_string(n) + " samples");
+    check_host_bytes(in, uint64_t(std::max<int64_t>(n, 0)) * 8);  // past the machine's memory: MemoryError first
 }
 
 // size=: a shape whose samples (8 bytes at most) fit, checked before any
@@ -132,7 +131,7 @@ std::optional<dag::Shape> size_arg(Interp& in, CallArgs& a, size_t pos) {
     const Value* v = arg_not_none(a, pos, "size");
     if (!v) return std::nullopt;
     dag::Shape s = shape_arg(in, *v);
-    check_scratch(checked_size(s, DType::Int64));
+    check_scratch(in, checked_size(s, DType::Int64));
     return s;
 }
 
@@ -381,8 +380,8 @@ Value integers_fn(Interp& in, CallArgs& a) {
 
 // A uniformly random permutation of 0..n-1 (Fisher-Yates; step i draws its
 // swap partner as output i of one draw, so the draw is one counter range).
-std::vector<int64_t> random_permutation(GeneratorObj* g, int64_t n) {
-    check_scratch(n);
+std::vector<int64_t> random_permutation(Interp& in, GeneratorObj* g, int64_t n) {
+    check_scratch(in, n);
     std::vector<int64_t> perm(size_t(std::max<int64_t>(n, 0)));
     for (int64_t i = 0; i < n; ++i) perm[size_t(i)] = i;
     philox::Stream s = g->take(uint64_t(n), n - 1 > 0xFFFFFFFFll ? 2 : 1);
@@ -408,7 +407,7 @@ Value permutation_impl(Interp& in, CallArgs& a, bool legacy) {
     expect_args(a, "permutation", 2, 2);
     const Value& x = a.pos[1];
     if (x.is_intlike()) {
-        std::vector<int64_t> perm = random_permutation(g, x.as_int());
+        std::vector<int64_t> perm = random_permutation(in, g, x.as_int());
         return int64_array(perm);
     }
     Value arr = as_array_value(in, x);
@@ -416,7 +415,7 @@ Value permutation_impl(Interp& in, CallArgs& a, bool legacy) {
         if (legacy) raise(types::IndexError, "x must be an integer or at least 1-dimensional");
         normalize_axis(0, 0);
     }
-    return take_rows(in, arr, random_permutation(g, as_array(arr)->shape[0]));
+    return take_rows(in, arr, random_permutation(in, g, as_array(arr)->shape[0]));
 }
 Value legacy_permutation(Interp& in, CallArgs& a) { return permutation_impl(in, a, true); }
 Value gen_permutation(Interp& in, CallArgs& a) { return permutation_impl(in, a, false); }
@@ -429,14 +428,14 @@ Value shuffle_fn(Interp& in, CallArgs& a) {
     if (is_kind(x, OK::List)) {
         auto& items = x.as<ListObj>()->items;
         std::vector<Value> old = items;
-        std::vector<int64_t> perm = random_permutation(g, int64_t(items.size()));
+        std::vector<int64_t> perm = random_permutation(in, g, int64_t(items.size()));
         for (size_t i = 0; i < perm.size(); ++i) items[i] = old[size_t(perm[i])];
         return Value::none();
     }
     ArrayObj* arr = as_array(x);
     if (!arr) raise(types::TypeError, std::string("object of type '") + type_name(x) + "' has no len()");
     if (arr->ndim() == 0) raise(types::TypeError, "len() of unsized object");
-    Value shuffled = take_rows(in, x, random_permutation(g, arr->shape[0]));
+    Value shuffled = take_rows(in, x, random_permutation(in, g, arr->shape[0]));
     materialize(arr);
     flush_readers(arr->buffer.get());
     assign_array(in, x, shuffled);
@@ -509,7 +508,7 @@ Value choice_impl(Interp& in, CallArgs& a, bool legacy) {
         if (k > n)
             raise(types::ValueError, legacy ? "Cannot take a larger sample than population when 'replace=False'"
                                             : "Cannot take a larger sample than population when replace is False");
-        std::vector<int64_t> perm = random_permutation(g, n);
+        std::vector<int64_t> perm = random_permutation(in, g, n);
         std::copy(perm.begin(), perm.begin() + k, picks.begin());
     }
 
