@@ -35,6 +35,9 @@ const char* reduce_name(ReduceOp op) {
 
 std::vector<int64_t> contiguous_strides(const Shape& shape, size_t itemsize) {
     std::vector<int64_t> s(shape.size());
+    // NumPy 2 gives a new array with no elements all-zero strides (np.zeros((0, 3)).strides == (0, 0)).
+    for (int64_t d : shape)
+        if (d == 0) return s;
     int64_t acc = int64_t(itemsize);
     for (size_t k = shape.size(); k-- > 0;) {
         s[k] = acc;

@@ -392,7 +392,7 @@ template <class T> GPY_INLINE gpy_cplx<T> operator*(gpy_cplx<T> a, gpy_cplx<T> b
 }
 // Smith's division, as NumPy's divide loop (a zero divisor gives inf/nan parts).
 template <class T> GPY_INLINE gpy_cplx<T> operator/(gpy_cplx<T> a, gpy_cplx<T> b) {
-    T abr = b.re < 0 ? -b.re : b.re, abi = b.im < 0 ? -b.im : b.im;
+    T abr = gpy_fabs(b.re), abi = gpy_fabs(b.im);  // |-0.0| is +0.0: 1/(-0.0+0j) is +inf, as NumPy
     if (abr >= abi) {
         if (abr == 0 && abi == 0) return gpy_cpack(a.re / abr, a.im / abr);
         T rat = b.im / b.re, scl = (T)1 / (b.re + b.im * rat);
@@ -431,7 +431,7 @@ template <class T> GPY_INLINE bool gpy_clt(gpy_cplx<T> x, gpy_cplx<T> y) {
     return (x.re < y.re && !gpy_isnan(x.im) && !gpy_isnan(y.im)) || (x.re == y.re && x.im < y.im);
 }
 template <class T> GPY_INLINE bool gpy_cle(gpy_cplx<T> x, gpy_cplx<T> y) {
-    return (x.re <= y.re && !gpy_isnan(x.im) && !gpy_isnan(y.im)) || (x.re == y.re && x.im <= y.im);
+    return (x.re < y.re && !gpy_isnan(x.im) && !gpy_isnan(y.im)) || (x.re == y.re && x.im <= y.im);
 }
 template <class T> GPY_INLINE gpy_cplx<T> gpy_maximum(gpy_cplx<T> a, gpy_cplx<T> b) { return (gpy_isnan(a) || gpy_cle(b, a)) ? a : b; }
 template <class T> GPY_INLINE gpy_cplx<T> gpy_minimum(gpy_cplx<T> a, gpy_cplx<T> b) { return (gpy_isnan(a) || gpy_cle(a, b)) ? a : b; }

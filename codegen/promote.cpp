@@ -444,6 +444,47 @@ int ufunc_nout(std::string_view name) {
     return u ? u->nout : -1;
 }
 
+UfuncLoop resolve_ufunc_for_dtype(std::string_view name, std::span<const Operand> ops, DType want) {
+    const UfuncDef* up = find_ufunc(name);
+    if (!up || int(ops.size()) != up->nin) return resolve_ufunc(name, ops);  // raises the unknown-ufunc or arity error
+    const UfuncDef& u = *up;
+    auto castable = [](const Operand& op, DType to, Casting c) {
+        if (!is_weak(op)) return can_cast(op.dtype, to, c);
+        return weak_can_cast(op.weak, to) || can_cast(default_dtype(op.weak), to, c);
+    };
+    const LoopSig* first = nullptr;
+    const LoopSig* chosen = nullptr;
+    for (const LoopSig& sig : u.loops()) {
+        if (sig.t[u.nin] != want) continue;
+        if (!first) first = &sig;
+        bool safe = true;
+        for (int i = 0; i < u.nin && safe; ++i) safe = is_weak(ops[size_t(i)]) ? weak_can_cast(ops[size_t(i)].weak, sig.t[i])
+                                                                                 : can_cast(ops[size_t(i)].dtype, sig.t[i], Casting::Safe);
+        if (safe) {
+            chosen = &sig;
+            break;
+        }
+    }
+    if (!first) type_error("No loop matching the specified signature and casting was found for ufunc " + std::string(u.numpy_name));
+    if (!chosen) {
+        for (int i = 0; i < u.nin; ++i)
+            if (!castable(ops[size_t(i)], first->t[i], Casting::SameKind))
+                throw PromotionError("UFuncTypeError", "Cannot cast ufunc '" + std::string(u.numpy_name) + "' input " +
+                                                           (u.nin == 1 ? std::string() : std::to_string(i) + " ") + "from dtype('" +
+                                                           gpy::name(descr_of(ops[size_t(i)])) + "') to dtype('" + gpy::name(first->t[i]) +
+                                                           "') with casting rule 'same_kind'");
+        chosen = first;
+    }
+    UfuncLoop loop = to_loop(u, *chosen);
+    for (int i = 0; i < u.nin; ++i) {
+        const Operand& op = ops[size_t(i)];
+        if (op.weak == WeakKind::Int && is_integer(loop.in[size_t(i)]) && !int_fits(op.int_value, loop.in[size_t(i)]))
+            throw PromotionError("OverflowError", "Python integer " + int_to_string(op.int_value) + " out of bounds for " +
+                                                      gpy::name(loop.in[size_t(i)]));
+    }
+    return loop;
+}
+
 UfuncLoop resolve_ufunc(std::string_view name, std::span<const Operand> ops) {
     const UfuncDef* up = find_ufunc(name);
     if (!up) type_error("unknown ufunc '" + std::string(name) + "'");

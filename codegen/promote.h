@@ -74,6 +74,13 @@ UfuncLoop resolve_ufunc(std::string_view name, std::span<const Operand> ops);
 inline UfuncLoop resolve_ufunc(std::string_view name, std::initializer_list<Operand> ops) {
     return resolve_ufunc(name, std::span<const Operand>(ops.begin(), ops.size()));
 }
+// np.<name>(*ops, dtype=want): NumPy's type-tuple resolver with the output
+// fixed. The first loop giving `want` whose inputs the operands cast to
+// safely (weak Python scalars by kind), else the first loop giving `want` if
+// every input casts same_kind ("Cannot cast ufunc 'add' input 0 from ...":
+// UFuncTypeError), else "No loop matching the specified signature" (TypeError).
+UfuncLoop resolve_ufunc_for_dtype(std::string_view name, std::span<const Operand> ops, DType want);
+
 // resolve_ufunc through a per-thread memo keyed by the name and the operands
 // (dtype, weak kind, a weak int's value): an operation in a loop resolves
 // once. The reference is valid until the thread's next call. Errors are not

@@ -28,6 +28,8 @@ TypeObject *ndarray, *dtype, *AxisError, *UFuncTypeError;
 }
 
 bool ArrayObj::c_contiguous() const {
+    for (int64_t d : shape)
+        if (d == 0) return true;  // no elements: any strides (a new one's are all 0)
     int64_t expect = int64_t(itemsize(dtype));
     for (size_t d = shape.size(); d-- > 0;) {
         if (shape[d] != 1 && strides[d] != expect) return false;

@@ -263,7 +263,9 @@ Value m_fill(Interp& in, CallArgs& a) {
     const Value& v = a.pos[1];
     if (is_kind(v, OK::List) || is_kind(v, OK::Tuple) || (as_array(v) && as_array(v)->ndim() > 0))
         raise(types::ValueError, "setting an array element with a sequence.");
-    assign_array(in, a.pos[0], v);
+    // A NumPy scalar is immutable: its fill works on a temporary copy.
+    ArrayObj* self = as_array(a.pos[0]);
+    assign_array(in, self && self->numpy_scalar ? copy_array(self) : a.pos[0], v);
     return Value::none();
 }
 

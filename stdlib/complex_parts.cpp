@@ -26,13 +26,23 @@ Value complex_part(const Value& x, bool imag) {
 
 namespace {
 
+// np.real(val) is val.real when val has one: a Python number's own part
+// (np.real(True) is 1, np.imag(2.5) is 0.0), else the array's.
+Value python_part(const Value& v, bool imag) {
+    if (ComplexObj* c = as_complex(v)) return Value::real(imag ? c->im : c->re);
+    if (v.is_float()) return Value::real(imag ? 0.0 : v.f);
+    return Value::integer(imag ? 0 : v.as_int());
+}
+
 Value np_real(Interp& in, CallArgs& a) {
     expect_args(a, "real", 1, 1);
+    if (a.pos[0].is_number() || as_complex(a.pos[0])) return python_part(a.pos[0], false);
     return complex_part(as_array_value(in, a.pos[0]), false);
 }
 
 Value np_imag(Interp& in, CallArgs& a) {
     expect_args(a, "imag", 1, 1);
+    if (a.pos[0].is_number() || as_complex(a.pos[0])) return python_part(a.pos[0], true);
     return complex_part(as_array_value(in, a.pos[0]), true);
 }
 
@@ -71,8 +81,11 @@ Value imag_test(Interp& in, CallArgs& a, const char* fname, const char* ufunc) {
 Value np_iscomplex(Interp& in, CallArgs& a) { return imag_test(in, a, "iscomplex", "not_equal"); }
 Value np_isreal(Interp& in, CallArgs& a) { return imag_test(in, a, "isreal", "equal"); }
 
+// x.conj(): the conjugate ufunc for complex x; a real x is returned itself
+// (NumPy's PyArray_Conjugate: a bool array stays bool, where np.conj gives int8).
 Value m_conj(Interp& in, CallArgs& a) {
     expect_args(a, "conj", 1, 1);
+    if (ArrayObj* x = as_array(a.pos[0]); x && !is_complex(x->dtype)) return a.pos[0];
     return apply_ufunc(in, "conjugate", {a.pos[0]});
 }
 

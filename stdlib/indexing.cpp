@@ -141,8 +141,9 @@ static View basic_view(ArrayObj* a, const Index& ix) {
                 int64_t b, e, st, cnt;
                 it.v.as<SliceObj>()->indices(a->shape[size_t(dim)], b, e, st, cnt);
                 v.shape.push_back(cnt);
-                // One element or none: the step is never taken (and stride * 2**62 would overflow).
-                v.strides.push_back(cnt <= 1 ? a->strides[size_t(dim)] : a->strides[size_t(dim)] * st);
+                // stride * step, wrapping as NumPy's C does (x[::2**62] of one
+                // element: the step is never taken, but strides shows it).
+                v.strides.push_back(int64_t(uint64_t(a->strides[size_t(dim)]) * uint64_t(st)));
                 if (cnt > 0) v.offset += b * a->strides[size_t(dim)];
                 v.all_integers = false;
                 ++dim;

@@ -127,6 +127,12 @@ std::vector<int64_t> offsets_at(ArrayObj* t, const std::vector<int64_t>& positio
 // np.put(a, ind, v, mode='raise'); also ndarray.put.
 Value np_put(Interp& in, CallArgs& a) {
     ArrayObj* t = target_arg(a, "put", "a");
+    // A NumPy scalar is immutable: its put works on a temporary copy.
+    Value scratch;
+    if (t->numpy_scalar) {
+        scratch = compute_into_new(array_node(t), t->dtype, t->shape);
+        t = scratch.as<ArrayObj>();
+    }
     const Value* iv = arg(a, 1, "ind");
     const Value* vv = arg(a, 2, "v");
     if (!iv || !vv) raise(types::TypeError, "put() missing required argument 'v' (pos 2)");

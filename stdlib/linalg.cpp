@@ -151,9 +151,13 @@ Value dot_impl(Interp& in, const Value& av, const Value& bv, const Value* out) {
     ArrayObj* a = arr(A);
     ArrayObj* b = arr(B);
     if (a->ndim() == 0 || b->ndim() == 0) {
+        // Both operands are arrays by now: a Python scalar is not weak here
+        // (np.dot(int8 array, 0) is int64, as NumPy).
         UfuncOptions o;
         o.out = out;
-        return apply_ufunc(in, "multiply", {av, bv}, o);
+        Value r = apply_ufunc(in, "multiply", {A, B}, o);
+        if (ArrayObj* ra = as_array(r); ra && !out && ra->ndim() == 0) ra->numpy_scalar = true;
+        return r;
     }
     int na = a->ndim(), nb = b->ndim();
     int bk = nb == 1 ? 0 : nb - 2;
@@ -200,7 +204,12 @@ Value np_inner(Interp& in, CallArgs& a) {
     expect_args(a, "inner", 2, 2);
     Value A = as_array_value(in, a.pos[0]), B = as_array_value(in, a.pos[1]);
     int na = arr(A)->ndim(), nb = arr(B)->ndim();
-    if (na == 0 || nb == 0) return apply_ufunc(in, "multiply", {a.pos[0], a.pos[1]});
+    if (na == 0 || nb == 0) {
+        // As dot: both are arrays here, a Python scalar is not weak.
+        Value r = apply_ufunc(in, "multiply", {A, B});
+        if (ArrayObj* ra = as_array(r); ra && ra->ndim() == 0) ra->numpy_scalar = true;
+        return r;
+    }
     if (arr(A)->shape.back() != arr(B)->shape.back()) {
         // NumPy reports b with its last axis moved to second-to-last, as dot sees it.
         Shape bs = arr(B)->shape;

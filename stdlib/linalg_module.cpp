@@ -12,6 +12,7 @@
 #include "stdlib/module_parts.h"
 #include "stdlib/np_args.h"
 #include "stdlib/reduce.h"
+#include "stdlib/shape_funcs.h"
 #include "stdlib/ufuncs.h"
 
 namespace gpy {
@@ -469,12 +470,18 @@ Value la_matrix_rank(Interp& in, CallArgs& a) {
     ReduceOptions mo;
     mo.axis = &axis;
     mo.keepdims = true;
+    // A given tol or rtol is asarray(v)[..., newaxis], as NumPy: an array of
+    // them broadcasts against the stack of matrices.
+    auto per_matrix = [&](const Value& v) {
+        Value t = as_array_value(in, v);
+        return insert_axis(t.as<ArrayObj>(), t.as<ArrayObj>()->ndim());
+    };
     Value tol;
     if (const Value* t = arg_not_none(a, 1, "tol")) {
-        tol = *t;
+        tol = per_matrix(*t);
     } else {
         Value rtol = Value::real(double(std::max(M, N)) * eps_of(s->dtype));
-        if (const Value* rt = arg_not_none(a, 3, "rtol")) rtol = *rt;
+        if (const Value* rt = arg_not_none(a, 3, "rtol")) rtol = per_matrix(*rt);
         tol = apply_ufunc(in, "multiply", {reduce(in, ReduceOp::Max, r.s, mo), rtol});
     }
     ReduceOptions co;

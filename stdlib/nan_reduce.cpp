@@ -6,6 +6,7 @@
 
 #include "stdlib/array.h"
 #include "stdlib/np_args.h"
+#include "stdlib/module_parts.h"
 #include "stdlib/reduce.h"
 #include "stdlib/scan.h"
 #include "stdlib/ufuncs.h"
@@ -79,8 +80,10 @@ Value nan_max_min(Interp& in, CallArgs& a) {
     ReduceOptions inner = o;
     inner.out = nullptr;
     Value m = reduce(in, OP, replace_nan(in, x, Value::real(OP == ReduceOp::Max ? -INFINITY : INFINITY)), inner);
-    // With initial=, a slice of NaNs gives the initial value, as NumPy's fmax.reduce.
-    if (o.initial) return finish(in, m, o);
+    // With initial=, a slice of NaNs gives the initial value, as NumPy's
+    // fmax.reduce; NumPy takes that path only for an ndarray: a list goes
+    // through amax and its all-NaN mask, so an all-NaN or empty slice is NaN.
+    if (o.initial && as_array(a.pos[0])) return finish(in, m, o);
     inner.initial = nullptr;
     Value valid = reduce(in, ReduceOp::Any, not_nan(in, x), inner);
     return finish(in, nan_unless(valid, m), o);
@@ -133,13 +136,25 @@ Value nan_var_std(Interp& in, CallArgs& a, bool take_sqrt) {
     SumCount k = sum_count(in, x, o, true);
     DType t = k.sum.as<ArrayObj>()->dtype;
     Value avg = cast_to(apply_ufunc(in, "true_divide", {k.sum, k.count}), t);
-    Value dev = replace_nan(in, apply_ufunc(in, "subtract", {x, avg}), Value::integer(0));
+    // Deviations are zeroed where x is NaN (not where they are: inf - inf
+    // stays NaN, as in NumPy's _nanvar); complex ones square to re^2 + im^2.
+    Value diff = apply_ufunc(in, "subtract", {x, avg});
+    ArrayObj* da = diff.as<ArrayObj>();
+    NodeP isnan_x = array_node(apply_ufunc(in, "isnan", {x}).as<ArrayObj>());
+    Value dev = array_from_node(make_where(isnan_x, make_scalar(da->dtype, ScalarValue()), array_node(da), da->shape));
+    Value sq;
+    if (is_complex(da->dtype)) {
+        Value re = complex_part(dev, false), im = complex_part(dev, true);
+        sq = apply_ufunc(in, "add", {apply_ufunc(in, "multiply", {re, re}), apply_ufunc(in, "multiply", {im, im})});
+    } else {
+        sq = apply_ufunc(in, "multiply", {dev, dev});
+    }
     ReduceOptions so = o;
     so.out = nullptr;
-    Value ss = reduce(in, ReduceOp::Sum, apply_ufunc(in, "multiply", {dev, dev}), so);
+    Value ss = reduce(in, ReduceOp::Sum, sq, so);
     so.dtype = DType::Int64;
     Value dof = apply_ufunc(in, "subtract", {reduce(in, ReduceOp::Sum, not_nan(in, x), so), Value::integer(ddof)});
-    Value v = cast_to(apply_ufunc(in, "true_divide", {ss, dof}), t);
+    Value v = cast_to(apply_ufunc(in, "true_divide", {ss, dof}), ss.as<ArrayObj>()->dtype);
     // Slices with no degrees of freedom are NaN (NumPy warns as well).
     v = nan_unless(apply_ufunc(in, "greater", {dof, Value::integer(0)}), v);
     if (take_sqrt) v = apply_ufunc(in, "sqrt", {v});

@@ -250,8 +250,13 @@ Value np_arange(Interp& in, CallArgs& a) {
         if (len > INT64_MAX) raise(types::ValueError, "Maximum allowed size exceeded");
         n = int64_t(len);
     } else {
+        // NumPy's _arange_safe_ceil_to_intp: a length outside intp's range,
+        // even a negative one, is an error; exactly 2**63 passes its check and
+        // casts to INT64_MIN on x86, an empty result.
         double len = std::ceil((stop.as_float() - start.as_float()) / st);
-        n = len > 0 ? int64_t(len) : 0;
+        if (std::isnan(len)) raise(types::ValueError, "arange: cannot compute length");
+        if (!(len >= -0x1p63 && len <= 0x1p63)) raise(types::ValueError, "Maximum allowed size exceeded");
+        n = len > 0 && len < 0x1p63 ? int64_t(len) : 0;
     }
     // start + i*step, computed by a kernel over an index ramp.
     Value out = new_array(t, {n});
@@ -500,11 +505,20 @@ Value np_isclose(Interp& in, CallArgs& a) {
     const Value* at = arg(a, 3, "atol");
     const Value* en = arg(a, 4, "equal_nan");
     Value rtol = rt ? *rt : Value::real(1e-5), atol = at ? *at : Value::real(1e-8);
-    // |x - y| <= atol + rtol * |y|, with equal infinities close and NaN never (unless equal_nan).
-    Value diff = apply_ufunc(in, "absolute", {apply_ufunc(in, "subtract", {*x, *y})});
-    Value tol = apply_ufunc(in, "add", {atol, apply_ufunc(in, "multiply", {rtol, apply_ufunc(in, "absolute", {*y})})});
-    Value close = apply_ufunc(in, "less_equal", {diff, tol});
-    Value same = apply_ufunc(in, "equal", {*x, *y});
+    // NumPy's isclose: y made inexact first (result_type(y, 1.0); a Python
+    // int becomes a float), so |x - y| cannot wrap (abs(0 - int16 -32768));
+    // close is |x - y| <= atol + rtol * |y| where y is finite, or x == y.
+    Value yv = *y;
+    if (yv.is_int() || yv.is_bool()) yv = Value::real(double(yv.as_int()));
+    else if (!yv.is_number() && !as_complex(yv)) {
+        Value ya = as_array_value(in, yv);
+        DType yt = ya.as<ArrayObj>()->dtype;
+        yv = is_inexact(yt) ? ya : array_from_node(make_cast(array_node(ya.as<ArrayObj>()), promote_types(yt, DType::Float64)));
+    }
+    Value diff = apply_ufunc(in, "absolute", {apply_ufunc(in, "subtract", {*x, yv})});
+    Value tol = apply_ufunc(in, "add", {atol, apply_ufunc(in, "multiply", {rtol, apply_ufunc(in, "absolute", {yv})})});
+    Value close = apply_ufunc(in, "logical_and", {apply_ufunc(in, "less_equal", {diff, tol}), apply_ufunc(in, "isfinite", {yv})});
+    Value same = apply_ufunc(in, "equal", {*x, yv});
     Value r = apply_ufunc(in, "logical_or", {close, same});
     if (en && truthy(*en))
         r = apply_ufunc(in, "logical_or", {r, apply_ufunc(in, "logical_and", {apply_ufunc(in, "isnan", {*x}), apply_ufunc(in, "isnan", {*y})})});

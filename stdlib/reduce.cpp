@@ -8,6 +8,7 @@
 #include "codegen/plan.h"
 #include "codegen/promote.h"
 #include "stdlib/array.h"
+#include "stdlib/module_parts.h"
 #include "stdlib/reduce.h"
 #include "stdlib/ufuncs.h"
 
@@ -111,7 +112,7 @@ Value replace_nan(Interp& in, const Value& x, const Value& fill) {
 }
 
 // A where= mask as a bool node; it must broadcast to `shape`.
-static NodeP where_mask(Interp& in, const Value& where, const Shape& shape) {
+NodeP where_mask(Interp& in, const Value& where, const Shape& shape) {
     Value w = as_array_value(in, where);
     ArrayObj* wa = w.as<ArrayObj>();
     if (broadcast_shapes({&wa->shape, &shape}) != shape)
@@ -138,6 +139,14 @@ static NodeP mask_input(Interp& in, ReduceOp op, NodeP input, const ArrayObj* a,
     return make_where(where_mask(in, *o.where, a->shape), input, f, a->shape);
 }
 
+Value initial_value(Interp& in, const Value& v, DType t, bool is_identity) {
+    // A NumPy scalar counts as the Python number it holds (NumPy's wording too).
+    ArrayObj* va = as_array(v);
+    if (!is_identity) check_python_store(va && va->ndim() == 0 ? element_to_python(va, host_view(va).data) : v, t);
+    Value a = as_array_value(in, v);
+    return compute_into_new(make_cast(array_node(a.as<ArrayObj>()), t), t, {});
+}
+
 Value reduce(Interp& in, ReduceOp op, const Value& x, const ReduceOptions& o) {
     Value arr = as_array_value(in, x);
     ArrayObj* a = arr.as<ArrayObj>();
@@ -147,6 +156,11 @@ Value reduce(Interp& in, ReduceOp op, const Value& x, const ReduceOptions& o) {
     int64_t count = 1;
     for (int d : axes) count *= a->shape[size_t(d)];
     DType out = reduce_dtype(op, a->dtype, o.dtype);
+    // NumPy resolves a reduction given out= (and no dtype=) from (out, input):
+    // out is the accumulator, so sum(float64, out=int) adds in float64 and
+    // min(bool, out=float64, initial=-2**40) compares in float64.
+    if (o.out && !o.dtype && (op == ReduceOp::Sum || op == ReduceOp::Prod || op == ReduceOp::Max || op == ReduceOp::Min))
+        if (ArrayObj* oa = as_array(*o.out)) out = promote_types(oa->dtype, a->dtype);
     if ((is_complex(a->dtype) || is_complex(out)) && !complex_reduce_supported(op))
         raise(types::NotImplementedError, std::string(ufunc_of(op)) + " reduction of complex arrays is not supported yet");
     NodeP input = array_node(a);
@@ -162,7 +176,9 @@ Value reduce(Interp& in, ReduceOp op, const Value& x, const ReduceOptions& o) {
     if (o.initial) {
         const char* uf = ufunc_of(op);
         Value r = array_from_node(node);
-        Value init = *o.initial;
+        // NumPy casts initial= to the result dtype before it combines (sum of
+        // int16 with initial=-2.5 adds -2).
+        Value init = initial_value(in, *o.initial, out);
         Value combined = apply_ufunc(in, uf, {r, init});
         node = array_node(combined.as<ArrayObj>());
         node = make_cast(node, out);
@@ -258,34 +274,57 @@ static Value divide_by_count(Interp& in, const Value& sum, const Value& count) {
     return array_from_node(make_cast(array_node(q.as<ArrayObj>()), sa->dtype), sa->numpy_scalar);
 }
 
+// NumPy's _var, step for step: bool and integer inputs default to dtype
+// float64, other inputs sum in their own dtype (or dtype=); the mean and the
+// variance are sums divided in place by the count (divide_by_count); complex
+// deviations square to re^2 + im^2, so the result is real. std is the sqrt,
+// cast back to the variance's dtype as NumPy's scalar path does (an array
+// result that sqrt cannot be cast back into is its UFuncTypeError).
 Value variance(Interp& in, const Value& x, const ReduceOptions& o, int64_t ddof, bool take_sqrt) {
     Value arr = as_array_value(in, x);
     ArrayObj* a = arr.as<ArrayObj>();
     check_0d_axis(a, o);
     std::vector<int> axes = parse_axes(in, o.axis, a->ndim());
+    std::optional<DType> dt = o.dtype;
+    if (!dt && !is_inexact(a->dtype)) dt = DType::Float64;
     ReduceOptions mo;
     mo.axis = o.axis;
     mo.keepdims = true;
-    mo.dtype = o.dtype;
+    mo.dtype = dt;
     mo.where = o.where;
-    // NumPy's _var takes the float16 mean as a float16 sum divided by the
-    // count (not _mean's float32 path), then squares the deviations in
-    // float16: a result that overflows there is inf, as in NumPy.
-    Value mu = a->dtype == DType::Float16 && !o.dtype
-                   ? divide_by_count(in, reduce(in, ReduceOp::Sum, arr, mo), element_count(in, a, axes, mo))
-                   : mean(in, arr, mo);
+    Value mcount = element_count(in, a, axes, mo);
+    if (!mcount.is_int()) mcount = keep_dims(mcount, axes, a->ndim());
+    Value mu = divide_by_count(in, reduce(in, ReduceOp::Sum, arr, mo), mcount);
     Value dev = apply_ufunc(in, "subtract", {arr, mu});
-    Value sq = apply_ufunc(in, "multiply", {dev, dev});
+    Value sq;
+    if (is_complex(dev.as<ArrayObj>()->dtype)) {
+        Value re = complex_part(dev, false), im = complex_part(dev, true);
+        sq = apply_ufunc(in, "add", {apply_ufunc(in, "multiply", {re, re}), apply_ufunc(in, "multiply", {im, im})});
+    } else {
+        sq = apply_ufunc(in, "multiply", {dev, dev});
+    }
     ReduceOptions so;
     so.axis = o.axis;
     so.keepdims = false;
+    so.dtype = dt;
     so.where = o.where;
     Value ss = reduce(in, ReduceOp::Sum, sq, so);
     Value count = element_count(in, a, axes, o);
     Value dof = count.is_int() ? Value::integer(std::max<int64_t>(count.i - ddof, 0))
                                : apply_ufunc(in, "maximum", {apply_ufunc(in, "subtract", {count, Value::integer(ddof)}), Value::integer(0)});
     Value v = divide_by_count(in, ss, dof);
-    if (take_sqrt) v = apply_ufunc(in, "sqrt", {v});
+    if (take_sqrt) {
+        ArrayObj* va = v.as<ArrayObj>();
+        Value r = apply_ufunc(in, "sqrt", {v});
+        DType rt = r.as<ArrayObj>()->dtype;
+        if (rt != va->dtype) {
+            if (!va->numpy_scalar && !can_cast(rt, va->dtype, Casting::SameKind))
+                raise(types::UFuncTypeError, std::string("Cannot cast ufunc 'sqrt' output from dtype('") + name(rt) + "') to dtype('" +
+                                                 name(va->dtype) + "') with casting rule 'same_kind'");
+            r = array_from_node(make_cast(array_node(r.as<ArrayObj>()), va->dtype), va->numpy_scalar);
+        }
+        v = r;
+    }
     if (o.keepdims) v = keep_dims(v, axes, a->ndim());
     if (o.out) return store_reduction_out(in, *o.out, v, "add", a->shape, o.keepdims);
     return v;

@@ -21,6 +21,13 @@ struct ReduceOptions {
 Value reduce(Interp& in, dag::ReduceOp op, const Value& x, const ReduceOptions& o);
 Value mean(Interp& in, const Value& x, const ReduceOptions& o);
 Value variance(Interp& in, const Value& x, const ReduceOptions& o, int64_t ddof, bool take_sqrt);
+// A where= mask as a bool node; it must broadcast to `shape` (NumPy's ValueError).
+dag::NodeP where_mask(Interp& in, const Value& where, const dag::Shape& shape);
+// initial= (or an identity) as a 0-d array of the reduction's dtype t: an
+// initial Python int (or NumPy integer) out of t's range is NumPy's
+// OverflowError, a float is cast; an identity is cast (bitwise_and's -1 is
+// 255 in uint8).
+Value initial_value(Interp& in, const Value& v, DType t, bool is_identity = false);
 std::vector<int> parse_axes(Interp& in, const Value* axis, int ndim);
 // The dtype NumPy's reduction produces (sum/prod widen bool and small ints).
 DType reduce_dtype(dag::ReduceOp op, DType in, std::optional<DType> requested);

@@ -7,6 +7,7 @@
 #include "stdlib/module_parts.h"
 #include "stdlib/np_args.h"
 #include "stdlib/sort_keys.h"
+#include "stdlib/ufuncs.h"
 
 namespace gpy {
 
@@ -267,6 +268,14 @@ Value np_intersect1d(Interp& in, CallArgs& a) {
 
 Value np_union1d(Interp& in, CallArgs& a) {
     TwoSets s = two_sets(in, a, "union1d");
+    // NumPy concatenates the inputs as given: a Python scalar is weak
+    // (union1d(-2**62, int32 array) is int32, the scalar wrapped).
+    auto kind = [&](const Value& v) {
+        bool seq = as_array(v) || is_kind(v, OK::List) || is_kind(v, OK::Tuple);
+        return seq ? Operand::array(as_array_value(in, v).as<ArrayObj>()->dtype) : operand_of(v);
+    };
+    Operand ops[2] = {kind(*arg(a, 0, "ar1")), kind(*arg(a, 1, "ar2"))};
+    s.t = result_type(ops);
     Value both = concat_flat(s.x.as<ArrayObj>(), s.y.as<ArrayObj>(), s.t);
     return unique_values(both.as<ArrayObj>(), s.t);
 }

@@ -47,11 +47,16 @@ Value triangle(Interp& in, CallArgs& a, bool lower, const char* fname) {
     int64_t k = k_arg(a);
     int64_t rows = ma->shape[size_t(ma->ndim() == 1 ? 0 : ma->ndim() - 2)];
     int64_t cols = ma->shape.back();
+    // NumPy builds the mask as tri(N, M, k') with arange(-k', M - k') (k' = k
+    // for tril, k - 1 for triu): bounds past a C long are its OverflowError.
+    __int128 kk = __int128(k) - (lower ? 0 : 1);
+    auto fits = [](__int128 v) { return v >= INT64_MIN && v <= INT64_MAX; };
+    if (!fits(kk) || !fits(-kk) || !fits(__int128(cols) - kk)) raise(types::OverflowError, "Python int too large to convert to C long");
     // A 1-D m is the row of a square matrix (NumPy's tri(*m.shape[-2:])).
     Value mask = new_array(DType::Bool, {rows, cols});
     uint8_t* p = mask.as<ArrayObj>()->buffer.bytes();
     for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < cols; ++j) p[i * cols + j] = lower ? j <= i + k : j >= i + k;
+        for (int64_t j = 0; j < cols; ++j) p[i * cols + j] = lower ? j - i <= k : j - i >= k;  // i + k may overflow
     ArrayObj* mk = mask.as<ArrayObj>();
     Shape shape = broadcast_shapes({&mk->shape, &ma->shape});
     dag::NodeP zero = dag::make_scalar(ma->dtype, dag::ScalarValue());

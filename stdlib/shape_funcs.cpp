@@ -182,6 +182,30 @@ static std::vector<int> memory_perm(const ArrayObj* x) {
     return p;
 }
 
+// The axis order NumPy's iterator visits x in for order='K' (nditer's
+// npyiter_find_best_axis_ordering, biggest stride first): an insertion sort
+// from C order in which a zero stride or a length-1 axis compares with
+// nothing, so broadcast axes keep their place (ravel(broadcast_to(a, s), 'K')).
+static std::vector<int> iteration_perm(const ArrayObj* x) {
+    std::vector<int> p = c_perm(x->ndim());
+    auto known = [&](int ax) { return x->strides[size_t(ax)] != 0 && x->shape[size_t(ax)] != 1; };
+    for (size_t i0 = 1; i0 < p.size(); ++i0) {
+        int ax0 = p[i0];
+        size_t pos = i0;
+        for (size_t i1 = i0; i1-- > 0;) {
+            int ax1 = p[i1];
+            if (!known(ax0) || !known(ax1)) continue;
+            if (std::abs(x->strides[size_t(ax0)]) <= std::abs(x->strides[size_t(ax1)])) break;
+            pos = i1;
+        }
+        if (pos != i0) {
+            p.erase(p.begin() + ptrdiff_t(i0));
+            p.insert(p.begin() + ptrdiff_t(pos), ax0);
+        }
+    }
+    return p;
+}
+
 bool is_c_contiguous(const ArrayObj* x) { return contiguous_in(x, c_perm(x->ndim())); }
 bool is_f_contiguous(const ArrayObj* x) { return contiguous_in(x, f_perm(x->ndim())); }
 
@@ -255,7 +279,7 @@ Value ravel_order(ArrayObj* x, char order) {
     materialize(x);
     order = resolve_order(order, x);
     // Memory order, except that negative strides are read as indexed (NumPy).
-    Value src = order == 'K' ? permuted(x, memory_perm(x)) : order == 'F' ? permuted(x, f_perm(x->ndim())) : Value::object(x);
+    Value src = order == 'K' ? permuted(x, iteration_perm(x)) : order == 'F' ? permuted(x, f_perm(x->ndim())) : Value::object(x);
     ArrayObj* s = src.as<ArrayObj>();
     Shape flat{x->size()};
     if (is_c_contiguous(s)) return view_of(s, flat, {int64_t(itemsize(s->dtype))}, s->offset);

@@ -303,7 +303,7 @@ Value np_isscalar(Interp&, CallArgs& a) {
     expect_args(a, "isscalar", 1, 1);
     const Value& v = a.pos[0];
     if (ArrayObj* x = as_array(v)) return Value::boolean(x->numpy_scalar);
-    return Value::boolean(v.is_number() || is_kind(v, OK::Str));
+    return Value::boolean(v.is_number() || as_complex(v) || is_kind(v, OK::Str));
 }
 
 // A dtype-like argument or the dtype of an array (for result_type / can_cast).

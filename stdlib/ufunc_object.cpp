@@ -3,13 +3,17 @@
 // with NumPy's attributes and the methods reduce, accumulate, outer and at.
 #include <cstring>
 #include <map>
+#include <unordered_map>
 
 #include "codegen/promote.h"
+#include "codegen/ufunc_table.h"
 #include "stdlib/array.h"
 #include "stdlib/dtype_dispatch.h"
+#include "stdlib/indexing.h"
 #include "stdlib/np_args.h"
 #include "stdlib/reduce.h"
 #include "stdlib/scan.h"
+#include "stdlib/shape_funcs.h"
 #include "stdlib/ufunc_object.h"
 #include "stdlib/ufuncs.h"
 
@@ -74,36 +78,61 @@ Value take_axis(ArrayObj* x, int axis, int64_t i) {
     return array_from_buffer(x->buffer, x->dtype, shape, strides, off);
 }
 
-// A fresh array of `shape` filled with the Python scalar v.
-Value filled(DType t, const Shape& shape, const Value& v) {
-    return compute_into_new(make_scalar(t, convert_scalar(v, t)), t, shape);
+// The loop dtype of name.reduce: NumPy's reduction resolution. The loop for
+// (t, t), t being dtype= or the input's (bool for the logical ufuncs), must
+// take and give one dtype (dtype= itself when given): less.reduce of ints
+// (-> bool) and true_divide.reduce(dtype=int64) (-> float64) have none.
+DType fold_dtype(const std::string& name, DType xdt, std::optional<DType> requested, std::optional<DType> out) {
+    const UfuncDef* def = find_ufunc(name);
+    DType t = requested ? *requested : def && def->resolver == UfuncResolver::Logical ? DType::Bool : xdt;
+    // Given out= (and no dtype=), out is the accumulator: the loop for (out, input).
+    DType acc = !requested && out && !(def && def->resolver == UfuncResolver::Logical) ? *out : t;
+    UfuncLoop loop;
+    try {
+        loop = resolve_ufunc(name, {Operand::array(acc), Operand::array(t)});
+    } catch (const PromotionError& e) {
+        raise(e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError, e.what());
+    }
+    DType lt = loop.out[0];
+    if (loop.in[0] != lt || loop.in[1] != lt || (requested && lt != *requested))
+        raise(types::TypeError, "No loop matching the specified signature and casting was found for ufunc " +
+                                    std::string(def ? def->numpy_name : std::string_view(name)));
+    return lt;
 }
 
 // name.reduce for ufuncs without a reduction kernel (subtract, bitwise_or,
-// ...): a left fold along one axis, one lazy elementwise node per step (the
-// planner computes the growing tree every 64 nodes).
-Value fold(Interp& in, const std::string& name, ArrayObj* x, int axis, const ReduceOptions& o) {
-    materialize(x);
+// ...): a left fold along one axis of x (already in the loop dtype t), one
+// lazy elementwise node per step (the planner computes the growing tree every
+// 64 nodes). The fold starts from `init` (initial= or the identity) or else
+// from the first element; where `mask` (bool, x's
+// shape) is False the step keeps the accumulator.
+Value fold(Interp& in, const std::string& name, ArrayObj* x, int axis, DType t, Value init, ArrayObj* mask) {
     int64_t n = x->shape[size_t(axis)];
-    Value acc;
-    if (o.initial) acc = *o.initial;
-    else if (n > 0) acc = take_axis(x, axis, 0);
-    Value id = identity_of(name);
     Shape shape = x->shape;
     shape.erase(shape.begin() + axis);
+    Value acc = init;
+    int64_t first = 0;
+    if (acc.is_undef() && n == 0) raise(types::ValueError, "zero-size array to reduction operation " + name + " which has no identity");
     if (acc.is_undef()) {
-        if (id.is_none()) raise(types::ValueError, "zero-size array to reduction operation " + name + " which has no identity");
-        acc = id;
+        acc = take_axis(x, axis, 0);
+        first = 1;
     }
     UfuncOptions uo;
-    uo.dtype = o.dtype;
-    for (int64_t i = o.initial ? 0 : 1; i < n; ++i) acc = apply_ufunc(in, name, {acc, take_axis(x, axis, i)}, uo);
-    if (!as_array(acc) || as_array(acc)->shape != shape) {
-        // The identity or initial alone (n == 0), or a 0-d initial folded into nothing.
-        Value a = as_array_value(in, acc);
-        DType t = o.dtype ? *o.dtype : resolve_ufunc(name, {Operand::array(x->dtype), Operand::array(x->dtype)}).out[0];
-        acc = compute_into_new(make_cast(array_node(a.as<ArrayObj>()), t), t, shape);
+    uo.dtype = t;
+    for (int64_t i = first; i < n; ++i) {
+        Value step = apply_ufunc(in, name, {acc, take_axis(x, axis, i)}, uo);
+        if (mask) {
+            Value m = take_axis(mask, axis, i);
+            Value prev = as_array_value(in, acc);
+            acc = array_from_node(make_where(array_node(m.as<ArrayObj>()), array_node(step.as<ArrayObj>()),
+                                             array_node(prev.as<ArrayObj>()), shape));
+        } else {
+            acc = step;
+        }
     }
+    // The start value alone (n == 0, or a 0-d initial and a masked-out axis) is broadcast.
+    ArrayObj* aa = as_array_value(in, acc).as<ArrayObj>();
+    if (aa->shape != shape || aa->dtype != t) acc = compute_into_new(make_cast(array_node(aa), t), t, shape);
     if (shape.empty()) acc.as<ArrayObj>()->numpy_scalar = true;
     return acc;
 }
@@ -125,20 +154,51 @@ Value m_reduce(Interp& in, CallArgs& a) {
     if (const Value* k = arg(a, 5, "keepdims")) o.keepdims = truthy(*k);
     o.initial = initial_arg(arg(a, 6, "initial"));
     o.where = arg(a, 7, "where");
-    // NumPy resolves the loop first: bitwise_or.reduce of floats is a
-    // TypeError even over no elements.
-    try {
-        DType t = o.dtype.value_or(xa->dtype);
-        resolve_ufunc(name, {Operand::array(t), Operand::array(t)});
-    } catch (const PromotionError& e) {
-        raise(e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError, e.what());
+    if (o.where && o.where->is_bool() && o.where->b) o.where = nullptr;
+    if (auto op = reduce_op_of(name)) {
+        // NumPy resolves the loop first: a TypeError even over no elements.
+        try {
+            DType t = o.dtype.value_or(xa->dtype);
+            resolve_ufunc(name, {Operand::array(t), Operand::array(t)});
+        } catch (const PromotionError& e) {
+            raise(e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError, e.what());
+        }
+        return reduce(in, *op, x, o);
     }
-    if (auto op = reduce_op_of(name)) return reduce(in, *op, x, o);
+    std::optional<DType> out_dt;
+    if (o.out)
+        if (ArrayObj* oa = as_array(*o.out)) out_dt = oa->dtype;
+    DType t = fold_dtype(name, xa->dtype, o.dtype, out_dt);
     std::vector<int> axes = parse_axes(in, o.axis, xa->ndim());
     if (axes.size() > 1)
         raise(types::ValueError, "reduction operation '" + name + "' is not reorderable, so at most one axis may be specified");
-    if (o.where) raise(types::NotImplementedError, name + ".reduce(where=...) is not supported yet");
-    Value r = axes.empty() ? x : fold(in, name, xa, axes[0], o);
+    // The fold starts from initial=, else from the ufunc's identity (NumPy:
+    // hypot.reduce([-3.0]) is hypot(0, -3.0) = 3.0), else from the first element.
+    Value init;
+    if (o.initial) init = initial_value(in, *o.initial, t);
+    else if (Value id = identity_of(name); !id.is_none()) init = initial_value(in, id, t, true);
+    Value mask;
+    if (o.where) {
+        if (init.is_undef())
+            raise(types::ValueError, "reduction operation '" + name +
+                                         "' does not have an identity, so to use a where mask one has to specify 'initial'");
+        mask = compute_into_new(where_mask(in, *o.where, xa->shape), DType::Bool, xa->shape);
+    }
+    Value xt = compute_into_new(make_cast(array_node(xa), t), t, xa->shape);
+    Value r;
+    if (axes.empty()) {
+        // No axis: each element on its own, combined with the start value where the mask allows.
+        r = init.is_undef() ? xt : apply_ufunc(in, name, {init, xt}, UfuncOptions{.dtype = t});
+        if (!mask.is_undef())
+            r = array_from_node(make_where(array_node(mask.as<ArrayObj>()), array_node(r.as<ArrayObj>()),
+                                           array_node(init.as<ArrayObj>()), xa->shape));
+        if (xa->ndim() == 0) {
+            r = compute_into_new(array_node(r.as<ArrayObj>()), t, {});
+            r.as<ArrayObj>()->numpy_scalar = true;
+        }
+    } else {
+        r = fold(in, name, xt.as<ArrayObj>(), axes[0], t, init, mask.is_undef() ? nullptr : mask.as<ArrayObj>());
+    }
     if (o.keepdims) r = keep_dims(r, axes, xa->ndim());
     if (o.out) return store_reduction_out(in, *o.out, r, name.c_str(), xa->shape, o.keepdims);
     return r;
@@ -173,8 +233,9 @@ Value m_accumulate(Interp& in, CallArgs& a) {
     return scan(in, op, x, axis, dtype, out);
 }
 
-// ufunc.outer(A, B): A viewed with B.ndim trailing size-1 axes, broadcast
-// against B: one elementwise kernel, no copies.
+// ufunc.outer(A, B, **kwargs): A viewed with B.ndim trailing size-1 axes,
+// broadcast against B: one elementwise kernel, no copies. The keywords are
+// the call's (out=, where=, dtype=: where= broadcasts into the result).
 Value m_outer(Interp& in, CallArgs& a) {
     const std::string& name = ufunc_name(a.pos[0]);
     require_binary(name, "outer product");
@@ -189,112 +250,156 @@ Value m_outer(Interp& in, CallArgs& a) {
         shape.push_back(1);
         strides.push_back(0);
     }
-    Value xv = array_from_buffer(xa->buffer, xa->dtype, shape, strides, xa->offset);
-    UfuncOptions uo;
-    uo.out = checked_out(kwarg(a, "out"));
-    if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) uo.dtype = to_dtype(in, *d);
-    return apply_ufunc(in, name, {xv, y}, uo);
-}
-
-// The flat list of first-axis positions an `at` index selects.
-std::vector<int64_t> at_indices(Interp& in, const Value& idx, int64_t size) {
-    std::vector<int64_t> r;
-    auto add = [&](int64_t i) {
-        if (i < -size || i >= size)
-            raise(types::IndexError, "index " + std::to_string(i) + " is out of bounds for axis 0 with size " + std::to_string(size));
-        r.push_back(i < 0 ? i + size : i);
-    };
-    if (idx.is_intlike()) {
-        add(idx.as_int());
-        return r;
-    }
-    Value arr = as_array_value(in, idx);
-    ArrayObj* ia = arr.as<ArrayObj>();
-    if (!is_integer(ia->dtype) && !(ia->size() == 0))
-        raise(types::IndexError, "arrays used as indices must be of integer (or boolean) type");
-    HostArrayView hv = host_view(as_array(flat_copy(ia, DType::Int64)));
-    for (int64_t k = 0; k < hv.size(); ++k) add(reinterpret_cast<const int64_t*>(hv.data)[k]);
+    Value operands[2] = {array_from_buffer(xa->buffer, xa->dtype, shape, strides, xa->offset), y};
+    CallArgs call{operands, 2, a.kw};
+    if (a.kw) reject_unknown_keywords(a.pos[0].as<BuiltinObj>(), call);
+    Value r = call_ufunc(in, name, call);
+    // Like any ufunc result, a 0-d one is a NumPy scalar.
+    if (ArrayObj* ra = as_array(r); ra && ra->ndim() == 0 && !kwarg(a, "out")) ra->numpy_scalar = true;
     return r;
 }
 
-// ufunc.at on a 1-D array for add/multiply/maximum/minimum when the loop
-// runs in a's own dtype: one typed host loop over the indices. Returns false
-// when the case is not covered.
-bool at_fast_1d(Interp& in, const std::string& name, ArrayObj* x, const std::vector<int64_t>& idx, const Value& bv) {
+// What ufunc.at(x, indices) works on: the byte offsets into x's buffer of the
+// elements x[indices] selects, in the order NumPy's indexing lists them (a
+// tuple indexes several axes, a boolean array masks, a repeat repeats), and
+// the selection's shape. The indexing itself is x's: an int64 array holding
+// each element's offset, indexed as x would be, so every index NumPy takes
+// works and every bad one raises NumPy's IndexError.
+struct AtSelection {
+    std::vector<int64_t> offsets;
+    Shape shape;
+};
+
+AtSelection at_selection(Interp& in, ArrayObj* x, const Value& indices) {
+    Value sel = as_array_value(in, array_getitem(in, int64_array(flat_offsets(x), x->shape), indices));
+    ArrayObj* s = sel.as<ArrayObj>();
+    HostArrayView hv = host_view(as_array(flat_copy(s, DType::Int64)));
+    const auto* p = reinterpret_cast<const int64_t*>(hv.data);
+    return {std::vector<int64_t>(p, p + hv.size()), s->shape};
+}
+
+// A fresh 1-D array of dtype t holding the elements at base + offsets[k] for
+// each k in `which`.
+Value gather_bytes(const uint8_t* base, const std::vector<int64_t>& offsets, const std::vector<int64_t>& which, DType t) {
+    Value r = new_array(t, {int64_t(which.size())});
+    size_t item = itemsize(t);
+    uint8_t* dst = r.as<ArrayObj>()->buffer.bytes();
+    for (size_t k = 0; k < which.size(); ++k) std::memcpy(dst + k * item, base + offsets[size_t(which[k])], item);
+    return r;
+}
+
+// The add/multiply/maximum/minimum case whose loop runs in x's own dtype: one
+// typed host loop in index order (a repeat sees the previous update).
+// Returns false when the case is not covered.
+bool at_host_loop(const std::string& name, ArrayObj* x, uint8_t* base, const std::vector<int64_t>& offsets,
+                  ArrayObj* b, const UfuncLoop& loop) {
     std::optional<ScanOp> op = name == "add" ? ScanOp::Sum : name == "multiply" ? ScanOp::Prod
                              : name == "maximum" ? ScanOp::Max : name == "minimum" ? ScanOp::Min : std::optional<ScanOp>();
-    if (!op || x->ndim() != 1 || !(as_array(bv) || bv.is_number())) return false;
-    Value b = as_array_value(in, bv);
-    ArrayObj* ba = b.as<ArrayObj>();
-    int64_t n = int64_t(idx.size());
-    if (ba->size() != 1 && ba->shape != Shape{n}) return false;
-    UfuncLoop loop;
-    try {
-        loop = resolve_ufunc(name, {Operand::array(x->dtype), operand_of(bv)});
-    } catch (const PromotionError&) {
-        return false;  // the generic path raises NumPy's error
-    }
     DType t = x->dtype;
-    if (loop.in[0] != t || loop.in[1] != t || loop.out[0] != t) return false;
-    Value bc = compute_into_new(make_cast(array_node(ba), t), t, {n});
-    flush_readers(x->buffer.get());
-    uint8_t* base = x->buffer.bytes() + x->offset;
-    int64_t stride = x->strides[0];
-    const uint8_t* src = bc.as<ArrayObj>()->buffer.bytes();
+    if (!op || t == DType::Bool || is_complex(t) || loop.in[0] != t || loop.in[1] != t || loop.out[0] != t) return false;
+    Value bc = flat_copy(b, t);
+    const uint8_t* src = host_view(bc.as<ArrayObj>()).data;
+    bool done = false;
     with_real_ctype(t, "ufunc.at", [&](auto tv) {
         using T = decltype(tv);
-        const T* vals = reinterpret_cast<const T*>(src);
-        auto run = [&](auto f) {
-            for (int64_t k = 0; k < n; ++k) {
-                T* p = reinterpret_cast<T*>(base + idx[size_t(k)] * stride);
-                *p = f(*p, vals[k]);
+        if constexpr (!std::is_same_v<T, bool>) {
+            const T* vals = reinterpret_cast<const T*>(src);
+            auto run = [&](auto f) {
+                for (size_t k = 0; k < offsets.size(); ++k) {
+                    T* p = reinterpret_cast<T*>(base + offsets[k]);
+                    *p = f(*p, vals[k]);
+                }
+            };
+            switch (*op) {
+                case ScanOp::Sum: run(scan_combine<ScanOp::Sum, T>); break;
+                case ScanOp::Prod: run(scan_combine<ScanOp::Prod, T>); break;
+                case ScanOp::Max: run(scan_combine<ScanOp::Max, T>); break;
+                case ScanOp::Min: run(scan_combine<ScanOp::Min, T>); break;
             }
-        };
-        switch (*op) {
-            case ScanOp::Sum: run(scan_combine<ScanOp::Sum, T>); break;
-            case ScanOp::Prod: run(scan_combine<ScanOp::Prod, T>); break;
-            case ScanOp::Max: run(scan_combine<ScanOp::Max, T>); break;
-            case ScanOp::Min: run(scan_combine<ScanOp::Min, T>); break;
+            done = true;
         }
     });
-    return true;
+    return done;
 }
 
 // ufunc.at(a, indices, b=None): unbuffered, so a repeated index applies the
-// operation again to the updated value. One elementwise step per index, in
-// order (each writes a[i] before the next reads it).
+// operation again to the updated value, and each step's result is cast back
+// to a's dtype (unsafe casting, as NumPy) before the next reads it. b is an
+// array here (a Python scalar is not weak: np.add.at(int8, i, 1000) wraps).
+// Generic ufuncs run in rounds: round r updates every element's r-th
+// occurrence at once (one gather, one elementwise kernel, one scatter), so
+// an index list without repeats is one round.
 Value m_at(Interp& in, CallArgs& a) {
     const std::string& name = ufunc_name(a.pos[0]);
     if (a.npos < 3) raise(types::TypeError, "at() takes at least 2 positional arguments");
+    if (a.npos > 4) raise(types::TypeError, "at() takes at most 3 arguments (" + std::to_string(a.npos - 1) + " given)");
     ArrayObj* x = as_array(a.pos[1]);
     if (!x) raise(types::TypeError, "first operand must be array");
-    if (x->ndim() == 0) raise(types::IndexError, "too many indices for array: array is 0-dimensional, but 1 were indexed");
     int nin = nin_of(name);
     const Value* bv = arg_not_none(a, 3, "b");
     if (nin == 2 && !bv) raise(types::ValueError, "second operand needed for ufunc");
     if (nin == 1 && bv) raise(types::ValueError, "second operand provided when ufunc is unary");
-    materialize(x);
-    std::vector<int64_t> idx = at_indices(in, a.pos[2], x->shape[0]);
-    if (bv && at_fast_1d(in, name, x, idx, *bv)) return Value::none();
     Value b;
     ArrayObj* ba = nullptr;
     if (bv) {
         b = as_array_value(in, *bv);
         ba = b.as<ArrayObj>();
-        materialize(ba);
     }
-    // b broadcasts against a[indices] (shape (len(indices),) + a.shape[1:]):
-    // with that many dims, b's row k goes with index k.
-    if (ba && ba->ndim() > x->ndim()) raise(types::ValueError, "array is not broadcastable to correct shape");
-    bool per_index = ba && ba->ndim() == x->ndim() && ba->shape[0] != 1;
-    if (per_index && ba->shape[0] != int64_t(idx.size()))
-        raise(types::ValueError, "array is not broadcastable to correct shape");
-    for (size_t k = 0; k < idx.size(); ++k) {
-        Value row = take_axis(x, 0, idx[k]);
-        Value r;
-        if (!ba) r = apply_ufunc(in, name, {row});
-        else r = apply_ufunc(in, name, {row, per_index ? take_axis(ba, 0, int64_t(k)) : b});
-        assign_array(in, row, r);
+    // NumPy resolves the loop before it looks at the indices.
+    UfuncLoop loop;
+    try {
+        std::vector<Operand> ops{Operand::array(x->dtype)};
+        if (ba) ops.push_back(Operand::array(ba->dtype));
+        loop = resolve_ufunc(name, ops);
+    } catch (const PromotionError& e) {
+        raise(e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError, e.what());
+    }
+    materialize(x);
+    AtSelection sel = at_selection(in, x, a.pos[2]);
+    if (ba) {
+        // b broadcasts against x[indices].
+        bool fits = ba->ndim() <= int(sel.shape.size());
+        for (int d = 1; fits && d <= ba->ndim(); ++d) {
+            int64_t bd = ba->shape[size_t(ba->ndim() - d)], sd = sel.shape[sel.shape.size() - size_t(d)];
+            fits = bd == sd || bd == 1;
+        }
+        if (!fits) raise(types::ValueError, "array is not broadcastable to correct shape");
+        b = broadcast_view(ba, sel.shape);
+        ba = b.as<ArrayObj>();
+    }
+    size_t n = sel.offsets.size();
+    if (n == 0) return Value::none();
+    // Pending arrays that read x keep the values from before the update.
+    uint8_t* base = const_cast<uint8_t*>(host_view(x).data) - x->offset;
+    flush_readers(x->buffer.get());
+    if (ba && at_host_loop(name, x, base, sel.offsets, ba, loop)) return Value::none();
+    // Round r holds the positions k whose offset occurs for the r-th time.
+    std::vector<std::vector<int64_t>> rounds;
+    {
+        std::unordered_map<int64_t, uint32_t> seen;
+        seen.reserve(n);
+        for (size_t k = 0; k < n; ++k) {
+            uint32_t r = seen[sel.offsets[k]]++;
+            if (r == rounds.size()) rounds.emplace_back();
+            rounds[r].push_back(int64_t(k));
+        }
+    }
+    Value bflat;
+    std::vector<int64_t> boffsets;
+    if (ba) {
+        bflat = flat_copy(ba, ba->dtype);
+        boffsets.resize(n);
+        for (size_t k = 0; k < n; ++k) boffsets[k] = int64_t(k * itemsize(ba->dtype));
+    }
+    size_t item = itemsize(x->dtype);
+    for (const std::vector<int64_t>& which : rounds) {
+        std::vector<Value> args{gather_bytes(base, sel.offsets, which, x->dtype)};
+        if (ba) args.push_back(gather_bytes(host_view(bflat.as<ArrayObj>()).data, boffsets, which, ba->dtype));
+        Value r = apply_ufunc(in, name, args);
+        Value rc = compute_into_new(make_cast(array_node(as_array_value(in, r).as<ArrayObj>()), x->dtype), x->dtype, {int64_t(which.size())});
+        const uint8_t* src = host_view(rc.as<ArrayObj>()).data;
+        // The kernels above may have read x; they are done before the writes.
+        for (size_t k = 0; k < which.size(); ++k) std::memcpy(base + sel.offsets[size_t(which[k])], src + k * item, item);
     }
     return Value::none();
 }

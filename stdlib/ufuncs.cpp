@@ -194,9 +194,14 @@ static Value mask_result(Interp& in, const Value& result, const Value& where, co
     Value mask = as_array_value(in, where);
     ArrayObj* m = mask.as<ArrayObj>();
     ArrayObj* o = out ? as_array(*out) : nullptr;
-    NodeP keep = o ? make_cast(array_node(o), r->dtype) : make_scalar(r->dtype, ScalarValue());
     Shape shape = broadcast_shapes({&r->shape, &m->shape, o ? &o->shape : &r->shape});
-    return array_from_node(make_where(make_cast(array_node(m), DType::Bool), array_node(r), keep, shape), r->numpy_scalar && m->numpy_scalar);
+    NodeP cond = make_cast(array_node(m), DType::Bool);
+    // With out=, the masked-out elements keep out's values exactly: the
+    // select runs in out's dtype (a round trip through a bool result would
+    // turn 7 into 1).
+    if (o) return array_from_node(make_where(cond, make_cast(array_node(r), o->dtype), array_node(o), shape));
+    NodeP keep = make_scalar(r->dtype, ScalarValue());
+    return array_from_node(make_where(cond, array_node(r), keep, shape), r->numpy_scalar && m->numpy_scalar);
 }
 
 Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> values, const UfuncOptions& opts) {
@@ -221,14 +226,16 @@ Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> valu
     auto arg_at = [&](size_t k) { return k < nargs ? to_arg(in, values[k]) : Arg(); };
     Arg args[kMaxOperands] = {arg_at(0), arg_at(1), arg_at(2), arg_at(3)};
     static_assert(kMaxOperands == 4);
-    // dtype= asks for that dtype's loop.
-    auto op_at = [&](size_t k) { return opts.dtype ? Operand::array(*opts.dtype) : args[k].op; };
-    Operand ops[kMaxOperands] = {op_at(0), op_at(1), op_at(2), op_at(3)};
+    Operand ops[kMaxOperands] = {args[0].op, args[1].op, args[2].op, args[3].op};
     DType loop_in[kMaxOperands];
     DType out_dtype;
     std::optional<bool> constant_result;
     try {
-        const UfuncLoop& loop = resolve_ufunc_memo(name, std::span<const Operand>(ops, nargs));
+        // dtype= fixes the output dtype and picks the loop from it (NumPy's
+        // type-tuple resolver); it is rare, so not memoised.
+        UfuncLoop requested;
+        if (opts.dtype) requested = resolve_ufunc_for_dtype(name, std::span<const Operand>(ops, nargs), *opts.dtype);
+        const UfuncLoop& loop = opts.dtype ? requested : resolve_ufunc_memo(name, std::span<const Operand>(ops, nargs));
         std::copy(loop.in.begin(), loop.in.end(), loop_in);
         out_dtype = loop.out[0];
         constant_result = loop.constant_result;

@@ -54,6 +54,11 @@ INT_DTYPES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uin
 FLOATY_RE = re.compile(r"\d\.\d|\d\.(?!\w)|\d[eE][-+]?\d|nan|inf|float|complex|\dj|half|single|double")
 TOO_BIG_RE = re.compile(r"array is too big|iterator is too large|Maximum allowed|maximum possible size|"
                         r"exceeds the maximum")
+# Reductions whose dtype= casts every element first.
+INT_DTYPE_REDUCTIONS = {"mean", "sum", "prod", "var", "std", "average", "cumsum", "cumprod", "nanmean",
+                        "nansum", "nanprod", "nanvar", "nanstd", "nancumsum", "nancumprod", "trace"}
+# Set functions whose third positional parameter is assume_unique.
+ASSUME_UNIQUE_3RD = {"np.setxor1d", "np.setdiff1d", "np.intersect1d", "np.isin", "np.in1d"}
 # Integer reciprocal of 0 (and the like) is undefined in NumPy too.
 UNDEF_INT_UFUNCS = {"reciprocal"}
 def _float_ufuncs():
@@ -330,13 +335,16 @@ def cmp_values(vn, vg, dtype, src_rel=0.0):
 
 
 def _all_sentinels(vn, vg, dtype):
-    """Every differing element is a typical undefined-cast value on both sides."""
+    """Every differing element is a typical undefined-cast value on gpy's side
+    (gpy saturates: 0, min, max). NumPy's value may be anything: x86 converts
+    through int64 and wraps (degrees(uint32 max) cast back is 4066977541), and
+    its SIMD and scalar loops differ (an out-of-range float to int64 sum)."""
     sent = {float(v) for v in _sentinels(dtype)}
     for a, b in zip(vn, vg):
         if _close(a, b, 0.0, 0.0):
             continue
         try:
-            if float(_num(a)) not in sent or float(_num(b)) not in sent:
+            if float(_num(b)) not in sent:
                 return False
         except (TypeError, ValueError):
             return False
@@ -357,7 +365,7 @@ def source_tolerance(src):
     return 0.0
 
 
-def compare(vn, vg, novalue, floaty=False, src_rel=0.0):
+def compare(vn, vg, novalue, floaty=False, src_rel=0.0, cast_undefined=False):
     """None when equivalent, else (class, reason) with class GARBAGE or REPR."""
     if vn == vg:
         return None
@@ -373,7 +381,7 @@ def compare(vn, vg, novalue, floaty=False, src_rel=0.0):
             return None
         bad = cmp_values(valn, valg, dn, src_rel)
         if bad:
-            if floaty and dn in INT_DTYPES and _all_sentinels(valn, valg, dn):
+            if floaty and (cast_undefined or (dn in INT_DTYPES and _all_sentinels(valn, valg, dn))):
                 return ("UNDEF", bad)
             return ("GARBAGE", bad)
         if rn != rg and _norm_repr(rn) != _norm_repr(rg):
@@ -474,7 +482,12 @@ def classify(case, pyres, gres):
         case.target.kind in ("ufunc", "ufunc.outer") and "where=" in src
         and not re.search(r"out=(?!None\b|\(None,\))", src))
     novalue = novalue or "'empty'" in src        # np.pad(mode='empty')
-    if "assume_unique" in src:
+    # NumPy 2.4's float power.reduce folds only x[0] ** x[-1] (power.reduce([2., 3., 2.])
+    # is 4.0, float_power.reduce gives 64.0): its values are not an oracle.
+    novalue = novalue or case.target.name in ("power.reduce", "pow.reduce")
+    # LAPACK's results for inf/NaN input are implementation-defined (pivots, early exits).
+    novalue = novalue or (case.target.name.startswith("np.linalg.") and re.search(r"\bnan\b|\binf\b|1e30|65504", src))
+    if "assume_unique" in src or (case.target.name in ASSUME_UNIQUE_3RD and _positional_count(case) >= 3):
         return (None, "", "")    # NumPy: non-unique input with assume_unique=True gives undefined results
     if case.target.name in ("ndarray.argsort", "np.argsort", "np.unique") and not any(
             "stable" in ln for ln in case.lines):
@@ -482,10 +495,20 @@ def classify(case, pyres, gres):
     if len(vn) != len(vg):
         return ("GARBAGE", "result count", "")
     floaty = bool(FLOATY_RE.search(src)) or case.target.name.split(".")[0] in FLOAT_UFUNCS | UNDEF_INT_UFUNCS
+    # Where every integer result went through a float computation whose value
+    # the output does not show, a C cast of an out-of-range float (UB, and
+    # NumPy's SIMD and scalar loops differ by an ulp before it) cannot be told
+    # from a wrong value: a float ufunc's .at into an integer array, and a
+    # reduction with an integer dtype= over NaN/inf input.
+    base = case.target.name.split(".")
+    cast_undefined = floaty and (
+        (case.target.kind == "ufunc.at" and base[0] in FLOAT_UFUNCS)
+        or (base[-1] in INT_DTYPE_REDUCTIONS and re.search(r"\bnan\b|\binf\b", src)
+            and re.search(r"dtype=(np\.)?'?u?int|dtype=(np\.)?'?bool", src)))
     for k, (a, b) in enumerate(zip(vn, vg)):
         if k > 0 and "overwrite_input" in src:
             continue             # the input's contents afterwards are unspecified
-        c = compare(a, b, novalue, floaty, source_tolerance(src))
+        c = compare(a, b, novalue, floaty, source_tolerance(src), cast_undefined)
         if c:
             what = "result" if k == 0 else case.shows[k] + " after the call"
             return (c[0], _kind_of(c[1]) + ("" if k == 0 else " (argument after the call)"), f"{what}: {c[1]}")
@@ -516,6 +539,16 @@ class Findings:
             if len(g["examples"]) < 3:
                 g["examples"].append({"index": case.index, "source": case.source(), "detail": detail,
                                       "numpy": describe(pyres), "gpy": describe(gres), "extra": extra})
+
+
+def _positional_count(case):
+    """How many positional arguments the call line (`r = f(...)`) passes."""
+    for ln in case.lines:
+        if ln.startswith("r = ") and ln.endswith(")") and "(" in ln:
+            inner = ln[ln.index("(") + 1:-1]
+            args = [x for x in _split_args(inner) if x.strip()]
+            return sum(1 for x in args if not re.match(r"\s*[A-Za-z_]\w*\s*=(?!=)", x))
+    return 0
 
 
 def _split_args(text):
