@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 namespace gpy::dag {
@@ -103,7 +104,22 @@ NodeP make_unary(UnaryOp op, NodeP x, DType out) {
     return n;
 }
 
+// An elementwise node's operands must broadcast to its shape: a caller that
+// gets this wrong would have the kernel read and write out of bounds, so it
+// is an internal error (catchable, "please report") instead.
+static void require_broadcasts(const NodeP& x, const Shape& shape) {
+    const Shape& s = x->shape;
+    bool ok = s.size() <= shape.size();
+    for (size_t k = 1; ok && k <= s.size(); ++k) {
+        int64_t d = s[s.size() - k];
+        ok = d == 1 || d == shape[shape.size() - k];
+    }
+    if (!ok) throw std::logic_error("an operand does not broadcast to its elementwise node's shape");
+}
+
 NodeP make_binary(BinaryOp op, NodeP a, NodeP b, DType out, Shape shape) {
+    require_broadcasts(a, shape);
+    require_broadcasts(b, shape);
     auto n = new_node();
     n->op = Op::Binary;
     n->binary = op;
@@ -116,6 +132,9 @@ NodeP make_binary(BinaryOp op, NodeP a, NodeP b, DType out, Shape shape) {
 }
 
 NodeP make_where(NodeP c, NodeP a, NodeP b, Shape shape) {
+    require_broadcasts(c, shape);
+    require_broadcasts(a, shape);
+    require_broadcasts(b, shape);
     auto n = new_node();
     n->op = Op::Where;
     n->dtype = a->dtype;

@@ -1307,7 +1307,10 @@ private:
     }
 
     std::string combine_partial() const {
-        if (is_complex(acc_dtype_)) return reduce_->reduce == ReduceOp::Prod ? "racc = racc * pv;" : "racc = racc + pv;";
+        // A partial that saw no element is exactly the identity 1+0j: skipped,
+        // so a product NumPy computes in one sequence (inf+nanj for [inf+1j])
+        // is not multiplied by it again ((inf+nanj)*(1+0j) is nan+nanj).
+        if (is_complex(acc_dtype_)) return reduce_->reduce == ReduceOp::Prod ? "racc = gpy_cmul_partials(racc, pv);" : "racc = racc + pv;";
         switch (reduce_->reduce) {
             case ReduceOp::Sum: return is_float(acc_dtype_) || acc_dtype_ == DType::Bool ? "racc += pv;" : "racc = gpy_wrap_add(racc, pv);";
             case ReduceOp::Prod: return is_float(acc_dtype_) ? "racc *= pv;" : "racc = gpy_wrap_mul(racc, pv);";

@@ -402,6 +402,12 @@ template <class T> GPY_INLINE gpy_cplx<T> operator/(gpy_cplx<T> a, gpy_cplx<T> b
     return gpy_cpack((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);
 }
 template <class T> GPY_INLINE bool operator==(gpy_cplx<T> a, gpy_cplx<T> b) { return a.re == b.re && a.im == b.im; }
+// Two partial products of a reduction; one still the identity 1+0j is skipped.
+template <class T> GPY_INLINE gpy_cplx<T> gpy_cmul_partials(gpy_cplx<T> a, gpy_cplx<T> b) {
+    if (b.re == 1 && b.im == 0) return a;
+    if (a.re == 1 && a.im == 0) return b;
+    return a * b;
+}
 template <class T> GPY_INLINE bool operator!=(gpy_cplx<T> a, gpy_cplx<T> b) { return !(a == b); }
 template <class T> GPY_INLINE bool gpy_truth(gpy_cplx<T> z) { return z.re != 0 || z.im != 0; }
 template <class T> GPY_INLINE gpy_cplx<T> gpy_conj(gpy_cplx<T> z) { return gpy_cpack(z.re, -z.im); }

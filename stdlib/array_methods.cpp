@@ -8,6 +8,7 @@
 #include "stdlib/array.h"
 #include "stdlib/array_state.h"
 #include "stdlib/indexing.h"
+#include "stdlib/module_parts.h"
 #include "stdlib/np_args.h"
 #include "stdlib/reduce.h"
 #include "stdlib/shape_funcs.h"
@@ -51,7 +52,7 @@ Value m_mean(Interp& in, CallArgs& a) { return mean(in, a.pos[0], reduce_options
 Value m_var_std(Interp& in, CallArgs& a, bool sq) {
     ReduceOptions o = reduce_options(in, a, 1);
     const Value* ddof = kwarg(a, "ddof");
-    return variance(in, a.pos[0], o, ddof ? to_index(*ddof) : 0, sq);
+    return variance(in, a.pos[0], o, ddof ? *ddof : Value::integer(0), sq);
 }
 Value m_var(Interp& in, CallArgs& a) { return m_var_std(in, a, false); }
 Value m_std(Interp& in, CallArgs& a) { return m_var_std(in, a, true); }
@@ -301,6 +302,9 @@ Value m_round(Interp& in, CallArgs& a) {
         if (d == -19) {
             r = apply_ufunc(in, "multiply", {x, Value::integer(0)});
         } else {
+            // In int64 (uint64 for uint64): 2 * remainder passes int8's range.
+            DType w = t == DType::UInt64 ? DType::UInt64 : DType::Int64;
+            x = array_from_node(make_cast(array_node(self_array(a)), w), self_array(a)->numpy_scalar);
             Value fv = Value::integer(f);
             Value q = apply_ufunc(in, "floor_divide", {x, fv});
             Value rem = apply_ufunc(in, "subtract", {x, apply_ufunc(in, "multiply", {q, fv})});
@@ -311,13 +315,25 @@ Value m_round(Interp& in, CallArgs& a) {
             r = apply_ufunc(in, "multiply", {apply_ufunc(in, "add", {q, up}), fv});
             r = array_from_node(make_cast(array_node(r.as<ArrayObj>()), t), self_array(a)->numpy_scalar);
         }
-    } else if (d == 0) {
-        r = apply_ufunc(in, "rint", {x});
     } else {
-        Value f = Value::real(std::pow(10.0, std::fabs(double(d))));  // (-d overflows for d = -2**63)
-        r = apply_ufunc(in, d > 0 ? "multiply" : "true_divide", {x, f});
-        r = apply_ufunc(in, "rint", {r});
-        r = apply_ufunc(in, d > 0 ? "true_divide" : "multiply", {r, f});
+        auto round_real = [&](const Value& v) {
+            if (d == 0) return apply_ufunc(in, "rint", {v});
+            Value f = Value::real(std::pow(10.0, std::fabs(double(d))));  // (-d overflows for d = -2**63)
+            Value s = apply_ufunc(in, d > 0 ? "multiply" : "true_divide", {v, f});
+            s = apply_ufunc(in, "rint", {s});
+            return apply_ufunc(in, d > 0 ? "true_divide" : "multiply", {s, f});
+        };
+        if (is_complex(t)) {
+            // NumPy rounds the real and imaginary parts on their own (a NaN
+            // real part leaves the imaginary part alone).
+            ArrayObj* xa = self_array(a);
+            r = new_array(t, xa->shape);
+            r.as<ArrayObj>()->numpy_scalar = xa->numpy_scalar;
+            assign_array(in, complex_part(r, false), round_real(complex_part(x, false)));
+            assign_array(in, complex_part(r, true), round_real(complex_part(x, true)));
+        } else {
+            r = round_real(x);
+        }
     }
     if (!out) return r;
     assign_array(in, *out, r);

@@ -301,21 +301,24 @@ Value np_choose(Interp& in, CallArgs& a) {
     if (!av || !cv) raise(types::TypeError, "choose() missing required argument 'choices' (pos 1)");
     Value idx = as_array_value(in, *av);
     std::vector<Value> choices;
+    std::vector<Operand> ops;
     if (ArrayObj* c = as_array(*cv)) {
         for (int64_t k = 0; k < (c->ndim() ? c->shape[0] : 0); ++k) choices.push_back(array_getitem(in, *cv, Value::integer(k)));
+        for (auto& ch : choices) ops.push_back(Operand::array(arr(ch)->dtype));
     } else {
-        for (auto& c : to_vector(in, *cv)) choices.push_back(as_array_value(in, c));
+        // Python numbers among the choices are weak (NumPy's common type of
+        // [np.float32(1), 2.5] is float32).
+        for (auto& c : to_vector(in, *cv)) {
+            choices.push_back(as_array_value(in, c));
+            ops.push_back(c.is_number() || as_complex(c) ? operand_of(c) : Operand::array(arr(choices.back())->dtype));
+        }
     }
     if (choices.empty()) raise(types::ValueError, "0-length sequence.");
     if (!is_integer(arr(idx)->dtype) && arr(idx)->dtype != DType::Bool)
         raise(types::TypeError, "Cannot cast array data from dtype('" + std::string(name(arr(idx)->dtype)) +
                                     "') to dtype('int64') according to the rule 'safe'");
-    std::vector<Operand> ops;
     std::vector<const Shape*> shapes{&arr(idx)->shape};
-    for (auto& c : choices) {
-        ops.push_back(Operand::array(arr(c)->dtype));
-        shapes.push_back(&arr(c)->shape);
-    }
+    for (auto& c : choices) shapes.push_back(&arr(c)->shape);
     DType t = result_type(ops);
     Shape shape = broadcast_shapes(shapes);
     Mode mode = mode_arg(in, a, 3);
@@ -331,6 +334,7 @@ Value np_choose(Interp& in, CallArgs& a) {
         if (j < 0 || j >= n) raise(types::ValueError, "invalid entry in choice array");
         std::memcpy(arr(out)->buffer.bytes() + k * int64_t(isz), arr(full[size_t(j)])->buffer.bytes() + k * int64_t(isz), isz);
     }
+    arr(out)->numpy_scalar = shape.empty();  // a 0-d choice is a NumPy scalar
     return with_out(in, a, 2, out);
 }
 

@@ -490,16 +490,32 @@ Value la_matrix_rank(Interp& in, CallArgs& a) {
     return reduce(in, ReduceOp::Sum, apply_ufunc(in, "greater", {r.s, tol}), co);
 }
 
+// NumPy's pinv: rcond= or rtol= (not both; neither: 1e-15; rtol=None:
+// max(M, N) * eps), as an array whose [..., newaxis] scales max(s); the
+// mask of kept singular values must broadcast to s (NumPy divides with
+// out=s, where=large).
 Value la_pinv(Interp& in, CallArgs& a) {
     const Value* x = arg(a, 0, "a");
     if (!x) raise(types::TypeError, "pinv() missing required argument 'a' (pos 0)");
     if (const Value* h = arg(a, 2, "hermitian"); h && truthy(*h)) raise(types::NotImplementedError, "pinv(hermitian=True) is not supported yet");
     Value A = checked_matrices(in, *x, false);
-    int64_t M = arr(A)->shape[size_t(arr(A)->ndim() - 2)], N = arr(A)->shape.back();
-    DType t = lapack_dtype(arr(A)->dtype);
-    Value rcond = Value::real(double(std::max(M, N)) * eps_of(t));
-    if (const Value* rc = arg_not_none(a, 1, "rcond")) rcond = *rc;
-    else if (const Value* rt = arg_not_none(a, 3, "rtol")) rcond = *rt;
+    ArrayObj* aa = arr(A);
+    int64_t M = aa->shape[size_t(aa->ndim() - 2)], N = aa->shape.back();
+    DType t = lapack_dtype(aa->dtype);
+    const Value* rc = arg_not_none(a, 1, "rcond");
+    const Value* rt = arg(a, 3, "rtol");
+    if (rc && rt) raise(types::ValueError, "`rtol` and `rcond` can't be both set.");
+    Value rcond = Value::real(1e-15);
+    if (rc) rcond = *rc;
+    else if (rt) rcond = rt->is_none() ? Value::real(double(std::max(M, N)) * eps_of(t)) : *rt;
+    Value rca = as_array_value(in, rcond);
+    rcond = insert_axis(rca.as<ArrayObj>(), rca.as<ArrayObj>()->ndim());
+    if (M == 0 || N == 0) {
+        Shape shape(aa->shape.begin(), aa->shape.end() - 2);
+        shape.push_back(N);
+        shape.push_back(M);
+        return new_array(aa->dtype, shape);
+    }
     SvdResult r = svd_of(in, A, false, true);
     // pinv = V diag(1/s where s > rcond * max(s), else 0) U^T
     Value axis = Value::integer(-1);
@@ -508,8 +524,13 @@ Value la_pinv(Interp& in, CallArgs& a) {
     mo.keepdims = true;
     Value cutoff = apply_ufunc(in, "multiply", {rcond, reduce(in, ReduceOp::Max, r.s, mo)});
     Value large = apply_ufunc(in, "greater", {r.s, cutoff});
+    const Shape& ss = arr(r.s)->shape;
+    Shape bs = broadcast_shapes({&arr(large)->shape, &ss});
+    if (bs != ss)
+        raise(types::ValueError, "non-broadcastable output operand with shape " + compact_shape_text(ss) +
+                                     " doesn't match the broadcast shape " + compact_shape_text(bs));
     Value inv = apply_ufunc(in, "true_divide", {Value::integer(1), r.s});
-    Value sinv = array_from_node(make_where(array_node(arr(large)), array_node(arr(inv)), make_scalar(t, ScalarValue()), arr(r.s)->shape));
+    Value sinv = array_from_node(make_where(array_node(arr(large)), array_node(arr(inv)), make_scalar(t, ScalarValue()), ss));
     // V (N x K) scaled column-wise by sinv (as (..., 1, K)), then @ U^T (K x M).
     ArrayObj* si = arr(sinv);
     materialize(si);
@@ -732,7 +753,7 @@ const FunctionSpec kFunctions[] = {
     {"cholesky", la_cholesky, "cholesky(a, /, *, upper=False)", "Cholesky decomposition."},
     {"matrix_rank", la_matrix_rank, "matrix_rank(A, tol=None, hermitian=False, *, rtol=None)", "Return matrix rank of array using SVD method."},
     {"lstsq", la_lstsq, "lstsq(a, b, rcond=None)", "Return the least-squares solution to a linear matrix equation: (x, residuals, rank, s)."},
-    {"pinv", la_pinv, "pinv(a, rcond=None, hermitian=False, *, rtol=None)", "Compute the (Moore-Penrose) pseudo-inverse of a matrix."},
+    {"pinv", la_pinv, "pinv(a, rcond=None, hermitian=False, *, rtol=<no value>)", "Compute the (Moore-Penrose) pseudo-inverse of a matrix."},
 };
 
 }  // namespace

@@ -79,11 +79,20 @@ Value nan_max_min(Interp& in, CallArgs& a) {
                                      " which has no identity");
     ReduceOptions inner = o;
     inner.out = nullptr;
-    Value m = reduce(in, OP, replace_nan(in, x, Value::real(OP == ReduceOp::Max ? -INFINITY : INFINITY)), inner);
-    // With initial=, a slice of NaNs gives the initial value, as NumPy's
-    // fmax.reduce; NumPy takes that path only for an ndarray: a list goes
-    // through amax and its all-NaN mask, so an all-NaN or empty slice is NaN.
-    if (o.initial && as_array(a.pos[0])) return finish(in, m, o);
+    Value neutral = Value::real(OP == ReduceOp::Max ? -INFINITY : INFINITY);
+    // With initial= on an ndarray NumPy runs fmax.reduce(a, initial=...): a
+    // NaN initial is ignored too, and a slice of NaNs gives the initial value.
+    // (A list goes through amax and its all-NaN mask: an all-NaN or empty
+    // slice is NaN, below.)
+    if (o.initial && as_array(a.pos[0])) {
+        inner.initial = &neutral;
+        Value m = reduce(in, OP, replace_nan(in, x, neutral), inner);
+        Value init = initial_value(in, *o.initial, m.as<ArrayObj>()->dtype);
+        Value r = apply_ufunc(in, OP == ReduceOp::Max ? "fmax" : "fmin", {m, init});
+        if (ArrayObj* ra = as_array(r); ra && ra->ndim() == 0) ra->numpy_scalar = true;
+        return finish(in, r, o);
+    }
+    Value m = reduce(in, OP, replace_nan(in, x, neutral), inner);
     inner.initial = nullptr;
     Value valid = reduce(in, ReduceOp::Any, not_nan(in, x), inner);
     return finish(in, nan_unless(valid, m), o);
@@ -132,7 +141,7 @@ Value nan_var_std(Interp& in, CallArgs& a, bool take_sqrt) {
     const Value* ddofv = arg(a, 4, "ddof");
     int64_t ddof = ddofv ? to_index(*ddofv) : 0;
     Value x = as_array_value(in, a.pos[0]);
-    if (!has_nan_values(x)) return finish(in, variance(in, x, o, ddof, take_sqrt), o);
+    if (!has_nan_values(x)) return finish(in, variance(in, x, o, Value::integer(ddof), take_sqrt), o);
     SumCount k = sum_count(in, x, o, true);
     DType t = k.sum.as<ArrayObj>()->dtype;
     Value avg = cast_to(apply_ufunc(in, "true_divide", {k.sum, k.count}), t);

@@ -145,7 +145,11 @@ Param param(Interp& in, CallArgs& a, size_t pos, const char* name, double dflt) 
     const Value* v = arg(a, pos, name);
     if (!v) return Param{Value::real(dflt), false, dflt};
     if (v->is_number()) return Param{*v, false, v->as_float()};
-    return Param{as_array_value(in, *v), true, 0.0};
+    // NumPy reads every parameter as float64 (a complex one loses its imaginary part).
+    Value x = as_array_value(in, *v);
+    ArrayObj* xa = x.as<ArrayObj>();
+    if (xa->dtype != DType::Float64) x = array_from_node(dag::make_cast(array_node(xa), DType::Float64), xa->numpy_scalar);
+    return Param{x, true, 0.0};
 }
 
 // The values of an array as float64, C order.

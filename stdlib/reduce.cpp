@@ -271,7 +271,8 @@ static Value divide_by_count(Interp& in, const Value& sum, const Value& count) {
     ArrayObj* sa = sum.as<ArrayObj>();
     Value q = apply_ufunc(in, "true_divide", {sum, c});
     if (q.as<ArrayObj>()->dtype == sa->dtype) return q;
-    return array_from_node(make_cast(array_node(q.as<ArrayObj>()), sa->dtype), sa->numpy_scalar);
+    ArrayObj* qa = q.as<ArrayObj>();
+    return array_from_node(make_cast(array_node(qa), sa->dtype), sa->numpy_scalar && qa->ndim() == 0);
 }
 
 // NumPy's _var, step for step: bool and integer inputs default to dtype
@@ -280,7 +281,7 @@ static Value divide_by_count(Interp& in, const Value& sum, const Value& count) {
 // deviations square to re^2 + im^2, so the result is real. std is the sqrt,
 // cast back to the variance's dtype as NumPy's scalar path does (an array
 // result that sqrt cannot be cast back into is its UFuncTypeError).
-Value variance(Interp& in, const Value& x, const ReduceOptions& o, int64_t ddof, bool take_sqrt) {
+Value variance(Interp& in, const Value& x, const ReduceOptions& o, const Value& ddof, bool take_sqrt) {
     Value arr = as_array_value(in, x);
     ArrayObj* a = arr.as<ArrayObj>();
     check_0d_axis(a, o);
@@ -310,8 +311,12 @@ Value variance(Interp& in, const Value& x, const ReduceOptions& o, int64_t ddof,
     so.where = o.where;
     Value ss = reduce(in, ReduceOp::Sum, sq, so);
     Value count = element_count(in, a, axes, o);
-    Value dof = count.is_int() ? Value::integer(std::max<int64_t>(count.i - ddof, 0))
-                               : apply_ufunc(in, "maximum", {apply_ufunc(in, "subtract", {count, Value::integer(ddof)}), Value::integer(0)});
+    // NumPy's _var first tests `ddof >= rcount` for its warning (without
+    // where=): a ddof array of several elements is then ambiguous, ValueError.
+    if (!o.where && !ddof.is_number()) (void)truthy(apply_ufunc(in, "greater_equal", {ddof, count}));
+    // max(count - ddof, 0); ddof may be a float or an array (then broadcast, as NumPy).
+    Value dof = count.is_int() && ddof.is_int() ? Value::integer(std::max<int64_t>(count.i - ddof.i, 0))
+                                                : apply_ufunc(in, "maximum", {apply_ufunc(in, "subtract", {count, ddof}), Value::integer(0)});
     Value v = divide_by_count(in, ss, dof);
     if (take_sqrt) {
         ArrayObj* va = v.as<ArrayObj>();

@@ -20,7 +20,7 @@ struct ReduceOptions {
 
 Value reduce(Interp& in, dag::ReduceOp op, const Value& x, const ReduceOptions& o);
 Value mean(Interp& in, const Value& x, const ReduceOptions& o);
-Value variance(Interp& in, const Value& x, const ReduceOptions& o, int64_t ddof, bool take_sqrt);
+Value variance(Interp& in, const Value& x, const ReduceOptions& o, const Value& ddof, bool take_sqrt);
 // A where= mask as a bool node; it must broadcast to `shape` (NumPy's ValueError).
 dag::NodeP where_mask(Interp& in, const Value& where, const dag::Shape& shape);
 // initial= (or an identity) as a 0-d array of the reduction's dtype t: an

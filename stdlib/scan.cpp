@@ -115,6 +115,10 @@ Value scan(Interp& in, ScanOp op, const Value& x, const Value* axis, std::option
                 : op == ScanOp::Sum ? reduce_dtype(ReduceOp::Sum, a->dtype, std::nullopt)
                 : op == ScanOp::Prod ? reduce_dtype(ReduceOp::Prod, a->dtype, std::nullopt)
                                      : a->dtype;
+    // Given out= (and no dtype=), NumPy resolves the loop from (out, input):
+    // multiply.accumulate(uint64, out=float32) multiplies in float64.
+    if (!dtype && out)
+        if (ArrayObj* oa = as_array(*out)) acc = promote_types(oa->dtype, a->dtype);
     Value src = skip_nan ? replace_nan(in, arr, Value::integer(op == ScanOp::Prod ? 1 : 0)) : arr;
     Value r = compute_into_new(make_cast(array_node(src.as<ArrayObj>()), acc), acc, a->shape);
     Shape shape = a->shape;

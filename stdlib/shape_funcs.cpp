@@ -102,7 +102,8 @@ Value broadcast_view(ArrayObj* x, const Shape& shape) {
     std::vector<int64_t> strides(shape.size(), 0);
     for (size_t d = 0; d < size_t(x->ndim()); ++d) {
         int64_t n = x->shape[d];
-        if (n == shape[lead + d]) strides[lead + d] = x->strides[d];
+        // A length-1 axis gets stride 0 even where it stays length 1 (NumPy's nditer does).
+        if (n == shape[lead + d]) strides[lead + d] = n == 1 ? 0 : x->strides[d];
         else if (n != 1)
             raise(types::ValueError, "operands could not be broadcast together with remapped shapes [original->remapped]: " +
                                          compact_shape_text(x->shape) + "  and requested shape " + compact_shape_text(shape));

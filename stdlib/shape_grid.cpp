@@ -2,6 +2,9 @@
 // the module's linspace), ravel_multi_index and unravel_index.
 #include <cmath>
 
+#include "codegen/promote.h"
+#include "stdlib/indexing.h"
+#include "stdlib/reduce.h"
 #include "stdlib/np_args.h"
 #include "stdlib/shape_funcs.h"
 #include "stdlib/ufuncs.h"
@@ -45,12 +48,14 @@ Value np_meshgrid(Interp& in, CallArgs& a) {
 // The module's linspace (numpy_module.cpp), looked up once: its logic is reused as is.
 NativeFn g_linspace = nullptr;
 
-// NumPy's logspace: power(array(base), linspace(start, stop, num, endpoint)).
+// NumPy's logspace: power(base, linspace(start, stop, num, endpoint)); a
+// Python number base stays weak (a complex64 exponent gives complex64).
 Value logspace(Interp& in, const Value& start, const Value& stop, const Value& num, bool endpoint, const Value& base) {
     Value args[4] = {start, stop, num, Value::boolean(endpoint)};
     CallArgs la{args, 4, nullptr};
     Value y = g_linspace(in, la);
-    return apply_ufunc(in, "power", {as_array_value(in, base), y});
+    bool python_number = base.is_number() || as_complex(base);
+    return apply_ufunc(in, "power", {python_number ? base : as_array_value(in, base), y});
 }
 
 Value np_logspace(Interp& in, CallArgs& a) {
@@ -64,29 +69,50 @@ Value np_logspace(Interp& in, CallArgs& a) {
     return r;
 }
 
+// NumPy's geomspace (numpy/_core/function_base.py) step by step in array
+// operations: bounds may be arrays (broadcast, the samples on a new axis 0,
+// moved to `axis`); they are computed in result_type(start, stop, float,
+// dtype) with start rotated to the positive real axis (out_sign = sign(start),
+// so a NaN start makes every sample NaN), the ends set exactly, the sign put
+// back, and the result cast to dtype= (truncating, no floor).
 Value np_geomspace(Interp& in, CallArgs& a) {
-    double start = to_double(required(a, 0, "start", "geomspace"), "geomspace");
-    double stop = to_double(required(a, 1, "stop", "geomspace"), "geomspace");
+    Value start = as_array_value(in, required(a, 0, "start", "geomspace"));
+    Value stop = as_array_value(in, required(a, 1, "stop", "geomspace"));
     const Value* num_v = arg(a, 2, "num");
     int64_t num = num_v ? to_index(*num_v) : 50;
+    if (num < 0) raise(types::ValueError, "Number of samples, " + std::to_string(num) + ", must be non-negative.");
     const Value* ep = arg(a, 3, "endpoint");
     bool endpoint = !ep || truthy(*ep);
-    auto dt = dtype_arg(in, a, 4);
-    if (start == 0 || stop == 0) raise(types::ValueError, "Geometric sequence cannot include zero");
-    // NumPy: the sequence of |start|..stop/sign(start) in log space, its ends
-    // set exactly, then the sign restored.
-    double sign = start < 0 ? -1 : 1;
-    start /= sign;
-    stop /= sign;
-    Value r = logspace(in, Value::real(std::log10(start)), Value::real(std::log10(stop)), Value::integer(num), endpoint, Value::real(10.0));
+    auto want = dtype_arg(in, a, 4);
+    const Value* axis_v = arg(a, 5, "axis");
+    ReduceOptions any;
+    for (const Value* v : {&start, &stop})
+        if (truthy(reduce(in, dag::ReduceOp::Any, apply_ufunc(in, "equal", {*v, Value::integer(0)}), any)))
+            raise(types::ValueError, "Geometric sequence cannot include zero");
+    Operand ops[4] = {Operand::array(start.as<ArrayObj>()->dtype), Operand::array(stop.as<ArrayObj>()->dtype),
+                      Operand::py_float(double(num)), Operand::array(want.value_or(DType::Float64))};
+    DType dt = result_type(ops);
+    auto as_dt = [&](const Value& v) { return compute_into_new(dag::make_cast(array_node(v.as<ArrayObj>()), dt), dt, v.as<ArrayObj>()->shape); };
+    start = as_dt(start);
+    stop = as_dt(stop);
+    Value out_sign = apply_ufunc(in, "sign", {start});
+    start = as_dt(apply_ufunc(in, "true_divide", {start, out_sign}));
+    stop = apply_ufunc(in, "true_divide", {stop, out_sign});
+    Value r = logspace(in, apply_ufunc(in, "log10", {start}), apply_ufunc(in, "log10", {stop}), Value::integer(num), endpoint, Value::real(10.0));
+    r = compute_into_new(dag::make_cast(array_node(r.as<ArrayObj>()), dt), dt, r.as<ArrayObj>()->shape);
+    if (num > 0) {
+        array_setitem(in, r, Value::integer(0), start);
+        if (num > 1 && endpoint) array_setitem(in, r, Value::integer(-1), stop);
+    }
+    r = apply_ufunc(in, "multiply", {r, out_sign});
+    if (axis_v) {
+        ArrayObj* ra = r.as<ArrayObj>();
+        int ax = normalize_axis(to_index(*axis_v, "axis"), ra->ndim());
+        if (ax != 0) r = moveaxis_view(ra, 0, ax);
+    }
+    DType final_dt = want.value_or(dt);
     ArrayObj* ra = r.as<ArrayObj>();
-    materialize(ra);
-    auto* p = reinterpret_cast<double*>(ra->buffer.bytes() + ra->offset);
-    if (num > 0) p[0] = start;
-    if (num > 1 && endpoint) p[num - 1] = stop;
-    if (sign < 0) r = apply_ufunc(in, "multiply", {r, Value::real(sign)});
-    if (dt && (kind(*dt) == DKind::Int || kind(*dt) == DKind::UInt)) r = apply_ufunc(in, "floor", {r});
-    if (dt) r = array_from_node(dag::make_cast(array_node(r.as<ArrayObj>()), *dt));
+    if (ra->dtype != final_dt) r = array_from_node(dag::make_cast(array_node(ra), final_dt));
     return r;
 }
 
@@ -130,13 +156,21 @@ std::vector<int64_t> int_values(Interp& in, const Value& v, Shape& shape) {
     return std::vector<int64_t>(p, p + ca->size());
 }
 
+// The element count dims describe; a count past int64 is NumPy's ValueError
+// (worded per function).
+int64_t dims_size(const Shape& dims, const char* too_big) {
+    int64_t size = 1;
+    for (int64_t d : dims)
+        if (__builtin_mul_overflow(size, d, &size)) raise(types::ValueError, too_big);
+    return size;
+}
+
 Value np_unravel_index(Interp& in, CallArgs& a) {
     Shape ishape;
     std::vector<int64_t> idx = int_values(in, required(a, 0, "indices", "unravel_index"), ishape);
     Shape dims = dims_arg(in, required(a, 1, "shape", "unravel_index"));
     char order = c_or_f_order(arg(a, 2, "order"));
-    int64_t size = 1;
-    for (int64_t d : dims) size *= d;
+    int64_t size = dims_size(dims, "dimensions are too large; arrays and shapes with a total size greater than 'intp' are not supported.");
     auto st = index_strides(dims, order);
     std::vector<std::vector<int64_t>> coords(dims.size());
     for (int64_t i : idx) {
@@ -163,6 +197,7 @@ Value np_ravel_multi_index(Interp& in, CallArgs& a) {
         }
     }
     char order = c_or_f_order(arg(a, 3, "order"));
+    dims_size(dims, "invalid dims: array size defined by dims is larger than the maximum possible size.");
     auto st = index_strides(dims, order);
     std::vector<std::vector<int64_t>> coords;
     std::vector<Shape> shapes;
@@ -200,7 +235,7 @@ void add_grid_functions(Interp&, ModuleObj* m) {
     g_linspace = m->get("linspace")->as<BuiltinObj>()->fn;
     m->set("meshgrid", make_builtin("meshgrid", np_meshgrid, "meshgrid(*xi, copy=True, sparse=False, indexing='xy')", "Coordinate matrices from coordinate vectors."));
     m->set("logspace", make_builtin("logspace", np_logspace, "logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None)", "Numbers spaced evenly on a log scale."));
-    m->set("geomspace", make_builtin("geomspace", np_geomspace, "geomspace(start, stop, num=50, endpoint=True, dtype=None)", "Numbers spaced evenly on a log scale (a geometric progression)."));
+    m->set("geomspace", make_builtin("geomspace", np_geomspace, "geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0)", "Numbers spaced evenly on a log scale (a geometric progression)."));
     m->set("unravel_index", make_builtin("unravel_index", np_unravel_index, "unravel_index(indices, shape, order='C')", "Convert flat indices into a tuple of coordinate arrays."));
     m->set("ravel_multi_index", make_builtin("ravel_multi_index", np_ravel_multi_index, "ravel_multi_index(multi_index, dims, mode='raise', order='C')", "Convert a tuple of index arrays into an array of flat indices."));
 }

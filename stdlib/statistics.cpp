@@ -140,6 +140,7 @@ struct QuantileArgs {
     std::vector<double> q;  // fractions in [0, 1]
     Shape q_shape;
     bool q_scalar = true;  // a Python int/float: NumPy's weak result type
+    bool q_integer = false;  // quantile with integer q: NumPy takes the elements (arr's dtype)
     Method method = Method::Linear;
     bool skip_nan = false;
     bool keepdims = false;
@@ -149,7 +150,8 @@ struct QuantileArgs {
 Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
     Value arr = as_array_value(in, x);
     DType t = arr.as<ArrayObj>()->dtype;
-    bool exact = qa.method == Method::Lower || qa.method == Method::Higher || qa.method == Method::Nearest;
+    bool exact = qa.method == Method::Lower || qa.method == Method::Higher || qa.method == Method::Nearest ||
+                 (qa.method == Method::Linear && qa.q_integer);
     DType rt = exact ? t
                : qa.method == Method::Median ? (is_inexact(t) ? t : DType::Float64)
                : is_inexact(t) && qa.q_scalar ? t : DType::Float64;
@@ -215,6 +217,10 @@ Value percentile_like(Interp& in, CallArgs& a, double scale, bool skip_nan, cons
     qa.q_scalar = qv->is_int() || qv->is_float();
     Value q = as_array_value(in, *qv);
     ArrayObj* qarr = q.as<ArrayObj>();
+    // Integer q (0 or 1) makes integer virtual indexes: NumPy's _quantile
+    // then takes the elements instead of interpolating (percentile divides q
+    // by 100 first, so never).
+    qa.q_integer = scale == 1 && (is_integer(qarr->dtype) || qarr->dtype == DType::Bool);
     qa.q_shape = qarr->shape;
     HostArrayView hv = host_view(as_array(compute_into_new(make_cast(array_node(qarr), DType::Float64), DType::Float64, qarr->shape)));
     for (int64_t k = 0; k < hv.size(); ++k) {
