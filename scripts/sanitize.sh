@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The sanitizer suite: gpy built with AddressSanitizer + UndefinedBehaviorSanitizer
-# (build-fuzz/, the same build as the libFuzzer harness: scripts/fuzz.sh --build)
-# runs every script test and the API fuzzer's fixed-seed run. Any sanitizer
+# The sanitizer suite: gpy and the unit tests built with AddressSanitizer +
+# UndefinedBehaviorSanitizer (build-fuzz/, the same build as the libFuzzer
+# harness: scripts/fuzz.sh --build) run the Catch2 unit tests, every script
+# test and the API fuzzer's fixed-seed run. Any sanitizer
 # report fails the run: UBSan halts on the first (-fno-sanitize-recover), ASan
 # always does. Leak detection is off: reference cycles are not collected yet
 # (docs/differences.md). Huge requests return null as from malloc, so gpy's
 # own MemoryError path is what gets tested.
 #
-#   scripts/sanitize.sh            scripts, then the API fuzzer (fixed seed)
+#   scripts/sanitize.sh            unit tests, scripts, then the API fuzzer (fixed seed)
 #   scripts/sanitize.sh scripts    only the script tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +17,12 @@ export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export GPY_CACHE_DIR="$PWD/build-fuzz/sanitize-cache"
 export GPY_TEST_TIMEOUT=120  # ASan makes the interpreter ~3x slower
+if [ "${1:-}" != "scripts" ]; then
+  echo "sanitize: unit tests under ASan + UBSan"
+  cmake -S . -B build-fuzz -DGPY_BUILD_TESTS=ON > /dev/null
+  cmake --build build-fuzz --target gpy_unit_tests -j"$(nproc)"
+  build-fuzz/gpy_unit_tests
+fi
 echo "sanitize: script tests under ASan + UBSan"
 python3 tests/run_script_tests.py --gpy build-fuzz/gpy --jobs "$(nproc)"
 if [ "${1:-}" = "scripts" ]; then exit 0; fi

@@ -20,7 +20,7 @@ Classes (see tests/fuzz/README.md):
     TYPE-MISMATCH  different exception types, or one raised and the other returned
     UNDEF          integer results differ where a float was cast to an integer type
                    (NaN/inf/out-of-range casts are undefined in C: NumPy's value is
-                   platform-specific, gpy saturates); listed for review, not a failure
+                   platform-specific; gpy's is min, max or 0); listed for review, not a failure
     REPR           same values, different repr / result type (scalar vs 0-d array, ...)
     MSG            same exception type, different message
     KNOWN          gpy's ints are 64-bit: it raised OverflowError('integer overflow'),
@@ -340,7 +340,7 @@ def cmp_values(vn, vg, dtype, src_rel=0.0):
 
 def _all_sentinels(vn, vg, dtype):
     """Every differing element is a typical undefined-cast value on gpy's side
-    (gpy saturates: 0, min, max). NumPy's value may be anything: x86 converts
+    (0, min, max: what gpy's casts give). NumPy's value may be anything: x86 converts
     through int64 and wraps (degrees(uint32 max) cast back is 4066977541), and
     its SIMD and scalar loops differ (an out-of-range float to int64 sum)."""
     sent = {float(v) for v in _sentinels(dtype)}
