@@ -282,8 +282,8 @@ Value m_clip(Interp& in, CallArgs& a) {
 
 // x.round(decimals=0, out=None), as NumPy's PyArray_Round: floats scale by a
 // weak Python float, rint and scale back (divide first for negative
-// decimals); integers are kept for decimals >= 0, else rounded half to even
-// in integer arithmetic; bools round as float16.
+// decimals); integers are kept for decimals >= 0, else go through float64;
+// bools round as float16; complex parts round on their own.
 Value m_round(Interp& in, CallArgs& a) {
     const Value* dec = arg(a, 1, "decimals");
     int64_t d = dec ? to_index(*dec) : 0;
@@ -296,25 +296,12 @@ Value m_round(Interp& in, CallArgs& a) {
         r = copy_array(self_array(a));
         r.as<ArrayObj>()->numpy_scalar = self_array(a)->numpy_scalar;
     } else if (is_integer(t)) {
-        if (d < -18) d = -19;  // 10**19 is past every int64: everything rounds to 0
-        int64_t f = 1;
-        for (int64_t k = 0; k < std::min<int64_t>(-d, 18); ++k) f *= 10;
-        if (d == -19) {
-            r = apply_ufunc(in, "multiply", {x, Value::integer(0)});
-        } else {
-            // In int64 (uint64 for uint64): 2 * remainder passes int8's range.
-            DType w = t == DType::UInt64 ? DType::UInt64 : DType::Int64;
-            x = array_from_node(make_cast(array_node(self_array(a)), w), self_array(a)->numpy_scalar);
-            Value fv = Value::integer(f);
-            Value q = apply_ufunc(in, "floor_divide", {x, fv});
-            Value rem = apply_ufunc(in, "subtract", {x, apply_ufunc(in, "multiply", {q, fv})});
-            Value twice = apply_ufunc(in, "multiply", {rem, Value::integer(2)});
-            Value up = apply_ufunc(in, "logical_or", {apply_ufunc(in, "greater", {twice, fv}),
-                                                      apply_ufunc(in, "logical_and", {apply_ufunc(in, "equal", {twice, fv}),
-                                                                                      apply_ufunc(in, "remainder", {q, Value::integer(2)})})});
-            r = apply_ufunc(in, "multiply", {apply_ufunc(in, "add", {q, up}), fv});
-            r = array_from_node(make_cast(array_node(r.as<ArrayObj>()), t), self_array(a)->numpy_scalar);
-        }
+        // NumPy's PyArray_Round: an integer array with negative decimals is
+        // divided in float64, rinted, multiplied back and cast to its dtype.
+        Value f = Value::real(std::pow(10.0, std::fabs(double(d))));
+        Value s = apply_ufunc(in, "rint", {apply_ufunc(in, "true_divide", {x, f})});
+        s = apply_ufunc(in, "multiply", {s, f});
+        r = array_from_node(make_cast(array_node(s.as<ArrayObj>()), t), self_array(a)->numpy_scalar);
     } else {
         auto round_real = [&](const Value& v) {
             if (d == 0) return apply_ufunc(in, "rint", {v});

@@ -147,18 +147,16 @@ Value store_out(Interp& in, const Value* out, const Value& r) {
 }
 
 // NumPy's dot and inner pick their dtype with the legacy PyArray_ObjectType,
-// in which an empty list or tuple has no type: np.dot(int8 array, ()) is int8.
-void empty_sequences_take_the_other_dtype(Interp& in, const Value& av, const Value& bv, Value& A, Value& B) {
-    auto empty_seq = [](const Value& v, const Value& arr) {
-        return (is_kind(v, OK::List) || is_kind(v, OK::Tuple)) && arr.as<ArrayObj>()->size() == 0;
-    };
-    if (empty_seq(bv, B) && !empty_seq(av, A)) B = as_array_value(in, bv, A.as<ArrayObj>()->dtype);
-    else if (empty_seq(av, A) && !empty_seq(bv, B)) A = as_array_value(in, av, B.as<ArrayObj>()->dtype);
+// ObjectType(b, ObjectType(a)): an empty list or tuple second takes a's dtype
+// (np.dot(int8 array, ()) is int8); first, it is float64 like np.asarray's.
+void empty_second_takes_first_dtype(Interp& in, const Value& bv, const Value& A, Value& B) {
+    if ((is_kind(bv, OK::List) || is_kind(bv, OK::Tuple)) && B.as<ArrayObj>()->size() == 0)
+        B = as_array_value(in, bv, A.as<ArrayObj>()->dtype);
 }
 
 Value dot_impl(Interp& in, const Value& av, const Value& bv, const Value* out) {
     Value A = as_array_value(in, av), B = as_array_value(in, bv);
-    empty_sequences_take_the_other_dtype(in, av, bv, A, B);
+    empty_second_takes_first_dtype(in, bv, A, B);
     ArrayObj* a = arr(A);
     ArrayObj* b = arr(B);
     if (a->ndim() == 0 || b->ndim() == 0) {
@@ -221,7 +219,7 @@ Value np_vdot(Interp& in, CallArgs& a) {
 Value np_inner(Interp& in, CallArgs& a) {
     expect_args(a, "inner", 2, 2);
     Value A = as_array_value(in, a.pos[0]), B = as_array_value(in, a.pos[1]);
-    empty_sequences_take_the_other_dtype(in, a.pos[0], a.pos[1], A, B);
+    empty_second_takes_first_dtype(in, a.pos[1], A, B);
     int na = arr(A)->ndim(), nb = arr(B)->ndim();
     if (na == 0 || nb == 0) {
         // As dot: both are arrays here, a Python scalar is not weak.

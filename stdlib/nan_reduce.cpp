@@ -139,9 +139,9 @@ Value np_nanmean(Interp& in, CallArgs& a) {
 Value nan_var_std(Interp& in, CallArgs& a, bool take_sqrt) {
     ReduceOptions o = options(in, a, true);
     const Value* ddofv = arg(a, 4, "ddof");
-    int64_t ddof = ddofv ? to_index(*ddofv) : 0;
+    Value ddof = ddofv ? *ddofv : Value::integer(0);  // an int, a float or an array (broadcast)
     Value x = as_array_value(in, a.pos[0]);
-    if (!has_nan_values(x)) return finish(in, variance(in, x, o, Value::integer(ddof), take_sqrt), o);
+    if (!has_nan_values(x)) return finish(in, variance(in, x, o, ddof, take_sqrt), o);
     SumCount k = sum_count(in, x, o, true);
     DType t = k.sum.as<ArrayObj>()->dtype;
     Value avg = cast_to(apply_ufunc(in, "true_divide", {k.sum, k.count}), t);
@@ -162,7 +162,7 @@ Value nan_var_std(Interp& in, CallArgs& a, bool take_sqrt) {
     so.out = nullptr;
     Value ss = reduce(in, ReduceOp::Sum, sq, so);
     so.dtype = DType::Int64;
-    Value dof = apply_ufunc(in, "subtract", {reduce(in, ReduceOp::Sum, not_nan(in, x), so), Value::integer(ddof)});
+    Value dof = apply_ufunc(in, "subtract", {reduce(in, ReduceOp::Sum, not_nan(in, x), so), ddof});
     Value v = cast_to(apply_ufunc(in, "true_divide", {ss, dof}), ss.as<ArrayObj>()->dtype);
     // Slices with no degrees of freedom are NaN (NumPy warns as well).
     v = nan_unless(apply_ufunc(in, "greater", {dof, Value::integer(0)}), v);
