@@ -6,7 +6,6 @@
 
 #include "stdlib/array.h"
 #include "stdlib/np_args.h"
-#include "stdlib/module_parts.h"
 #include "stdlib/reduce.h"
 #include "stdlib/scan.h"
 #include "stdlib/ufuncs.h"
@@ -151,13 +150,7 @@ Value nan_var_std(Interp& in, CallArgs& a, bool take_sqrt) {
     ArrayObj* da = diff.as<ArrayObj>();
     NodeP isnan_x = array_node(apply_ufunc(in, "isnan", {x}).as<ArrayObj>());
     Value dev = array_from_node(make_where(isnan_x, make_scalar(da->dtype, ScalarValue()), array_node(da), da->shape));
-    Value sq;
-    if (is_complex(da->dtype)) {
-        Value re = complex_part(dev, false), im = complex_part(dev, true);
-        sq = apply_ufunc(in, "add", {apply_ufunc(in, "multiply", {re, re}), apply_ufunc(in, "multiply", {im, im})});
-    } else {
-        sq = apply_ufunc(in, "multiply", {dev, dev});
-    }
+    Value sq = squared_magnitude(in, dev);
     ReduceOptions so = o;
     so.out = nullptr;
     Value ss = reduce(in, ReduceOp::Sum, sq, so);

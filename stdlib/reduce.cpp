@@ -275,6 +275,12 @@ static Value divide_by_count(Interp& in, const Value& sum, const Value& count) {
     return array_from_node(make_cast(array_node(qa), sa->dtype), sa->numpy_scalar && qa->ndim() == 0);
 }
 
+Value squared_magnitude(Interp& in, const Value& x) {
+    if (!is_complex(x.as<ArrayObj>()->dtype)) return apply_ufunc(in, "multiply", {x, x});
+    Value re = complex_part(x, false), im = complex_part(x, true);
+    return apply_ufunc(in, "add", {apply_ufunc(in, "multiply", {re, re}), apply_ufunc(in, "multiply", {im, im})});
+}
+
 // NumPy's _var, step for step: bool and integer inputs default to dtype
 // float64, other inputs sum in their own dtype (or dtype=); the mean and the
 // variance are sums divided in place by the count (divide_by_count); complex
@@ -296,14 +302,7 @@ Value variance(Interp& in, const Value& x, const ReduceOptions& o, const Value& 
     Value mcount = element_count(in, a, axes, mo);
     if (!mcount.is_int()) mcount = keep_dims(mcount, axes, a->ndim());
     Value mu = divide_by_count(in, reduce(in, ReduceOp::Sum, arr, mo), mcount);
-    Value dev = apply_ufunc(in, "subtract", {arr, mu});
-    Value sq;
-    if (is_complex(dev.as<ArrayObj>()->dtype)) {
-        Value re = complex_part(dev, false), im = complex_part(dev, true);
-        sq = apply_ufunc(in, "add", {apply_ufunc(in, "multiply", {re, re}), apply_ufunc(in, "multiply", {im, im})});
-    } else {
-        sq = apply_ufunc(in, "multiply", {dev, dev});
-    }
+    Value sq = squared_magnitude(in, apply_ufunc(in, "subtract", {arr, mu}));
     ReduceOptions so;
     so.axis = o.axis;
     so.keepdims = false;

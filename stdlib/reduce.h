@@ -20,6 +20,8 @@ struct ReduceOptions {
 
 Value reduce(Interp& in, dag::ReduceOp op, const Value& x, const ReduceOptions& o);
 Value mean(Interp& in, const Value& x, const ReduceOptions& o);
+// x*x, or re^2 + im^2 for complex x (real): the squared deviations of NumPy's _var and _nanvar.
+Value squared_magnitude(Interp& in, const Value& x);
 Value variance(Interp& in, const Value& x, const ReduceOptions& o, const Value& ddof, bool take_sqrt);
 // A where= mask as a bool node; it must broadcast to `shape` (NumPy's ValueError).
 dag::NodeP where_mask(Interp& in, const Value& where, const dag::Shape& shape);

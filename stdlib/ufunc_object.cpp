@@ -262,20 +262,36 @@ Value m_outer(Interp& in, CallArgs& a) {
 // What ufunc.at(x, indices) works on: the byte offsets into x's buffer of the
 // elements x[indices] selects, in the order NumPy's indexing lists them (a
 // tuple indexes several axes, a boolean array masks, a repeat repeats), and
-// the selection's shape. The indexing itself is x's: an int64 array holding
-// each element's offset, indexed as x would be, so every index NumPy takes
-// works and every bad one raises NumPy's IndexError.
+// the selection's shape. The indexing itself is x's, so every index NumPy
+// takes works and every bad one raises NumPy's IndexError. An element's
+// offset is offset + sum_d i_d * stride_d and indexing is linear, so each
+// term is indexed on its own: a short arange along axis d, broadcast to x's
+// shape (a view, no copy), costs the selection's size, not x's.
 struct AtSelection {
     std::vector<int64_t> offsets;
     Shape shape;
 };
 
 AtSelection at_selection(Interp& in, ArrayObj* x, const Value& indices) {
-    Value sel = as_array_value(in, array_getitem(in, int64_array(flat_offsets(x), x->shape), indices));
-    ArrayObj* s = sel.as<ArrayObj>();
-    HostArrayView hv = host_view(as_array(flat_copy(s, DType::Int64)));
-    const auto* p = reinterpret_cast<const int64_t*>(hv.data);
-    return {std::vector<int64_t>(p, p + hv.size()), s->shape};
+    AtSelection r;
+    int nd = x->ndim();
+    for (int d = 0; d < std::max(nd, 1); ++d) {
+        Shape along(size_t(nd), 1);
+        std::vector<int64_t> term(nd ? size_t(x->shape[size_t(d)]) : 1);
+        for (size_t i = 0; i < term.size(); ++i) term[i] = (nd ? int64_t(i) * x->strides[size_t(d)] : 0) + (d == 0 ? x->offset : 0);
+        if (nd) along[size_t(d)] = x->shape[size_t(d)];
+        Value view = broadcast_view(int64_array(term, along).as<ArrayObj>(), x->shape);
+        Value sel = as_array_value(in, array_getitem(in, view, indices));
+        HostArrayView hv = host_view(as_array(flat_copy(sel.as<ArrayObj>(), DType::Int64)));
+        const auto* p = reinterpret_cast<const int64_t*>(hv.data);
+        if (d == 0) {
+            r.offsets.assign(p, p + hv.size());
+            r.shape = sel.as<ArrayObj>()->shape;
+        } else {
+            for (size_t k = 0; k < r.offsets.size(); ++k) r.offsets[k] += p[k];
+        }
+    }
+    return r;
 }
 
 // A fresh 1-D array of dtype t holding the elements at base + offsets[k] for

@@ -231,14 +231,16 @@ Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> valu
     DType out_dtype;
     std::optional<bool> constant_result;
     try {
+        auto take = [&](const UfuncLoop& loop) {
+            std::copy(loop.in.begin(), loop.in.end(), loop_in);
+            out_dtype = loop.out[0];
+            constant_result = loop.constant_result;
+        };
         // dtype= fixes the output dtype and picks the loop from it (NumPy's
         // type-tuple resolver); it is rare, so not memoised.
-        UfuncLoop requested;
-        if (opts.dtype) requested = resolve_ufunc_for_dtype(name, std::span<const Operand>(ops, nargs), *opts.dtype);
-        const UfuncLoop& loop = opts.dtype ? requested : resolve_ufunc_memo(name, std::span<const Operand>(ops, nargs));
-        std::copy(loop.in.begin(), loop.in.end(), loop_in);
-        out_dtype = loop.out[0];
-        constant_result = loop.constant_result;
+        std::span<const Operand> operands(ops, nargs);
+        if (opts.dtype) take(resolve_ufunc_for_dtype(name, operands, *opts.dtype));
+        else take(resolve_ufunc_memo(name, operands));
     } catch (const PromotionError& e) {
         raise(e.kind == "OverflowError" ? types::OverflowError : e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError,
               e.what());
