@@ -30,6 +30,7 @@ Exit status 1 if any failure-class finding (or, with --strict, any TYPE-MISMATCH
 import argparse
 import ast
 import collections
+import copy
 import concurrent.futures
 import math
 import os
@@ -845,12 +846,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--gpy", required=True)
     ap.add_argument("--seed", type=int, default=20261126)
+    ap.add_argument("--start", type=int, default=0, help="index of the first call (split one seed over machines)")
     ap.add_argument("--calls", type=int, default=None, help="number of calls (default 25000, or unbounded with --time)")
     ap.add_argument("--batch", type=int, default=250, help="calls per script")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--time", type=float, default=None, help="stop starting batches after SECONDS")
     ap.add_argument("--timeout", type=float, default=60, help="seconds per gpy batch run (raise under ASan)")
     ap.add_argument("--report", default=None, help="write every finding group with examples to FILE")
+    ap.add_argument("--checkpoint", type=float, default=None,
+                    help="every SECONDS, print a progress line and rewrite --report with the findings so far "
+                         "(a run stopped from outside still leaves its figures)")
     ap.add_argument("--filter", default=None, help="only targets whose name matches REGEX (re.search)")
     ap.add_argument("--strict", action="store_true", help="TYPE-MISMATCH findings fail the run too")
     ap.add_argument("--mem-limit", type=int, default=4096,
@@ -887,14 +892,15 @@ def main():
         print(f"api_fuzz: catalogue entries gpy cannot evaluate like NumPy, dropped: {dropped}", flush=True)
 
     findings = Findings()
-    next_index = [0]
+    next_index = [args.start]
+    end_index = None if args.calls is None else args.start + args.calls
 
     def make_batch():
-        if args.calls is not None and next_index[0] >= args.calls:
+        if end_index is not None and next_index[0] >= end_index:
             return None
         if args.time is not None and time.time() - t0 > args.time:
             return None
-        n = args.batch if args.calls is None else min(args.batch, args.calls - next_index[0])
+        n = args.batch if end_index is None else min(args.batch, end_index - next_index[0])
         cases = [cat.Gen(args.seed, i, targets).case() for i in range(next_index[0], next_index[0] + n)]
         next_index[0] += n
         with findings.lock:
@@ -903,6 +909,7 @@ def main():
         return keep or make_batch()
 
     t1 = time.time()
+    last_checkpoint = t1
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
         running = set()
         while True:
@@ -916,6 +923,10 @@ def main():
             done, running = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
             for f in done:
                 f.result()
+            if args.checkpoint is not None and time.time() - last_checkpoint >= args.checkpoint:
+                last_checkpoint = time.time()
+                with findings.lock:
+                    report(args, findings, last_checkpoint - t1, len(targets), upto=next_index[0], partial=True)
             if sys.stderr.isatty():
                 sys.stderr.write(f"\r  {findings.tried} calls, {dict(findings.counts)}   ")
                 sys.stderr.flush()
@@ -923,7 +934,7 @@ def main():
         sys.stderr.write("\n")
     elapsed = time.time() - t1
     shutil.rmtree(runner.tmp, ignore_errors=True)
-    return report(args, findings, elapsed, len(targets))
+    return report(args, findings, elapsed, len(targets), upto=next_index[0])
 
 
 def load_open(path):
@@ -939,9 +950,15 @@ def load_open(path):
     return entries
 
 
-def report(args, F, elapsed, ntargets):
+def report(args, F, elapsed, ntargets, upto, partial=False):
+    """Prints the summary and writes --report; upto is the index after the last call started.
+    partial marks a checkpoint: one progress line is printed and the report says the run goes on."""
     # GARBAGE groups of a target listed in --open move to OPEN: still
-    # reported, not failing (a ratchet: anything new fails).
+    # reported, not failing (a ratchet: anything new fails). On a copy, so
+    # that checkpoints can report again later.
+    F = copy.copy(F)
+    F.groups = collections.OrderedDict((k, dict(g)) for k, g in F.groups.items())
+    F.counts = collections.Counter(F.counts)
     open_entries = load_open(args.open)
     for key in [k for k in F.groups if k[0] == "GARBAGE"]:
         if any(rx.fullmatch(key[1]) for rx, _ in open_entries):
@@ -955,7 +972,8 @@ def report(args, F, elapsed, ntargets):
             F.counts["OPEN"] = F.counts.get("OPEN", 0) + g["count"]
     lines = []
     rate = F.tried / elapsed if elapsed > 0 else 0
-    lines.append(f"api_fuzz: seed {args.seed}: {F.tried} calls compared ({F.skipped} without output from one side"
+    lines.append(f"api_fuzz: seed {args.seed}, calls #{args.start}..#{upto - 1}{' (in progress)' if partial else ''}: "
+                 f"{F.tried} calls compared ({F.skipped} without output from one side"
                  + (f", {F.quarantined} not run: their target hung twice" if F.quarantined else "")
                  + f") on {ntargets} targets in {elapsed:.0f} s ({rate:.1f} calls/s, --jobs {args.jobs})")
     lines.append("  " + "  ".join(f"{c} {F.counts.get(c, 0)}" for c in ALL_CLASSES))
@@ -997,8 +1015,13 @@ def report(args, F, elapsed, ntargets):
     lines.append(verdict)
     full.append(verdict)
     if args.report:
-        with open(args.report, "w") as f:
+        # written whole, then renamed: a run killed mid-write leaves the previous checkpoint
+        with open(args.report + ".tmp", "w") as f:
             f.write("\n".join(full) + "\n")
+        os.replace(args.report + ".tmp", args.report)
+    if partial:
+        print(lines[0] + "  |" + lines[1], flush=True)
+        return 0
     print("\n".join(lines))
     return 1 if failed else 0
 
