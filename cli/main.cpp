@@ -64,8 +64,8 @@ struct Job {
 };
 
 int run(Options& o) {
-    if (o.fast_math) setenv("GPY_FAST_MATH", "1", 1);  // read by runtime/nvrtc at each compile
     gpy::Config cfg;
+    cfg.fast_math = o.fast_math;
     cfg.backend = o.backend;
     cfg.device = o.device;
     cfg.cache_dir = o.cache_dir;

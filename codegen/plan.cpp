@@ -14,18 +14,30 @@ namespace gpy {
 
 using namespace dag;
 
-static KernelRunner g_runner;
-static KernelObserver g_observer;
-static std::atomic<uint64_t> g_kernels{0};
+PlanContext& plan_context() {
+    Context* c = bound_context();
+    if (!c) throw std::logic_error("no interpreter context is bound to this thread (array work outside an interpreter)");
+    return static_cast<PlanContext&>(*c);
+}
 
-// The last kRecent launches, a ring indexed by launch number (strings are
-// assigned in place, so a warm ring allocates nothing).
-static constexpr size_t kRecent = 256;
-static std::mutex g_recent_mu;
-static std::vector<KernelRecord> g_recent(kRecent);
+std::vector<KernelRecord> PlanContext::kernels_since(uint64_t first) const {
+    std::vector<KernelRecord> out;
+    uint64_t end = kernels_launched();
+    std::lock_guard<std::mutex> lock(recent_mu_);
+    for (uint64_t n = std::max(first, end > kRecent ? end - kRecent : 0); n < end; ++n)
+        if (recent_[n % kRecent].number == n) out.push_back(recent_[n % kRecent]);
+    return out;
+}
 
-
-void set_kernel_runner(KernelRunner runner) { g_runner = std::move(runner); }
+void PlanContext::record(const KernelPlan& plan) {
+    std::lock_guard<std::mutex> lock(recent_mu_);
+    uint64_t number = launched_.load(std::memory_order_relaxed);
+    KernelRecord& r = recent_[number % kRecent];
+    r.number = number;
+    r.name = plan.source->name;
+    r.summary = plan.source->summary;
+    launched_.store(number + 1, std::memory_order_relaxed);
+}
 
 static thread_local const char* t_reason = nullptr;
 MaterializeReason::MaterializeReason(const char* why, bool only_if_unset) : saved_(t_reason) {
@@ -33,17 +45,6 @@ MaterializeReason::MaterializeReason(const char* why, bool only_if_unset) : save
 }
 MaterializeReason::~MaterializeReason() { t_reason = saved_; }
 const char* materialize_reason() { return t_reason ? t_reason : ""; }
-void set_kernel_observer(KernelObserver observer) { g_observer = std::move(observer); }
-uint64_t kernels_launched() { return g_kernels.load(); }
-
-std::vector<KernelRecord> kernels_since(uint64_t first) {
-    std::vector<KernelRecord> out;
-    uint64_t end = g_kernels.load();
-    std::lock_guard<std::mutex> lock(g_recent_mu);
-    for (uint64_t n = std::max(first, end > kRecent ? end - kRecent : 0); n < end; ++n)
-        if (g_recent[n % kRecent].number == n) out.push_back(g_recent[n % kRecent]);
-    return out;
-}
 
 namespace {
 
@@ -61,21 +62,14 @@ void top_reduces(const NodeP& n, std::vector<NodeP>& out, std::unordered_set<con
     for (auto& c : n->in) top_reduces(c, out, seen, into_expands);
 }
 
-void record(const KernelPlan& plan, uint64_t number) {
-    std::lock_guard<std::mutex> lock(g_recent_mu);
-    KernelRecord& r = g_recent[number % kRecent];
-    r.number = number;
-    r.name = plan.source->name;
-    r.summary = plan.source->summary;
-}
-
 void launch(KernelPlan& plan) {
-    if (!g_runner) throw std::logic_error("no kernel runner installed");
+    PlanContext& ctx = plan_context();
+    if (!ctx.runner) throw std::logic_error("no kernel runner installed");
     plan.stand_in = standing_in();
-    if (profile::enabled()) profile::timed(plan, [&] { g_runner(plan); });
-    else g_runner(plan);
-    record(plan, g_kernels++);
-    if (g_observer) g_observer(plan);
+    if (profile::enabled()) profile::timed(plan, [&] { ctx.runner(plan); });
+    else ctx.runner(plan);
+    ctx.record(plan);
+    if (ctx.observer) ctx.observer(plan);
 }
 
 // Leaves `n` computed, as a C-contiguous view of `computed`'s buffer: an

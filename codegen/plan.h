@@ -2,29 +2,58 @@
 // backend, and leaves the node holding its result.
 #pragma once
 
+#include <atomic>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
+#include "base/context.h"
 #include "codegen/kernel.h"
 
 namespace gpy {
 
-// Runs one kernel (set by the active backend; the CPU backend by default).
+// Runs one kernel (the interpreter's backend).
 using KernelRunner = std::function<void(KernelPlan&)>;
-void set_kernel_runner(KernelRunner runner);
 
 // Whether `plan`'s kernel can launch compiled now, without waiting for a
-// compile (set by the active backend; none: always). A backend that runs
-// stand-ins (codegen/stand_in.h) answers false for a kernel it has not
-// compiled, after starting its compile in the background (`ahead`: a kernel
-// compiled ahead of need, queued behind every other compile).
+// compile (none: always). A backend that runs stand-ins (codegen/stand_in.h)
+// answers false for a kernel it has not compiled, after starting its compile
+// in the background (`ahead`: a kernel compiled ahead of need, queued behind
+// every other compile).
 using KernelReadiness = std::function<bool(const KernelPlan&, bool ahead)>;
-KernelReadiness set_kernel_readiness(KernelReadiness readiness);  // returns the one it replaces
 
-// Observes every kernel the planner runs (GPY_DEBUG, --dump-kernels, %kernels).
+// Observes every kernel the planner runs (GPY_DEBUG, --dump-kernels).
 using KernelObserver = std::function<void(const KernelPlan&)>;
-void set_kernel_observer(KernelObserver observer);
+
+// The planner's part of an interpreter's context (base/context.h): how its
+// kernels run, and the record of those that ran (%kernels, GPY_DEBUG).
+class PlanContext : public Context {
+public:
+    KernelRunner runner;
+    KernelReadiness readiness;
+    KernelObserver observer;
+
+    // Number of kernels run by this interpreter (tests assert fusion through it).
+    uint64_t kernels_launched() const override { return launched_.load(std::memory_order_relaxed); }
+    // The most recent kernels run (up to 256), for the REPL's %kernels: those
+    // whose launch number (kernels_launched() before it ran) is >= `first`.
+    std::vector<KernelRecord> kernels_since(uint64_t first) const override;
+    // Counts and records a launch.
+    void record(const KernelPlan& plan);
+
+private:
+    // The last kRecent launches, a ring indexed by launch number (strings are
+    // assigned in place, so a warm ring allocates nothing).
+    static constexpr size_t kRecent = 256;
+    std::atomic<uint64_t> launched_{0};
+    mutable std::mutex recent_mu_;
+    std::vector<KernelRecord> recent_ = std::vector<KernelRecord>(kRecent);
+};
+
+// The bound interpreter's planner context; throws std::logic_error (an
+// internal error) when no interpreter with the array module runs on this thread.
+PlanContext& plan_context();
 
 // Computes `n` (and whatever it depends on) unless already computed. After
 // this, n->result is an Input node over a C-contiguous buffer.
@@ -44,11 +73,6 @@ void materialize_into(const dag::NodeP& n, const Target& target);
 // like `x = x * 1.0001 + 0.5`).
 constexpr size_t kMaxPendingNodes = 64;
 
-// Number of kernels run since start-up (tests assert fusion through it).
-uint64_t kernels_launched();
-
-// The most recent kernels run (up to 256), for the REPL's %kernels: those
-// whose launch number (kernels_launched() before it ran) is >= `first`.
 // Why pending work is being computed, for GPY_DEBUG's plan report: the code
 // that forces a materialisation names it for the scope's duration; the
 // innermost reason is reported ("" when none was given). `only_if_unset`
@@ -65,11 +89,5 @@ private:
     const char* saved_;
 };
 const char* materialize_reason();
-
-struct KernelRecord {
-    uint64_t number;
-    std::string name, summary;
-};
-std::vector<KernelRecord> kernels_since(uint64_t first);
 
 }  // namespace gpy

@@ -13,7 +13,6 @@ using namespace dag;
 namespace {
 
 thread_local bool t_standing_in = false;
-KernelReadiness g_readiness;
 
 // An unfused temporary (a reduction's input, materialised) larger than this
 // is a memory cost the fused kernel never pays: compile first instead.
@@ -50,11 +49,6 @@ Extent extent_of(std::span<const NodeP> roots) {
 
 }  // namespace
 
-KernelReadiness set_kernel_readiness(KernelReadiness readiness) {
-    std::swap(g_readiness, readiness);
-    return readiness;
-}
-
 StandInScope::StandInScope() : saved_(t_standing_in), reason_("a stand-in while its fused kernel compiles") {
     t_standing_in = true;
 }
@@ -63,12 +57,13 @@ StandInScope::~StandInScope() { t_standing_in = saved_; }
 bool standing_in() { return t_standing_in; }
 
 bool stand_in_first(std::span<const NodeP> roots, const KernelPlan& plan) {
-    if (t_standing_in || !g_readiness || plan.source->kind == KernelSource::Elementwise) return false;
+    const KernelReadiness& ready = plan_context().readiness;
+    if (t_standing_in || !ready || plan.source->kind == KernelSource::Elementwise) return false;
     if (tier0_mode() == Tier0Mode::Off) return false;
     // Compiled kernels (every repeat) first: the walks below cost more. A
     // kernel that then runs fused after all waits for the compile this
     // started, as it would have compiled before its launch.
-    if (g_readiness(plan, false)) return false;
+    if (ready(plan, false)) return false;
     // A reduction of an array: nothing to interpret (its own kernel is the plain one).
     Extent e = extent_of(roots);
     if (!e.elementwise || e.largest * double(e.nodes) > kTier0MostWork || e.largest_bytes > kMostTemporaryBytes) return false;
@@ -80,7 +75,8 @@ bool stand_in_first(std::span<const NodeP> roots, const KernelPlan& plan) {
 void compile_generic_reductions_ahead() {
     static std::once_flag once;
     std::call_once(once, [] {
-        if (!g_readiness) return;
+        const KernelReadiness& ready = plan_context().readiness;
+        if (!ready) return;
         struct Generic {
             ReduceOp op;
             DType in, out;
@@ -101,7 +97,7 @@ void compile_generic_reductions_ahead() {
                 NodeP x = make_input(BufferRef(Buffer::allocate(size_t(4096) * itemsize(g.in))), g.in, s,
                                      contiguous_strides(s, itemsize(g.in)), 0);
                 KernelPlan plan = emit_kernel(make_reduce(g.op, x, {int(s.size()) - 1}, g.out));
-                g_readiness(plan, true);
+                ready(plan, true);
             }
     });
 }

@@ -40,8 +40,9 @@ bool standing_in();
 bool stand_in_first(std::span<const dag::NodeP> roots, const KernelPlan& plan);
 
 // Queues the compiles of the common generic reductions behind every other
-// (once per process): the CUDA backend calls it when it compiles the
-// interpreter, on a machine's first run, so stand-ins find them on disk.
+// (once per process, through the bound interpreter's readiness check): the
+// CUDA backend calls it when it compiles the interpreter, on a machine's
+// first run, so stand-ins find them on disk.
 void compile_generic_reductions_ahead();
 
 }  // namespace gpy

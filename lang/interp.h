@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/context.h"
 #include "gpy/gpy.h"
 #include "lang/ast.h"
 #include "lang/object.h"
@@ -63,9 +64,10 @@ public:
     // Exceptions currently being handled (innermost last), for bare `raise`.
     std::vector<Value> handling;
 
-    // State of the array library (print options, ...), owned per interpreter
-    // so that two interpreters never share it; see stdlib/array_state.h.
-    std::shared_ptr<void> array_state;
+    // The array library's context (base/context.h; made by `import numpy`,
+    // stdlib/array_state.h): bound to the thread while this interpreter
+    // runs, so that two interpreters never share backend, arrays or limits.
+    std::unique_ptr<Context> array_context;
     // Set by the array library: synchronize() computes pending arrays and waits for the device.
     void (*synchronize_hook)() = nullptr;
 

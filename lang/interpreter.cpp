@@ -176,6 +176,7 @@ struct Interpreter::Impl {
         in.programs.push_back(prog);
         Result r;
         InterruptScope interrupt_scope(&in.interrupted);  // native work on this thread polls our Ctrl-C flag
+        ContextScope context_scope(in.array_context.get());  // array work on this thread is ours (base/context.h)
         try {
             in.exec_program(prog);
             // The end of a script or REPL input computes what is still
@@ -195,7 +196,22 @@ struct Interpreter::Impl {
 };
 
 Interpreter::Interpreter(Config config) : impl_(std::make_unique<Impl>(std::move(config))) {}
-Interpreter::~Interpreter() = default;
+Interpreter::~Interpreter() {
+    ContextScope bound(impl_->in.array_context.get());  // the objects freed now may touch it
+    impl_.reset();
+}
+
+uint64_t Interpreter::kernels_launched() const {
+    const Context* c = impl_->in.array_context.get();
+    return c ? c->kernels_launched() : 0;
+}
+
+std::vector<Interpreter::KernelInfo> Interpreter::kernels_since(uint64_t first) const {
+    std::vector<KernelInfo> out;
+    if (const Context* c = impl_->in.array_context.get())
+        for (KernelRecord& k : c->kernels_since(first)) out.push_back({k.number, std::move(k.name), std::move(k.summary)});
+    return out;
+}
 
 const Config& Interpreter::config() const { return impl_->in.cfg; }
 
@@ -245,6 +261,7 @@ InputState Interpreter::check_input(std::string_view source) {
 
 std::vector<std::string> Interpreter::complete(std::string_view line) {
     Interp& in = impl_->in;
+    ContextScope bound(in.array_context.get());  // an attribute may compute an array
     size_t b = line.size();
     while (b > 0 && (std::isalnum(uint8_t(line[b - 1])) || line[b - 1] == '_' || line[b - 1] == '.')) --b;
     std::string chain(line.substr(b));
@@ -297,6 +314,7 @@ std::vector<std::string> Interpreter::complete(std::string_view line) {
 
 std::string Interpreter::help_text(std::string_view name) {
     Interp& in = impl_->in;
+    ContextScope bound(in.array_context.get());  // repr of an array computes it
     const Value* v = in.main->get(std::string(name));
     if (!v) {
         auto it = in.builtins.find(std::string(name));

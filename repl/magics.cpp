@@ -8,7 +8,6 @@
 #include <sys/resource.h>
 #include <vector>
 
-#include "codegen/plan.h"
 #include "repl/time_format.h"
 
 namespace gpy::repl {
@@ -71,16 +70,16 @@ Result Magics::run(std::string_view line) {
     if (name == "%time") return time(rest);
     if (name == "%timeit") return timeit(rest);
     if (name == "%kernels") {
-        std::vector<KernelRecord> ks = kernels_since(last_statement_first_kernel_);
+        std::vector<Interpreter::KernelInfo> ks = interp_.kernels_since(last_statement_first_kernel_);
         if (ks.empty()) out("no kernels ran in the last statement\n");
-        for (const KernelRecord& k : ks) out(k.name + ": " + k.summary + "\n");
+        for (const Interpreter::KernelInfo& k : ks) out(k.name + ": " + k.summary + "\n");
         return {};
     }
     err("UsageError: Line magic function `" + std::string(name) + "` not found.\n");
     return {};
 }
 
-void Magics::statement_starts() { last_statement_first_kernel_ = kernels_launched(); }
+void Magics::statement_starts() { last_statement_first_kernel_ = interp_.kernels_launched(); }
 
 Result Magics::time(std::string_view stmt) {
     rusage r0{}, r1{};

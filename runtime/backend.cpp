@@ -2,6 +2,9 @@
 
 #include <cstdlib>
 
+#include "codegen/tier0.h"
+#include "runtime/cpu_backend.h"
+#include "runtime/cuda_backend.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/nvrtc.h"
 
@@ -55,6 +58,34 @@ BackendChoice choose_backend(const std::string& requested_option, int device) {
     c.note = why + ", running on the CPU";
     c.description = "cpu (" + why + ")";
     return c;
+}
+
+BackendChoice install_backend(ArrayContext& ctx, const BackendOptions& o) {
+    BackendChoice choice = choose_backend(o.backend, o.device);
+    const bool cuda = choice.error.empty() && choice.name == "cuda";
+    ctx.array_kind = cuda ? DeviceKind::CUDA : DeviceKind::CPU;
+    ctx.array_device = cuda ? o.device : 0;
+    ctx.max_array_bytes = o.max_array_bytes;
+    ctx.cache_dir = o.cache_dir;
+    ctx.fast_math = o.fast_math;
+    if (o.fast_math) nvrtc::set_fast_math(true);
+    if (cuda) {
+        ctx.runner = run_kernel_cuda;
+        // Stand-ins (codegen/stand_in.h): the GPU's fused reductions run
+        // unfused while they compile.
+        ctx.readiness = [](const KernelPlan& plan, bool ahead) {
+            try {
+                return cuda_kernel_ready(plan, ahead);
+            } catch (const std::exception&) {
+                return true;  // the launch reports what is wrong
+            }
+        };
+    } else {
+        ctx.runner = run_kernel_cpu;
+        // The CPU's only under GPY_TIER0=always (tests).
+        ctx.readiness = [](const KernelPlan&, bool) { return tier0_mode() != Tier0Mode::Always; };
+    }
+    return choice;
 }
 
 }  // namespace gpy

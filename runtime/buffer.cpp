@@ -1,5 +1,6 @@
 #include "runtime/buffer.h"
 
+#include "runtime/array_context.h"
 #include "runtime/cuda_memory.h"
 
 #include <cstdlib>
@@ -61,24 +62,26 @@ Buffer* Buffer::allocate_host(size_t nbytes, bool zero) {
     return b;
 }
 
-namespace {
-std::atomic<DeviceKind> g_array_kind{DeviceKind::CPU};
-std::atomic<int> g_array_index{0};
-}  // namespace
-
+// The device and the cap are the bound interpreter's (runtime/array_context.h).
 void set_array_device(DeviceKind kind, int index) {
-    g_array_kind = kind;
-    g_array_index = index;
+    if (ArrayContext* c = array_context()) {
+        c->array_kind = kind;
+        c->array_device = index;
+    }
 }
-DeviceKind array_device_kind() { return g_array_kind; }
-int array_device_index() { return g_array_index; }
+DeviceKind array_device_kind() {
+    ArrayContext* c = array_context();
+    return c ? c->array_kind : DeviceKind::CPU;
+}
+int array_device_index() {
+    ArrayContext* c = array_context();
+    return c ? c->array_device : 0;
+}
 
 static std::atomic<size_t> g_array_allocs{0};
 size_t array_allocations() { return g_array_allocs.load(); }
 
 namespace {
-std::atomic<size_t> g_max_array_bytes{0};
-
 struct ArrayTooLarge : std::bad_alloc {
     std::string text;
     ArrayTooLarge(size_t nbytes, size_t cap)
@@ -88,16 +91,20 @@ struct ArrayTooLarge : std::bad_alloc {
 };
 }  // namespace
 
-void set_max_array_bytes(size_t bytes) { g_max_array_bytes = bytes; }
-
 void check_array_bytes(size_t nbytes) {
-    if (size_t cap = g_max_array_bytes.load(std::memory_order_relaxed); cap && nbytes > cap) throw ArrayTooLarge(nbytes, cap);
+    ArrayContext* c = array_context();
+    if (c && c->max_array_bytes && nbytes > c->max_array_bytes) throw ArrayTooLarge(nbytes, c->max_array_bytes);
 }
 
 Buffer* Buffer::allocate(size_t nbytes, bool zero) {
-    if (size_t cap = g_max_array_bytes.load(std::memory_order_relaxed); cap && nbytes > cap) throw ArrayTooLarge(nbytes, cap);
+    ArrayContext* c = array_context();
+    if (!c) {
+        ++g_array_allocs;
+        return allocate_host(nbytes, zero);
+    }
+    if (c->max_array_bytes && nbytes > c->max_array_bytes) throw ArrayTooLarge(nbytes, c->max_array_bytes);
     ++g_array_allocs;
-    if (g_array_kind == DeviceKind::CUDA) return allocate_cuda_buffer(g_array_index, nbytes, zero);
+    if (c->array_kind == DeviceKind::CUDA) return allocate_cuda_buffer(c->array_device, nbytes, zero);
     return allocate_host(nbytes, zero);
 }
 

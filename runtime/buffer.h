@@ -28,16 +28,16 @@ struct Buffer {
     ~Buffer();
 };
 
-// A cap on one array's bytes (0: none; Config::max_array_bytes): past it,
-// Buffer::allocate throws a std::bad_alloc whose what() says so (the
-// interpreter's MemoryError).
-void set_max_array_bytes(size_t bytes);
-// Throws that bad_alloc when `nbytes` is past the cap: for host scratch
-// (std::vector) sized by a user's argument, e.g. a permutation's indices.
+// The bound interpreter's cap on one array's bytes (ArrayContext::
+// max_array_bytes, Config::max_array_bytes): past it, Buffer::allocate throws
+// a std::bad_alloc whose what() says so (the interpreter's MemoryError).
+// check_array_bytes throws that bad_alloc when `nbytes` is past the cap: for
+// host scratch (std::vector) sized by a user's argument, e.g. a permutation's indices.
 void check_array_bytes(size_t nbytes);
 
-// Where Buffer::allocate puts new arrays (the backend sets it at start-up,
-// `with Device(i):` per block).
+// Where Buffer::allocate puts the bound interpreter's new arrays (its
+// backend at start-up, `with Device(i):` per block; the host when no
+// interpreter is bound).
 void set_array_device(DeviceKind kind, int index = 0);
 DeviceKind array_device_kind();
 int array_device_index();

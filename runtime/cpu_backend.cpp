@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "codegen/prelude.h"
+#include "runtime/array_context.h"
 #include "codegen/tier0.h"
 #include "runtime/cpu_jit.h"
 #include "runtime/nvrtc_shadow.h"
@@ -45,10 +46,13 @@ const Entry& entry_for(const KernelSource& k) {
     Entry e;
     e.body = k.body;
     std::string src = cpu_kernel_source(k.body);
-    e.fn = reinterpret_cast<ElementFn>(CpuJit::instance().lookup(src, k.name));
+    const ArrayContext* ctx = array_context();
+    const std::string& dir = ctx ? ctx->cache_dir : std::string();  // the interpreter's cache folder
+    CpuJit& jit = CpuJit::instance();
+    e.fn = reinterpret_cast<ElementFn>(jit.lookup(src, k.name, dir));
     if (k.kind == KernelSource::ReduceFull) {
-        e.part = reinterpret_cast<PartFn>(CpuJit::instance().lookup(src, k.name + "_part"));
-        e.finish = reinterpret_cast<FinishFn>(CpuJit::instance().lookup(src, k.name + "_finish"));
+        e.part = reinterpret_cast<PartFn>(jit.lookup(src, k.name + "_part", dir));
+        e.finish = reinterpret_cast<FinishFn>(jit.lookup(src, k.name + "_finish", dir));
     }
     std::lock_guard<std::mutex> lock(mu);
     return entries[k.name] = std::move(e);  // node-based map: references stay valid

@@ -467,7 +467,7 @@ CpuJit& CpuJit::instance() {
     return *jit;
 }
 
-void* CpuJit::lookup(const std::string& source, const std::string& symbol) {
+void* CpuJit::lookup(const std::string& source, const std::string& symbol, const std::string& cache_dir) {
     Impl& m = *impl_;
     if (void* p = m.memory.find_symbol(source, symbol)) {
         m.memory_hits.fetch_add(1, std::memory_order_relaxed);
@@ -489,7 +489,8 @@ void* CpuJit::lookup(const std::string& source, const std::string& symbol) {
     try {
         std::string key = m.key_for(source);
         std::string object;
-        if (m.disk.load(key, object) == DiskCache::Load::Hit) {
+        DiskCache& disk = cache_dir.empty() ? m.disk : shared_disk_cache(cache_dir, "cpu", ".o");
+        if (disk.load(key, object) == DiskCache::Load::Hit) {
             try {
                 handle = m.load(object);
                 m.disk_hits.fetch_add(1, std::memory_order_relaxed);
@@ -508,7 +509,7 @@ void* CpuJit::lookup(const std::string& source, const std::string& symbol) {
             }
             m.record_compile(ms_since(t0));
             handle = m.load(object);
-            if (m.disk.store(key, object)) m.disk_writes.fetch_add(1, std::memory_order_relaxed);
+            if (disk.store(key, object)) m.disk_writes.fetch_add(1, std::memory_order_relaxed);
         }
         m.memory.publish(entry, handle);
     } catch (...) {

@@ -44,11 +44,15 @@ public:
 
     // The address of `symbol` (an extern "C" name) in the kernel compiled
     // from `source`: from memory, else from the disk cache, else compiled now
-    // (and written to the disk cache). Throws JitError.
-    void* lookup(const std::string& source, const std::string& symbol);
+    // (and written to the disk cache). Throws JitError. `cache_dir`: the
+    // calling interpreter's cache folder (Config::cache_dir); "" = the one
+    // set_cache_dir set. Memory is shared: a kernel another interpreter
+    // compiled is found there whatever the folder.
+    void* lookup(const std::string& source, const std::string& symbol, const std::string& cache_dir = "");
 
-    // The disk cache root ("" = default: $GPY_CACHE_DIR, else ~/.cache/gpy).
-    // Entries live in <dir>/cpu/. Kernels already in memory stay there.
+    // The default disk cache root ("" = $GPY_CACHE_DIR, else ~/.cache/gpy)
+    // for lookups that name none (tests). Entries live in <dir>/cpu/.
+    // Kernels already in memory stay there.
     void set_cache_dir(const std::string& dir);
     // The folder holding this JIT's entries (<root>/cpu).
     std::string cache_entry_dir() const;

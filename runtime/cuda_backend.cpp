@@ -13,7 +13,9 @@
 
 #include "base/interrupt.h"
 #include "codegen/cuda_source.h"
+#include "codegen/stand_in.h"
 #include "codegen/tier0.h"
+#include "runtime/array_context.h"
 #include "runtime/buffer.h"
 #include "runtime/compile_queue.h"
 #include "runtime/cuda_driver.h"
@@ -45,9 +47,11 @@ cuda::LaunchShape whole_warps(cuda::CUfunction fn, int cap) {
     return s;
 }
 
+// The bound interpreter's cubin cache (its Config::cache_dir); background
+// compiles take it along from the thread that queued them.
 DiskCache& disk() {
-    static DiskCache* d = new DiskCache("cuda", ".cubin");  // never destroyed (used until exit)
-    return *d;
+    const ArrayContext* c = array_context();
+    return shared_disk_cache(c ? c->cache_dir : std::string(), "cuda", ".cubin");
 }
 
 // The disk cache key of `source`'s cubin: it covers what shapes the output
@@ -65,7 +69,7 @@ bool cubin_on_disk(const std::string& key, std::string& cubin) {
 // NVRTC's cubin for `source`, stored under `key` (thread-safe: background
 // compiles run it too).
 std::string compile_and_store(const std::string& source, const std::string& key, const std::string& name,
-                              const std::string& arch) {
+                              const std::string& arch, DiskCache& cache) {
     std::string cubin;
     try {
         phase::Scope timed(phase::NvrtcCompile);
@@ -76,7 +80,7 @@ std::string compile_and_store(const std::string& source, const std::string& key,
         if (std::getenv("GPY_DEBUG")) msg += "\n" + source;
         throw std::runtime_error(msg);
     }
-    disk().store(key, cubin);
+    cache.store(key, cubin);
     return cubin;
 }
 
@@ -84,14 +88,14 @@ std::string compile_and_store(const std::string& source, const std::string& key,
 std::string cubin_for(const std::string& source, const std::string& name, const std::string& arch) {
     std::string key = cubin_key(source, arch), cubin;
     if (cubin_on_disk(key, cubin)) return cubin;
-    return compile_and_store(source, key, name, arch);
+    return compile_and_store(source, key, name, arch, disk());
 }
 
 // `source`'s compile queued on a background thread (its disk entry known missing).
 std::shared_future<std::string> compile_later(std::string source, std::string key, const std::string& name,
                                               const std::string& arch, CompilePriority priority) {
-    return compile_in_background([source = std::move(source), key = std::move(key), name, arch] {
-        return compile_and_store(source, key, name, arch);
+    return compile_in_background([source = std::move(source), key = std::move(key), name, arch, cache = &disk()] {
+        return compile_and_store(source, key, name, arch, *cache);
     }, priority);
 }
 
@@ -195,8 +199,6 @@ int* error_word() {
 
 }  // namespace
 
-void set_cuda_cache_dir(const std::string& dir) { disk().set_dir(dir); }
-
 cuda::CUfunction library_kernel(int device, const std::string& source, const std::string& name, const std::string& entry) {
     static std::mutex mu;
     static std::map<std::tuple<int, std::string, std::string>, cuda::CUfunction> functions;
@@ -299,11 +301,6 @@ struct Interpreter {
 };
 std::map<int, Interpreter> interpreters;
 
-std::function<void()>& cold_start_hook() {
-    static std::function<void()> hook;
-    return hook;
-}
-
 // Whether the interpreter is loaded on the device. Its first need starts its
 // compile (once per machine: ~3 s, then the disk cache serves it), without
 // waiting unless `wait`.
@@ -330,7 +327,7 @@ bool interpreter_ready(int dev, bool wait) {
         pending = in.cubin;
     }
     static std::once_flag cold_once;
-    if (cold && cold_start_hook()) std::call_once(cold_once, cold_start_hook());
+    if (cold) std::call_once(cold_once, compile_generic_reductions_ahead);
     if (!wait && pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
     std::string cubin;
     bool ok = true;
@@ -457,8 +454,6 @@ thread_local int t_last_device = -1;
 thread_local const Compiled* t_last_compiled = nullptr;
 
 }  // namespace
-
-void set_cold_start_hook(std::function<void()> hook) { cold_start_hook() = std::move(hook); }
 
 bool cuda_kernel_ready(const KernelPlan& plan, bool ahead) {
     const KernelSource& k = *plan.source;

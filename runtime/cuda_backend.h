@@ -20,15 +20,10 @@ void run_kernel_cuda(KernelPlan& plan);
 // starts its compile in the background (`ahead`: behind every other) and,
 // while the tier-0 interpreter is ready to stand in, answers false
 // (codegen/plan.h KernelReadiness).
+// When the tier-0 interpreter was not in the disk cache (a machine's first
+// gpy run, or a new cache folder), the first call also queues the kernels
+// stand-ins want (compile_generic_reductions_ahead, codegen/stand_in.h).
 bool cuda_kernel_ready(const KernelPlan& plan, bool ahead);
-
-// Called once per process when the tier-0 interpreter was not in the disk
-// cache (a machine's first gpy run, or a new cache folder): the planner then
-// queues the kernels its stand-ins want (codegen/stand_in.h).
-void set_cold_start_hook(std::function<void()> hook);
-
-// The folder of the disk cache ("" = default, as the CPU JIT's).
-void set_cuda_cache_dir(const std::string& dir);
 
 // Entry point `entry` of a fixed CUDA source (a library kernel, not an
 // emitted one), compiled once per device and cached in memory and on disk

@@ -7,6 +7,7 @@
 
 #include "base/interrupt.h"
 
+#include "runtime/array_context.h"
 #include "runtime/device_pool.h"
 #include "runtime/phase_times.h"
 
@@ -62,13 +63,17 @@ void retire_cuda_stream(int device, cuda::CUstream stream) noexcept {
 }
 
 namespace {
-// The current stream of each device, per thread (devices past 63 share one).
-thread_local cuda::CUstream t_current_stream[64] = {};
 int stream_slot(int device) { return device < 63 ? device : 63; }
 }  // namespace
 
-cuda::CUstream current_stream() { return t_current_stream[stream_slot(array_device_index())]; }
-void set_current_stream(cuda::CUstream stream) { t_current_stream[stream_slot(array_device_index())] = stream; }
+// The bound interpreter's current stream of each device (runtime/array_context.h).
+cuda::CUstream current_stream() {
+    ArrayContext* c = array_context();
+    return c ? static_cast<cuda::CUstream>(c->streams[stream_slot(c->array_device)]) : nullptr;
+}
+void set_current_stream(cuda::CUstream stream) {
+    if (ArrayContext* c = array_context()) c->streams[stream_slot(c->array_device)] = stream;
+}
 
 void note_device_work(int device) { g_busy_devices.fetch_or(device_bit(device), std::memory_order_release); }
 

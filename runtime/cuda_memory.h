@@ -17,7 +17,7 @@ Buffer* allocate_cuda_buffer(int device, size_t nbytes, bool zero);
 // stream it was allocated on. Never throws.
 void free_cuda_buffer(Buffer* b) noexcept;
 
-// The stream work of the calling thread goes to on the current array device:
+// The stream the bound interpreter's work goes to on its current array device:
 // kernels, copies, cuBLAS and pool allocations (nullptr: the legacy default
 // stream). Each device has its own current stream.
 cuda::CUstream current_stream();

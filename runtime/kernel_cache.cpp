@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <tuple>
 
 #include <fcntl.h>
 #include <pwd.h>
@@ -443,6 +445,18 @@ void KernelMemoryCache::clear() {
 size_t KernelMemoryCache::size() const {
     std::shared_lock<std::shared_mutex> lock(mutex_);
     return map_.size();
+}
+
+DiskCache& shared_disk_cache(const std::string& root, const std::string& subdir, const std::string& extension) {
+    static std::mutex mu;
+    static auto* caches = new std::map<std::tuple<std::string, std::string, std::string>, std::unique_ptr<DiskCache>>();
+    std::lock_guard<std::mutex> lock(mu);
+    auto& slot = (*caches)[{root, subdir, extension}];
+    if (!slot) {
+        slot = std::make_unique<DiskCache>(subdir, extension);
+        slot->set_dir(root);
+    }
+    return *slot;
 }
 
 }  // namespace gpy

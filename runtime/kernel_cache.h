@@ -132,4 +132,10 @@ private:
     std::unordered_map<std::string_view, EntryPtr> map_;
 };
 
+// The process's one DiskCache for (root, subdir, extension): each
+// interpreter's kernels go to its own cache folder (Config::cache_dir; ""
+// is the default folder), and interpreters sharing a folder share its
+// cache. Thread-safe; the caches live until exit.
+DiskCache& shared_disk_cache(const std::string& root, const std::string& subdir, const std::string& extension);
+
 }  // namespace gpy

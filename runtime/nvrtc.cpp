@@ -1,5 +1,6 @@
 #include "runtime/nvrtc.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <sstream>
@@ -106,9 +107,16 @@ std::string launch_compile_level() {
     return level;
 }
 
+namespace {
+std::atomic<bool> g_fast_math{false};
+}  // namespace
+
+void set_fast_math(bool on) { g_fast_math = on; }
+
 std::string math_option() {
     const char* v = std::getenv("GPY_FAST_MATH");
-    std::string opt = v && std::string(v) == "1" ? "--use_fast_math" : "--fmad=false";
+    bool fast = g_fast_math.load() || (v && std::string(v) == "1");
+    std::string opt = fast ? "--use_fast_math" : "--fmad=false";
     // Experiments only (bench/gpu/kernel_lab.py): options NVRTC takes after
     // these, space-separated, such as "--fmad=true".
     if (const char* extra = std::getenv("GPY_NVRTC_EXTRA"); extra && *extra) opt += std::string(" ") + extra;

@@ -43,6 +43,10 @@ std::string compile(const std::string& source, const std::string& name, const st
 // kernels do (docs/differences.md). Read per compile; part of the disk
 // cache key.
 std::string math_option();
+// Config::fast_math: fast math for the process from now on (as
+// GPY_FAST_MATH=1). Process-wide: compiled kernels are shared by the
+// interpreters of a process and keyed without it (docs/architecture.md).
+void set_fast_math(bool on);
 
 // "--minimal" where NVRTC has it (12.4+; added by compile()), else "". Part
 // of the disk cache key.

@@ -68,27 +68,40 @@ int normalize_axis(int64_t axis, int ndim) {
 
 // ---- construction and materialisation ----
 
-// TODO(issue 5): per interpreter (arrays never cross interpreters today).
-// A vector with each array's slot kept in the array (ArrayObj::pending_slot):
-// tracking is two stores, not a hash-set node per array operation.
-static thread_local std::vector<ArrayObj*> g_pending_arrays;
+ArrayState& bound_array_state() {
+    Context* c = bound_context();
+    if (!c) throw std::logic_error("no interpreter context is bound to this thread (array work outside an interpreter)");
+    return static_cast<ArrayState&>(*c);
+}
 
+// The pending arrays of the interpreter that made them (ArrayState::pending).
 static void track_pending(ArrayObj* a) {
     if (a->pending_slot >= 0) return;
-    a->pending_slot = int64_t(g_pending_arrays.size());
-    g_pending_arrays.push_back(a);
+    std::vector<ArrayObj*>& list = bound_array_state().pending;
+    a->pending_slot = int64_t(list.size());
+    a->pending_list = &list;
+    list.push_back(a);
 }
 
 static void untrack_pending(ArrayObj* a) {
     if (a->pending_slot < 0) return;
-    ArrayObj* last = g_pending_arrays.back();
-    g_pending_arrays[size_t(a->pending_slot)] = last;
+    std::vector<ArrayObj*>& list = *a->pending_list;
+    ArrayObj* last = list.back();
+    list[size_t(a->pending_slot)] = last;
     last->pending_slot = a->pending_slot;
-    g_pending_arrays.pop_back();
+    list.pop_back();
     a->pending_slot = -1;
+    a->pending_list = nullptr;
 }
 
 ArrayObj::~ArrayObj() { untrack_pending(this); }
+
+ArrayState::~ArrayState() {
+    for (ArrayObj* a : pending) {
+        a->pending_slot = -1;
+        a->pending_list = nullptr;
+    }
+}
 
 static bool reads(const dag::Node* n, const Buffer* b, std::unordered_set<const dag::Node*>& seen) {
     // A computed node is read through its result (a shared pending value
@@ -104,7 +117,7 @@ static bool reads(const dag::Node* n, const Buffer* b, std::unordered_set<const 
 void flush_readers(const Buffer* buffer, const ArrayObj* except) {
     MaterializeReason why("an in-place write into memory it reads");
     std::vector<Value> todo;
-    for (ArrayObj* a : g_pending_arrays) {
+    for (ArrayObj* a : bound_array_state().pending) {
         if (a == except) continue;
         std::unordered_set<const dag::Node*> seen;
         if (a->node && reads(a->node.get(), buffer, seen)) todo.push_back(Value::object(a));
@@ -121,7 +134,7 @@ static void mark_failed(const std::vector<Value>& arrays) {
 void materialize_all_pending() {
     MaterializeReason why("synchronize()", /*only_if_unset=*/true);
     std::vector<Value> todo;
-    for (ArrayObj* a : g_pending_arrays) todo.push_back(Value::object(a));
+    for (ArrayObj* a : bound_array_state().pending) todo.push_back(Value::object(a));
     // In creation order, so kernels (and their memo keys) do not depend on
     // the set's hash order; arrays of one shape share a multi-output kernel.
     std::sort(todo.begin(), todo.end(), [](const Value& x, const Value& y) {
@@ -268,7 +281,8 @@ dag::NodeP array_node(ArrayObj* a) {
 // So lazy evaluation never moves more memory than eager evaluation does.
 static std::vector<ArrayObj*> held_subexpressions(ArrayObj* a) {
     std::vector<ArrayObj*> held;
-    if (g_pending_arrays.empty()) return held;  // (a itself is already out of the set)
+    const std::vector<ArrayObj*>& pending = bound_array_state().pending;
+    if (pending.empty()) return held;  // (a itself is already out of the set)
     std::unordered_set<const dag::Node*> graph;
     std::vector<const dag::Node*> stack{a->node.get()};
     while (!stack.empty()) {
@@ -277,7 +291,7 @@ static std::vector<ArrayObj*> held_subexpressions(ArrayObj* a) {
         if (n->result || n->op == dag::Op::Input || n->op == dag::Op::Scalar || !graph.insert(n).second) continue;
         for (auto& c : n->in) stack.push_back(c.get());
     }
-    for (ArrayObj* p : g_pending_arrays)
+    for (ArrayObj* p : pending)
         if (p != a && p->node && p->node != a->node && graph.count(p->node.get())) held.push_back(p);
     // Creation order: the kernels (and their memo keys) must not depend on the set's hash order.
     std::sort(held.begin(), held.end(), [](ArrayObj* x, ArrayObj* y) { return x->serial < y->serial; });

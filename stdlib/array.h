@@ -36,6 +36,7 @@ struct ArrayObj : Object {
     // input leave it to its own observation, which raises again.
     bool failed = false;
     int64_t pending_slot = -1;  // index in the pending-array list (array.cpp), -1 when not in it
+    std::vector<ArrayObj*>* pending_list = nullptr;  // that list: its interpreter's (ArrayState::pending)
 
     ArrayObj() : Object(types::ndarray) {}
     ~ArrayObj() override;

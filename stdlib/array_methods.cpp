@@ -204,7 +204,8 @@ Value m_squeeze(Interp& in, CallArgs& a) {
     materialize(x);
     const Value* axis = arg(a, 1, "axis");
     std::vector<int> axes;
-    if (axis && !axis->is_none()) {
+    const bool all = !axis || axis->is_none();  // axis=() squeezes nothing
+    if (!all) {
         axes = parse_axes(in, axis, x->ndim());
         for (int d : axes)
             if (x->shape[size_t(d)] != 1) raise(types::ValueError, "cannot select an axis to squeeze out which has size not equal to one");
@@ -212,7 +213,7 @@ Value m_squeeze(Interp& in, CallArgs& a) {
     Shape shape;
     std::vector<int64_t> strides;
     for (int d = 0; d < x->ndim(); ++d) {
-        bool drop = axes.empty() ? x->shape[size_t(d)] == 1 : std::find(axes.begin(), axes.end(), d) != axes.end();
+        bool drop = all ? x->shape[size_t(d)] == 1 : std::find(axes.begin(), axes.end(), d) != axes.end();
         if (drop) continue;
         shape.push_back(x->shape[size_t(d)]);
         strides.push_back(x->strides[size_t(d)]);

@@ -15,6 +15,7 @@
 #include "runtime/buffer.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
+#include "stdlib/array_state.h"
 #include "stdlib/array.h"
 #include "stdlib/cuda_errors.h"
 #include "stdlib/module_parts.h"
@@ -42,10 +43,9 @@ struct StreamObj : Object {
 };
 
 Value g_null_stream;  // Stream.null
-// The object of each device's current stream (kept alive while current);
-// Undef: the null stream.
-thread_local Value t_current[64];
-Value& current_slot() { return t_current[std::min(array_device_index(), 63)]; }
+// The object of the current device's current stream in the interpreter's
+// state (ArrayState::current_streams).
+Value& current_slot() { return bound_array_state().current_streams[std::min(array_device_index(), 63)]; }
 
 StreamObj* self_stream(CallArgs& a, const char* method) {
     if (a.npos < 1 || !a.pos[0].is_obj() || a.pos[0].o->type != g_stream_type)

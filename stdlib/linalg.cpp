@@ -154,6 +154,23 @@ void empty_second_takes_first_dtype(Interp& in, const Value& bv, const Value& A,
         B = as_array_value(in, bv, A.as<ArrayObj>()->dtype);
 }
 
+// NumPy's dot and inner of a 0-d and a 1- or 2-d float32/64 or complex
+// array (more than one element) go through BLAS axpy into zeros: out = 0 +
+// s * x, which OpenBLAS skips when s is 0. So a zero scalar gives zeros even
+// where x holds NaN or inf, and a product of -0.0 comes out +0.0. `r` is
+// multiply(A, B); returns what NumPy returns.
+Value as_blas_scaled(Interp& in, const Value& r, const Value& A, const Value& B) {
+    ArrayObj* ra = as_array(r);
+    const ArrayObj* s = arr(A)->ndim() == 0 ? arr(A) : arr(B);
+    const ArrayObj* x = s == arr(A) ? arr(B) : arr(A);
+    const DType t = ra ? ra->dtype : DType::Bool;
+    const bool blas = t == DType::Float32 || t == DType::Float64 || t == DType::Complex64 || t == DType::Complex128;
+    if (!ra || !blas || x->ndim() == 0 || x->ndim() > 2 || x->size() <= 1) return r;
+    Value sv = Value::object(const_cast<ArrayObj*>(s));
+    if (!truthy(sv)) return new_array(t, ra->shape, true);
+    return apply_ufunc(in, "add", {r, is_complex(t) ? make_complex(0.0, 0.0) : Value::real(0.0)});
+}
+
 Value dot_impl(Interp& in, const Value& av, const Value& bv, const Value* out) {
     Value A = as_array_value(in, av), B = as_array_value(in, bv);
     empty_second_takes_first_dtype(in, bv, A, B);
@@ -167,13 +184,7 @@ Value dot_impl(Interp& in, const Value& av, const Value& bv, const Value* out) {
         Value r = apply_ufunc(in, "multiply", {A, B}, o);
         ArrayObj* ra = as_array(r);
         if (ra && !out && ra->ndim() == 0) ra->numpy_scalar = true;
-        // NumPy scales a 1- or 2-d array by a 0-d second operand with BLAS,
-        // whose scal/axpy skip the product when the scalar is 0: zeros even
-        // where the array holds NaN or inf.
-        if (ra && !out && is_inexact(ra->dtype) && b->ndim() == 0 && (a->ndim() == 1 || a->ndim() == 2) &&
-            !truthy(B))
-            r = new_array(ra->dtype, ra->shape, true);
-        return r;
+        return out ? r : as_blas_scaled(in, r, A, B);
     }
     int na = a->ndim(), nb = b->ndim();
     int bk = nb == 1 ? 0 : nb - 2;
@@ -209,7 +220,10 @@ Value m_dot(Interp& in, CallArgs& a) {
 
 Value np_vdot(Interp& in, CallArgs& a) {
     expect_args(a, "vdot", 2, 2);
-    Value A = flat(as_array_value(in, a.pos[0])), B = flat(as_array_value(in, a.pos[1]));
+    Value A = as_array_value(in, a.pos[0]), B = as_array_value(in, a.pos[1]);
+    empty_second_takes_first_dtype(in, a.pos[1], A, B);
+    A = flat(A);
+    B = flat(B);
     if (arr(A)->size() != arr(B)->size())
         raise(types::ValueError, "cannot reshape array of size " + std::to_string(arr(B)->size()) + " into shape (" +
                                      std::to_string(arr(A)->size()) + ",)");
@@ -225,7 +239,7 @@ Value np_inner(Interp& in, CallArgs& a) {
         // As dot: both are arrays here, a Python scalar is not weak.
         Value r = apply_ufunc(in, "multiply", {A, B});
         if (ArrayObj* ra = as_array(r); ra && ra->ndim() == 0) ra->numpy_scalar = true;
-        return r;
+        return as_blas_scaled(in, r, A, B);
     }
     if (arr(A)->shape.back() != arr(B)->shape.back()) {
         // NumPy reports b with its last axis moved to second-to-last, as dot sees it.

@@ -516,7 +516,15 @@ Value np_isclose(Interp& in, CallArgs& a) {
         yv = is_inexact(yt) ? ya : array_from_node(make_cast(array_node(ya.as<ArrayObj>()), promote_types(yt, DType::Float64)));
     }
     Value diff = apply_ufunc(in, "absolute", {apply_ufunc(in, "subtract", {*x, yv})});
-    Value tol = apply_ufunc(in, "add", {atol, apply_ufunc(in, "multiply", {rtol, apply_ufunc(in, "absolute", {yv})})});
+    // With Python numbers NumPy's tolerance is Python arithmetic, a weak
+    // float (|x - 1e300| <= 1e295 compares in float32 for float32 x: inf <= inf).
+    Value tol;
+    if (rtol.is_number() && atol.is_number() && yv.is_number()) {
+        tol = Value::real(atol.as_float() + rtol.as_float() * std::fabs(yv.as_float()));
+    } else {
+        Value scaled = apply_ufunc(in, "multiply", {rtol, apply_ufunc(in, "absolute", {yv})});
+        tol = apply_ufunc(in, "add", {atol, scaled});
+    }
     Value close = apply_ufunc(in, "logical_and", {apply_ufunc(in, "less_equal", {diff, tol}), apply_ufunc(in, "isfinite", {yv})});
     Value same = apply_ufunc(in, "equal", {*x, yv});
     Value r = apply_ufunc(in, "logical_or", {close, same});
@@ -659,8 +667,6 @@ const FunctionSpec kFunctions[] = {
 
 }  // namespace
 
-// The backend the first interpreter chose (--backend, Config::backend) runs
-// kernels for the process; GPY_DEBUG and --dump-kernels observe them.
 // " (lines 3-5, 9)": the statements that built the nodes a kernel computes
 // (Node::origin, set from the interpreter's current statement), for the plan
 // report; "" when none is known.
@@ -687,70 +693,59 @@ static std::string source_lines_of(const KernelPlan& k) {
     return (lines.size() > 1 ? " (lines " : " (line ") + out + ")";
 }
 
-void install_backend(Interp& in) {
-    set_max_array_bytes(in.cfg.max_array_bytes);  // each interpreter's import: the last one's holds
-    static std::once_flag once;
-    std::call_once(once, [&] {
-        BackendChoice choice = choose_backend(in.cfg.backend, in.cfg.device);
-        bool cuda = choice.error.empty() && choice.name == "cuda";
-        if (cuda) set_array_device(DeviceKind::CUDA, in.cfg.device);
-        set_kernel_runner([cuda](KernelPlan& plan) {
-            if (!plan.device_error.empty()) raise(types::ValueError, plan.device_error);
-            try {
-                if (cuda) run_kernel_cuda(plan);
-                else run_kernel_cpu(plan);
-            } catch (const ShadowCompileError& e) {
-                raise(types::RuntimeError, e.what());
-            } catch (const cuda::Error& e) {
-                raise(types::RuntimeError, std::string("CUDA error: ") + e.what());
-            } catch (const std::bad_alloc&) {
-                throw;
-            } catch (const std::runtime_error& e) {  // NVRTC rejected a kernel: a gpy bug
-                raise(types::RuntimeError, e.what());
-            }
-            if (plan.launch.error == kErrNegativeIntPower)
-                raise(types::ValueError, "Integers to negative integer powers are not allowed.");
-        });
-        // Stand-ins (codegen/stand_in.h): the GPU's fused reductions run
-        // unfused while they compile; the CPU's only under GPY_TIER0=always (tests).
-        set_kernel_readiness([cuda](const KernelPlan& plan, bool ahead) {
-            try {
-                return cuda ? cuda_kernel_ready(plan, ahead) : tier0_mode() != Tier0Mode::Always;
-            } catch (const std::exception&) {
-                return true;  // the launch reports what is wrong
-            }
-        });
-        if (cuda) set_cold_start_hook([] { compile_generic_reductions_ahead(); });
-        if (in.cfg.profile) profile::enable([] { cuda_call([] { wait_for_device_work(); }); });
-        if (!in.cfg.cache_dir.empty()) {
-            CpuJit::instance().set_cache_dir(in.cfg.cache_dir);
-            set_cuda_cache_dir(in.cfg.cache_dir);
+// The interpreter's backend (runtime/backend.h) in its context, with the
+// array module's parts: launch errors become Python exceptions, and
+// GPY_DEBUG / --dump-kernels observe its kernels.
+static void make_array_context(Interp& in) {
+    ArrayState& st = array_state(in);
+    BackendOptions o;
+    o.backend = in.cfg.backend;
+    o.device = in.cfg.device;
+    o.cache_dir = in.cfg.cache_dir;
+    o.max_array_bytes = in.cfg.max_array_bytes;
+    o.fast_math = in.cfg.fast_math;
+    install_backend(st, o);
+    st.runner = [run = std::move(st.runner)](KernelPlan& plan) {
+        if (!plan.device_error.empty()) raise(types::ValueError, plan.device_error);
+        try {
+            run(plan);
+        } catch (const ShadowCompileError& e) {
+            raise(types::RuntimeError, e.what());
+        } catch (const cuda::Error& e) {
+            raise(types::RuntimeError, std::string("CUDA error: ") + e.what());
+        } catch (const std::bad_alloc&) {
+            throw;
+        } catch (const std::runtime_error& e) {  // NVRTC rejected a kernel: a gpy bug
+            raise(types::RuntimeError, e.what());
         }
-        const char* dbg = std::getenv("GPY_DEBUG");
-        int level = dbg ? std::atoi(dbg) : 0;
-        std::string dump = in.cfg.dump_kernels_dir;
-        if (level <= 0 && dump.empty()) return;
-        if (!dump.empty()) std::filesystem::create_directories(dump);
-        set_kernel_observer([level, dump](const KernelPlan& k) {
-            if (level >= 1) {
-                // The plan report: each kernel, what it computes and what forced it.
-                const char* why = materialize_reason();
-                std::fprintf(stderr, "gpy: kernel %s: %s [%s]%s\n", k.source->name.c_str(), k.source->summary.c_str(),
-                             *why ? why : "an operation needs it", source_lines_of(k).c_str());
+        if (plan.launch.error == kErrNegativeIntPower)
+            raise(types::ValueError, "Integers to negative integer powers are not allowed.");
+    };
+    if (in.cfg.profile) profile::enable([] { cuda_call([] { wait_for_device_work(); }); });
+    const char* dbg = std::getenv("GPY_DEBUG");
+    int level = dbg ? std::atoi(dbg) : 0;
+    std::string dump = in.cfg.dump_kernels_dir;
+    if (level <= 0 && dump.empty()) return;
+    if (!dump.empty()) std::filesystem::create_directories(dump);
+    st.observer = [level, dump](const KernelPlan& k) {
+        if (level >= 1) {
+            // The plan report: each kernel, what it computes and what forced it.
+            const char* why = materialize_reason();
+            std::fprintf(stderr, "gpy: kernel %s: %s [%s]%s\n", k.source->name.c_str(), k.source->summary.c_str(),
+                         *why ? why : "an operation needs it", source_lines_of(k).c_str());
+        }
+        if (level >= 3) std::fprintf(stderr, "%s\n", k.source->body.c_str());
+        if (!dump.empty()) {
+            // The CPU body, and the CUDA text (body, GPU-only entry points, wrappers; no prelude).
+            std::string path = dump + "/" + k.source->name + ".cpp";
+            if (!std::filesystem::exists(path)) {
+                std::ofstream f(path);
+                f << "// " << k.source->summary << "\n" << k.source->body;
+                std::ofstream g(dump + "/" + k.source->name + ".cu");
+                g << "// " << k.source->summary << "\n" << cuda_kernel_text(*k.source);
             }
-            if (level >= 3) std::fprintf(stderr, "%s\n", k.source->body.c_str());
-            if (!dump.empty()) {
-                // The CPU body, and the CUDA text (body, GPU-only entry points, wrappers; no prelude).
-                std::string path = dump + "/" + k.source->name + ".cpp";
-                if (!std::filesystem::exists(path)) {
-                    std::ofstream f(path);
-                    f << "// " << k.source->summary << "\n" << k.source->body;
-                    std::ofstream g(dump + "/" + k.source->name + ".cu");
-                    g << "// " << k.source->summary << "\n" << cuda_kernel_text(*k.source);
-                }
-            }
-        });
-    });
+        }
+    };
 }
 
 // Every native function and method the module reaches (its submodules, the
@@ -775,7 +770,10 @@ void check_keywords_below(Object* o, std::unordered_set<const Object*>& seen) {
 
 ModuleObj* make_numpy_module(Interp& in) {
     init_array_types();
-    install_backend(in);
+    make_array_context(in);
+    // Bound from now on: the interpreter binds it at each later entry
+    // (lang/interpreter.cpp); this import runs inside an entry that began without it.
+    t_bound_context = in.array_context.get();
     in.synchronize_hook = [] {
         MaterializeReason why("the end of a script or REPL input, or synchronize()", /*only_if_unset=*/true);
         materialize_all_pending();

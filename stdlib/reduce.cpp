@@ -2,6 +2,7 @@
 // statistics built from them (mean, var, std). A reduction's elementwise input
 // fuses into its kernel, so np.sum(x*x) reads x once and allocates nothing else.
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 #include "codegen/kernel.h"
@@ -172,13 +173,25 @@ Value reduce(Interp& in, ReduceOp op, const Value& x, const ReduceOptions& o) {
         if (op == ReduceOp::ArgMax || op == ReduceOp::ArgMin)
             raise(types::ValueError, std::string("attempt to get ") + ufunc_of(op) + " of an empty sequence");
     }
+    // NumPy casts initial= to the result dtype before it combines (sum of
+    // int16 with initial=-2.5 adds -2).
+    Value init = o.initial ? initial_value(in, *o.initial, out) : Value();
+    if (o.initial && op == ReduceOp::Prod && is_float(out) && !truthy(init)) {
+        // NumPy folds initial= in first: a zero start stays +-0 through finite
+        // factors (its sign flipping at each negative one) and turns NaN at an
+        // inf or NaN, where the elements' own product may overflow first
+        // (np.prod(float16 [3, -7, 65504], initial=0) is -0.0, not 0 * -inf).
+        // Against a zero start each element counts by its sign alone.
+        const Shape& s = input->shape;
+        NodeP one = make_scalar(out, convert_scalar(Value::real(1.0), out));
+        NodeP nan = make_scalar(out, convert_scalar(Value::real(NAN), out));
+        input = make_where(make_unary(UnaryOp::IsFinite, input, DType::Bool),
+                           make_binary(BinaryOp::Copysign, one, input, out, s), nan, s);
+    }
     NodeP node = make_reduce(op, input, axes, out);
     if (o.initial) {
         const char* uf = ufunc_of(op);
         Value r = array_from_node(node);
-        // NumPy casts initial= to the result dtype before it combines (sum of
-        // int16 with initial=-2.5 adds -2).
-        Value init = initial_value(in, *o.initial, out);
         Value combined = apply_ufunc(in, uf, {r, init});
         node = array_node(combined.as<ArrayObj>());
         node = make_cast(node, out);
@@ -270,8 +283,11 @@ static Value divide_by_count(Interp& in, const Value& sum, const Value& count) {
     }
     ArrayObj* sa = sum.as<ArrayObj>();
     Value q = apply_ufunc(in, "true_divide", {sum, c});
-    if (q.as<ArrayObj>()->dtype == sa->dtype) return q;
     ArrayObj* qa = q.as<ArrayObj>();
+    if (qa->dtype == sa->dtype) {
+        if (sa->numpy_scalar && qa->ndim() == 0) qa->numpy_scalar = true;  // also over a 0-d count array (ddof=np.uint64)
+        return q;
+    }
     return array_from_node(make_cast(array_node(qa), sa->dtype), sa->numpy_scalar && qa->ndim() == 0);
 }
 
@@ -314,8 +330,11 @@ Value variance(Interp& in, const Value& x, const ReduceOptions& o, const Value& 
     // where=): a ddof array of several elements is then ambiguous, ValueError.
     if (!o.where && !ddof.is_number()) (void)truthy(apply_ufunc(in, "greater_equal", {ddof, count}));
     // max(count - ddof, 0); ddof may be a float or an array (then broadcast, as NumPy).
-    Value dof = count.is_int() && ddof.is_int() ? Value::integer(std::max<int64_t>(count.i - ddof.i, 0))
-                                                : apply_ufunc(in, "maximum", {apply_ufunc(in, "subtract", {count, ddof}), Value::integer(0)});
+    // NumPy's count is an intp (strong): count - np.uint64(3) is float64 -2.0, not a wrapped uint64.
+    Value dof = count.is_int() && ddof.is_int()
+                    ? Value::integer(std::max<int64_t>(count.i - ddof.i, 0))
+                    : apply_ufunc(in, "maximum", {apply_ufunc(in, "subtract", {count.is_int() ? as_array_value(in, count, DType::Int64) : count, ddof}),
+                                                  Value::integer(0)});
     Value v = divide_by_count(in, ss, dof);
     if (take_sqrt) {
         ArrayObj* va = v.as<ArrayObj>();

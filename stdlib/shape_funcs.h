@@ -40,6 +40,8 @@ Value moveaxis_view(ArrayObj* x, int src, int dst);
 Value insert_axis(ArrayObj* x, int axis);
 // np.broadcast_to(x, shape) (raises NumPy's message when it cannot).
 Value broadcast_view(ArrayObj* x, const dag::Shape& shape);
+// The broadcast shape of arrays, or np.broadcast's ValueError naming the first pair that clashes.
+dag::Shape broadcast_all(const std::vector<Value>& xs);
 // normalize_axis with NumPy's "argname: " prefix on the AxisError (none when null).
 int normalize_axis_named(int64_t axis, int ndim, const char* argname);
 // NumPy's normalize_axis_tuple: an int or a sequence of ints, each normalised

@@ -48,14 +48,31 @@ Value np_meshgrid(Interp& in, CallArgs& a) {
 // The module's linspace (numpy_module.cpp), looked up once: its logic is reused as is.
 NativeFn g_linspace = nullptr;
 
-// NumPy's logspace: power(base, linspace(start, stop, num, endpoint)); a
-// Python number base stays weak (a complex64 exponent gives complex64).
-Value logspace(Interp& in, const Value& start, const Value& stop, const Value& num, bool endpoint, const Value& base) {
-    Value args[4] = {start, stop, num, Value::boolean(endpoint)};
-    CallArgs la{args, 4, nullptr};
-    Value y = g_linspace(in, la);
+// NumPy's logspace: power(base, linspace(start, stop, num, endpoint, axis));
+// a Python number base stays weak (a complex64 exponent gives complex64). An
+// array base (ndim > 0) is broadcast with the bounds first: all three get
+// the broadcast's ndim (ones in front), and base an axis at `axis` for the
+// samples (base=[[[1]], [[2]]] gives shape (50, 2, 1, 1)).
+Value logspace(Interp& in, Value start, Value stop, const Value& num, bool endpoint, Value base, const Value& axis) {
     bool python_number = base.is_number() || as_complex(base);
-    return apply_ufunc(in, "power", {python_number ? base : as_array_value(in, base), y});
+    if (!python_number) {
+        base = as_array_value(in, base);
+        if (base.as<ArrayObj>()->ndim() > 0) {
+            start = as_array_value(in, start);
+            stop = as_array_value(in, stop);
+            int ndmax = 0;
+            for (const Value* v : {&start, &stop, &base}) ndmax = std::max(ndmax, v->as<ArrayObj>()->ndim());
+            broadcast_all({start, stop, base});  // np.broadcast's error when they do not
+            for (Value* v : {&start, &stop, &base})
+                while (v->as<ArrayObj>()->ndim() < ndmax) *v = insert_axis(v->as<ArrayObj>(), 0);
+            int ax = normalize_axis(to_index(axis, "axis"), ndmax + 1);
+            base = insert_axis(base.as<ArrayObj>(), ax);
+        }
+    }
+    Value args[7] = {start, stop, num, Value::boolean(endpoint), Value::boolean(false), Value::none(), axis};
+    CallArgs la{args, 7, nullptr};
+    Value y = g_linspace(in, la);
+    return apply_ufunc(in, "power", {base, y});
 }
 
 Value np_logspace(Interp& in, CallArgs& a) {
@@ -64,7 +81,9 @@ Value np_logspace(Interp& in, CallArgs& a) {
     const Value* num = arg(a, 2, "num");
     const Value* ep = arg(a, 3, "endpoint");
     const Value* base = arg(a, 4, "base");
-    Value r = logspace(in, start, stop, num ? *num : Value::integer(50), !ep || truthy(*ep), base ? *base : Value::real(10.0));
+    const Value* axis = arg(a, 6, "axis");
+    Value r = logspace(in, start, stop, num ? *num : Value::integer(50), !ep || truthy(*ep), base ? *base : Value::real(10.0),
+                       axis ? *axis : Value::integer(0));
     if (auto dt = dtype_arg(in, a, 5)) r = array_from_node(dag::make_cast(array_node(r.as<ArrayObj>()), *dt));
     return r;
 }
@@ -98,7 +117,8 @@ Value np_geomspace(Interp& in, CallArgs& a) {
     Value out_sign = apply_ufunc(in, "sign", {start});
     start = as_dt(apply_ufunc(in, "true_divide", {start, out_sign}));
     stop = apply_ufunc(in, "true_divide", {stop, out_sign});
-    Value r = logspace(in, apply_ufunc(in, "log10", {start}), apply_ufunc(in, "log10", {stop}), Value::integer(num), endpoint, Value::real(10.0));
+    Value r = logspace(in, apply_ufunc(in, "log10", {start}), apply_ufunc(in, "log10", {stop}), Value::integer(num), endpoint,
+                       Value::real(10.0), Value::integer(0));
     r = compute_into_new(dag::make_cast(array_node(r.as<ArrayObj>()), dt), dt, r.as<ArrayObj>()->shape);
     if (num > 0) {
         array_setitem(in, r, Value::integer(0), start);
@@ -234,7 +254,7 @@ Value np_ravel_multi_index(Interp& in, CallArgs& a) {
 void add_grid_functions(Interp&, ModuleObj* m) {
     g_linspace = m->get("linspace")->as<BuiltinObj>()->fn;
     m->set("meshgrid", make_builtin("meshgrid", np_meshgrid, "meshgrid(*xi, copy=True, sparse=False, indexing='xy')", "Coordinate matrices from coordinate vectors."));
-    m->set("logspace", make_builtin("logspace", np_logspace, "logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None)", "Numbers spaced evenly on a log scale."));
+    m->set("logspace", make_builtin("logspace", np_logspace, "logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0)", "Numbers spaced evenly on a log scale."));
     m->set("geomspace", make_builtin("geomspace", np_geomspace, "geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0)", "Numbers spaced evenly on a log scale (a geometric progression)."));
     m->set("unravel_index", make_builtin("unravel_index", np_unravel_index, "unravel_index(indices, shape, order='C')", "Convert flat indices into a tuple of coordinate arrays."));
     m->set("ravel_multi_index", make_builtin("ravel_multi_index", np_ravel_multi_index, "ravel_multi_index(multi_index, dims, mode='raise', order='C')", "Convert a tuple of index arrays into an array of flat indices."));

@@ -11,19 +11,6 @@ namespace gpy {
 
 using dag::Shape;
 
-namespace {
-
-Value np_broadcast_to(Interp& in, CallArgs& a) {
-    Value x = materialized(in, required(a, 0, "array", "broadcast_to"));
-    const Value& shape = required(a, 1, "shape", "broadcast_to");
-    Shape s;
-    if (is_kind(shape, OK::Tuple) || is_kind(shape, OK::List))
-        for (auto& d : to_vector(in, shape)) s.push_back(to_index(d));
-    else
-        s.push_back(to_index(shape));
-    return broadcast_view(x.as<ArrayObj>(), s);
-}
-
 // The broadcast shape of arrays, or NumPy's message naming the first pair that clashes.
 Shape broadcast_all(const std::vector<Value>& xs) {
     Shape out;
@@ -46,6 +33,19 @@ Shape broadcast_all(const std::vector<Value>& xs) {
         }
     }
     return out;
+}
+
+namespace {
+
+Value np_broadcast_to(Interp& in, CallArgs& a) {
+    Value x = materialized(in, required(a, 0, "array", "broadcast_to"));
+    const Value& shape = required(a, 1, "shape", "broadcast_to");
+    Shape s;
+    if (is_kind(shape, OK::Tuple) || is_kind(shape, OK::List))
+        for (auto& d : to_vector(in, shape)) s.push_back(to_index(d));
+    else
+        s.push_back(to_index(shape));
+    return broadcast_view(x.as<ArrayObj>(), s);
 }
 
 Value np_broadcast_arrays(Interp& in, CallArgs& a) {

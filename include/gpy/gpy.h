@@ -1,7 +1,11 @@
-// gpy embedding API (C++). One Interpreter holds all of a session's state;
-// two interpreters in one process share nothing mutable.
+// gpy embedding API (C++). One Interpreter holds all of a session's state:
+// two interpreters in one process have their own backend, device, streams,
+// kernel cache folder, limits and kernel record (docs/architecture.md,
+// "Interpreter contexts"). They share the process's compiled kernels, and
+// fast_math once set holds for the process.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -17,9 +21,10 @@ struct Config {
     TextSink out;                   // print(), REPL echo
     TextSink err;                   // diagnostics, tracebacks
     std::vector<std::string> argv;  // sys.argv
-    std::string backend = "auto";   // auto | cpu | cuda (arrays arrive in later issues)
+    std::string backend = "auto";   // auto | cpu | cuda ($GPY_BACKEND replaces auto)
     int device = 0;
-    std::string cache_dir;
+    std::string cache_dir;          // kernel cache folder ("" = $GPY_CACHE_DIR, else ~/.cache/gpy)
+    bool fast_math = false;         // GPU kernels with --use_fast_math (gpy --fast-math); process-wide once set
     std::string dump_kernels_dir;
     bool verbose = false;
     bool profile = false;           // --profile: per-kernel table at exit (codegen/profile.h)
@@ -28,7 +33,6 @@ struct Config {
     // iterations + calls (0 = unlimited).
     long long max_steps = 0;
     // Sandboxing: an array of more bytes raises MemoryError (0 = unlimited).
-    // Process-wide: each interpreter's `import numpy` sets it (the last holds).
     // Strings and lists that a program asks to grow past it (or past the
     // machine's memory) raise MemoryError before allocating, per interpreter.
     size_t max_array_bytes = 0;
@@ -75,6 +79,16 @@ public:
     // help(name)-style one-liner for a name, or empty.
     std::string help_text(std::string_view name);
 
+    // The kernels this interpreter has run: how many, and the most recent
+    // (up to 256) whose launch number is >= `first` (the REPL's %kernels;
+    // an embedder's check that its statement fused into one kernel).
+    struct KernelInfo {
+        uint64_t number;
+        std::string name, summary;
+    };
+    uint64_t kernels_launched() const;
+    std::vector<KernelInfo> kernels_since(uint64_t first) const;
+
     // Async-signal-safe: the running statement raises KeyboardInterrupt at its
     // next loop iteration or call.
     void interrupt();
@@ -83,7 +97,6 @@ public:
     const Config& config() const;
 
     struct Impl;
-    Impl& impl() { return *impl_; }
 
 private:
     std::unique_ptr<Impl> impl_;

@@ -7,21 +7,24 @@
 
 #include "codegen/dag.h"
 #include "gpy/gpy.h"
+#include "runtime/array_context.h"
+#include "runtime/backend.h"
 
 namespace gpy::test {
 
-// The planner's kernel runner is installed when the array module is first
-// imported; one import in a throw-away interpreter sets it up for this process.
-inline void ensure_backend() {
-    static bool done = [] {
-        gpy::Config c;
-        c.out = [](std::string_view) {};
-        c.err = [](std::string_view) {};
-        Interpreter interp(std::move(c));
-        interp.run_string("import numpy", "<setup>");
-        return true;
+// Tests that drive the planner directly run in a context of their own (the
+// runtime's part of an interpreter's, base/context.h), bound to the test
+// thread: the default backend's, as `import numpy` makes it (the array
+// module's part is not there: such tests make no ndarray). Interpreters the tests run bind
+// theirs while they run and restore this one after.
+inline ArrayContext& ensure_backend() {
+    static ArrayContext* ctx = [] {
+        auto* c = new ArrayContext();  // never destroyed: buffers of static tests may outlive main
+        install_backend(*c, BackendOptions{});
+        return c;
     }();
-    (void)done;
+    t_bound_context = ctx;
+    return *ctx;
 }
 
 // A float32 Input over a fresh buffer holding `values` (shape: 1-D by default).

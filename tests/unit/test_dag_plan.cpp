@@ -153,13 +153,13 @@ TEST_CASE("plan: an elementwise tree is one kernel and the node keeps its result
     ensure_backend();
     NodeP x = input_f32({1, 4, 9, 16});
     NodeP y = make_binary(BinaryOp::Add, make_unary(UnaryOp::Sqrt, x, DType::Float32), scalar_f32(1.0f), DType::Float32, {4});
-    uint64_t before = kernels_launched();
+    uint64_t before = plan_context().kernels_launched();
     gpy::materialize(y);
-    CHECK(kernels_launched() - before == 1);
+    CHECK(plan_context().kernels_launched() - before == 1);
     CHECK(result_f32(y) == std::vector<float>{2, 3, 4, 5});
     CHECK(y->in.empty());  // inputs released once computed
     gpy::materialize(y);   // computed nodes are not recomputed
-    CHECK(kernels_launched() - before == 1);
+    CHECK(plan_context().kernels_launched() - before == 1);
 }
 
 TEST_CASE("plan: sum(x*x) is one kernel that reads x once", "[plan]") {
@@ -172,9 +172,9 @@ TEST_CASE("plan: sum(x*x) is one kernel that reads x once", "[plan]") {
     KernelPlan k = emit_kernel(s);
     CHECK(k.source->kind == KernelSource::ReduceFull);
     CHECK(k.launch.ptrs.size() == 2);  // the output and x: x*x allocates nothing
-    uint64_t before = kernels_launched();
+    uint64_t before = plan_context().kernels_launched();
     gpy::materialize(s);
-    CHECK(kernels_launched() - before == 1);
+    CHECK(plan_context().kernels_launched() - before == 1);
     double want = 0;
     for (float f : v) want += double(f) * f;
     CHECK(result_f32(s)[0] == Approx(want).epsilon(1e-6));
@@ -185,9 +185,9 @@ TEST_CASE("plan: a row reduction with an epilogue is one kernel", "[plan]") {
     NodeP x = input_f32({1, 2, 3, 4, 5, 6}, {2, 3});
     NodeP m = make_reduce(ReduceOp::Max, x, {1}, DType::Float32);
     NodeP y = make_binary(BinaryOp::Mul, m, scalar_f32(10.0f), DType::Float32, {2});
-    uint64_t before = kernels_launched();
+    uint64_t before = plan_context().kernels_launched();
     gpy::materialize(y);
-    CHECK(kernels_launched() - before == 1);
+    CHECK(plan_context().kernels_launched() - before == 1);
     CHECK(result_f32(y) == std::vector<float>{30, 60});
 }
 
@@ -198,9 +198,9 @@ TEST_CASE("plan: a reduction nested in another's input is its own kernel", "[pla
     NodeP mx = make_reduce(ReduceOp::Max, x, {0}, DType::Float32);
     NodeP d = make_binary(BinaryOp::Sub, x, mx, DType::Float32, {4});
     NodeP s = make_reduce(ReduceOp::Sum, d, {0}, DType::Float32);
-    uint64_t before = kernels_launched();
+    uint64_t before = plan_context().kernels_launched();
     gpy::materialize(s);
-    CHECK(kernels_launched() - before == 2);
+    CHECK(plan_context().kernels_launched() - before == 2);
     CHECK(result_f32(s)[0] == -24.0f);
     CHECK(mx->result);
 }
@@ -237,9 +237,9 @@ TEST_CASE("planner: nodes of one shape computed together share one kernel", "[pl
     NodeP b = make_binary(BinaryOp::Mul, shared, shared, DType::Float32, {4});
     NodeP c = make_unary(UnaryOp::Neg, x, DType::Float32);
     NodeP other = make_binary(BinaryOp::Add, input_f32({1, 2}), scalar_f32(1), DType::Float32, {2});
-    uint64_t before = kernels_launched();
+    uint64_t before = plan_context().kernels_launched();
     materialize_together({a, b, c, other, a});
-    CHECK(kernels_launched() - before == 2);  // {a, b, c} and {other}
+    CHECK(plan_context().kernels_launched() - before == 2);  // {a, b, c} and {other}
     CHECK(result_f32(a) == std::vector<float>{3, 5, 7, 9});
     CHECK(result_f32(b) == std::vector<float>{4, 16, 36, 64});
     CHECK(result_f32(c) == std::vector<float>{-1, -2, -3, -4});
@@ -265,10 +265,10 @@ TEST_CASE("plan: softmax over rows is one row kernel that allocates only its out
     NodeP p = make_binary(BinaryOp::TrueDiv, e, s, DType::Float32, {R, C});
     REQUIRE(row_kernel_fits({p}));
     CHECK(emit_kernel(p).source->kind == KernelSource::RowFused);
-    uint64_t before = kernels_launched();
+    uint64_t before = plan_context().kernels_launched();
     size_t allocs = array_allocations();
     gpy::materialize(p);
-    CHECK(kernels_launched() - before == 1);
+    CHECK(plan_context().kernels_launched() - before == 1);
     CHECK(array_allocations() - allocs == 1);  // the output: no temporaries for the max, the sum or e
     std::vector<float> got = result_f32(p);
     for (int64_t r = 0; r < R; ++r) {

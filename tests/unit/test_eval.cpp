@@ -14,55 +14,15 @@
 #include <vector>
 
 #include "gpy/gpy.h"
+#include "tests/unit/session.h"
 
 using gpy::InputState;
 using gpy::Interpreter;
 using gpy::Result;
 using gpy::Status;
+using gpy::test::Session;
 
 namespace {
-
-// An interpreter whose out/err go to strings.
-struct Session {
-    std::string out, err;
-    Interpreter interp;
-    explicit Session(gpy::Config c = {}) : interp(with_sinks(std::move(c))) {}
-
-    gpy::Config with_sinks(gpy::Config c) {
-        c.out = [this](std::string_view s) { out.append(s); };
-        c.err = [this](std::string_view s) { err.append(s); };
-        return c;
-    }
-    Result run(std::string_view src) { return interp.run_string(src, "<test>"); }
-    // Runs `src`, requires success and returns what it printed (and clears).
-    std::string ok(std::string_view src) {
-        out.clear();
-        err.clear();
-        Result r = run(src);
-        INFO("stderr: " << err);
-        CHECK(r.status == Status::Ok);
-        CHECK(r.exit_code == 0);
-        return out;
-    }
-    // Runs `src`, requires an uncaught exception; returns stderr.
-    std::string fails(std::string_view src) {
-        out.clear();
-        err.clear();
-        Result r = run(src);
-        INFO("stdout: " << out);
-        CHECK(r.status == Status::RuntimeError);
-        CHECK(r.exit_code == 1);
-        return err;
-    }
-    std::string repl(std::string_view src) {
-        out.clear();
-        err.clear();
-        Result r = interp.run_interactive(src);
-        INFO("stderr: " << err);
-        CHECK(r.status == Status::Ok);
-        return out;
-    }
-};
 
 bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
 bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }

@@ -2,6 +2,7 @@
 // backend has not compiled runs unfused, its elementwise parts on the tier-0
 // interpreter and its reductions as generic kernels over rows, and computes
 // what the fused kernel does.
+#include <utility>
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -33,14 +34,14 @@ struct NothingCompiled {
     KernelReadiness saved;
     Tier0Mode mode = tier0_mode();
     NothingCompiled() {
-        saved = set_kernel_readiness([this](const KernelPlan&, bool) {
+        saved = std::exchange(plan_context().readiness, [this](const KernelPlan&, bool) {
             ++asked;
             return false;
         });
         set_tier0_mode(Tier0Mode::Always);
     }
     ~NothingCompiled() {
-        set_kernel_readiness(saved);
+        plan_context().readiness = saved;
         set_tier0_mode(mode);
     }
 };
@@ -71,11 +72,11 @@ std::vector<T> run(const std::function<NodeP()>& build, bool stand_in, Run* ran 
     std::unique_ptr<NothingCompiled> nothing;
     if (stand_in) nothing = std::make_unique<NothingCompiled>();
     NodeP n = build();
-    uint64_t before = kernels_launched();
+    uint64_t before = plan_context().kernels_launched();
     gpy::materialize(n);
     if (ran) {
-        ran->kernels = kernels_launched() - before;
-        for (const KernelRecord& r : kernels_since(before)) ran->names.push_back(r.name);
+        ran->kernels = plan_context().kernels_launched() - before;
+        for (const KernelRecord& r : plan_context().kernels_since(before)) ran->names.push_back(r.name);
     }
     if (asked && nothing) *asked = nothing->asked;
     return values_of<T>(n);

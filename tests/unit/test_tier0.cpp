@@ -13,6 +13,7 @@
 #include "codegen/dag.h"
 #include "codegen/kernel.h"
 #include "codegen/tier0.h"
+#include "runtime/array_context.h"
 #include "runtime/cpu_backend.h"
 #include "runtime/cuda_backend.h"
 #include "runtime/cuda_driver.h"
@@ -255,14 +256,14 @@ TEST_CASE("tier 0: every opcode and program computes the fused kernel's bits on 
     // (the runner would otherwise interpret them), until the test ends.
     struct OnGpu {
         Tier0Mode saved = tier0_mode();
+        ArrayContext ctx;
+        ContextScope bound{&ctx};
         OnGpu() {
-            set_array_device(DeviceKind::CUDA, 0);
+            ctx.array_kind = DeviceKind::CUDA;
+            ctx.runner = run_kernel_cuda;
             set_tier0_mode(Tier0Mode::Off);
         }
-        ~OnGpu() {
-            set_array_device(DeviceKind::CPU);
-            set_tier0_mode(saved);
-        }
+        ~OnGpu() { set_tier0_mode(saved); }
     } on_gpu;
     Allocate alloc = [](size_t n) { return allocate_cuda_buffer(0, n, false); };
     check_every_opcode(alloc, run_kernel_cuda, wait_for_device_work, Tolerance{0});
