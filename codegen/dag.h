@@ -13,8 +13,8 @@
 
 #include "codegen/free_list.h"
 #include "codegen/small_vec.h"
-#include "runtime/buffer.h"
-#include "runtime/dtype.h"
+#include "base/buffer.h"
+#include "base/dtype.h"
 
 namespace gpy::dag {
 

@@ -21,7 +21,8 @@
 #include <unordered_map>
 
 #include "codegen/emit_internal.h"
-#include "runtime/buffer.h"
+#include "base/buffer.h"
+#include "base/context.h"
 
 namespace gpy {
 

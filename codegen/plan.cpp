@@ -8,7 +8,7 @@
 
 #include "codegen/profile.h"
 #include "codegen/stand_in.h"
-#include "runtime/phase_times.h"
+#include "base/phase_times.h"
 
 namespace gpy {
 

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/dtype.h"
+#include "base/dtype.h"
 
 namespace gpy {
 

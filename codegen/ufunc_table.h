@@ -9,7 +9,7 @@
 #include <span>
 #include <string_view>
 
-#include "runtime/dtype.h"
+#include "base/dtype.h"
 
 namespace gpy {
 

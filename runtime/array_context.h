@@ -1,5 +1,5 @@
-// The runtime's part of an interpreter's context (base/context.h): where its
-// new arrays live, how large one may be, the stream its work goes to on each
+// The runtime's part of an interpreter's context (base/context.h, which
+// holds where its new arrays live): how large one may be, the stream its work goes to on each
 // device, and the compile settings of its kernels. Filled by
 // install_backend (runtime/backend.h) from the interpreter's configuration;
 // `with Device(i):` and `with stream:` change it for a block.
@@ -9,14 +9,12 @@
 #include <string>
 
 #include "codegen/plan.h"
-#include "runtime/buffer.h"
+#include "base/buffer.h"
 
 namespace gpy {
 
 class ArrayContext : public PlanContext {
 public:
-    DeviceKind array_kind = DeviceKind::CPU;  // where Buffer::allocate puts new arrays
-    int array_device = 0;
     size_t max_array_bytes = 0;               // 0: no cap (Config::max_array_bytes)
     std::string cache_dir;                    // "" = the default kernel cache folder
     bool fast_math = false;                   // NVRTC --use_fast_math (gpy --fast-math)
@@ -24,6 +22,8 @@ public:
     // slot); nullptr is the legacy default stream. A CUstream, kept as void*
     // so that this header does not need the driver's.
     void* streams[64] = {};
+
+    Buffer* allocate_array(size_t nbytes, bool zero) override;  // runtime/array_memory.cpp
 };
 
 // The bound interpreter's runtime context, or nullptr when none is bound

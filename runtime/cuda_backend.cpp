@@ -16,14 +16,14 @@
 #include "codegen/stand_in.h"
 #include "codegen/tier0.h"
 #include "runtime/array_context.h"
-#include "runtime/buffer.h"
+#include "runtime/array_memory.h"
 #include "runtime/compile_queue.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
 #include "runtime/device_pool.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/nvrtc.h"
-#include "runtime/phase_times.h"
+#include "base/phase_times.h"
 
 namespace gpy {
 

@@ -1,5 +1,5 @@
 #include "runtime/cuda_driver.h"
-#include "runtime/phase_times.h"
+#include "base/phase_times.h"
 
 #include <dlfcn.h>
 

@@ -9,7 +9,7 @@
 
 #include "runtime/array_context.h"
 #include "runtime/device_pool.h"
-#include "runtime/phase_times.h"
+#include "base/phase_times.h"
 
 namespace gpy {
 
@@ -19,6 +19,9 @@ namespace {
 std::atomic<uint64_t> g_busy_devices{0};
 uint64_t device_bit(int device) { return uint64_t(1) << (device < 63 ? device : 63); }
 }  // namespace
+
+// How ~Buffer frees a CUDA buffer and how host access waits for it (base/buffer.h).
+const DeviceMemoryOps kCudaMemory{free_cuda_buffer, wait_for_device_work};
 
 Buffer* allocate_cuda_buffer(int device, size_t nbytes, bool zero) {
     phase::Scope timed(phase::Alloc);
@@ -31,6 +34,7 @@ Buffer* allocate_cuda_buffer(int device, size_t nbytes, bool zero) {
     b->nbytes = nbytes;
     b->device = DeviceKind::CUDA;
     b->device_index = device;
+    b->ops = &kCudaMemory;
     if (zero && nbytes) {
         GPY_CU(cuMemsetD8Async(cuda::CUdeviceptr(p), 0, nbytes, stream));
         note_device_work(device);

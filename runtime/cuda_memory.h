@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#include "runtime/buffer.h"
+#include "runtime/array_memory.h"
 #include "runtime/cuda_driver.h"
 
 namespace gpy {

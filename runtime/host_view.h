@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime/dtype.h"
+#include "base/dtype.h"
 
 namespace gpy {
 

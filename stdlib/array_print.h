@@ -2,7 +2,7 @@
 // np.format_float_positional and np.format_float_scientific.
 //
 // The output is byte-for-byte what NumPy 2.x (default legacy=False) prints
-// for the dtypes in runtime/dtype.h; tests/unit/gen_array_print_cases.py
+// for the dtypes in base/dtype.h; tests/unit/gen_array_print_cases.py
 // records NumPy's text and tests/unit/test_array_print.cpp compares.
 //
 // Floats use our own Dragon4 (big-integer shortest/exact digit generation,
@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <string>
 
-#include "runtime/dtype.h"
+#include "base/dtype.h"
 #include "runtime/host_view.h"
 
 namespace gpy {

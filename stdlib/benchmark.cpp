@@ -13,7 +13,7 @@
 #include <cstring>
 #include <memory>
 
-#include "runtime/buffer.h"
+#include "runtime/array_memory.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
 #include "stdlib/array.h"

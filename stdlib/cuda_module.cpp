@@ -9,7 +9,7 @@
 #include <string>
 
 #include "codegen/plan.h"
-#include "runtime/buffer.h"
+#include "runtime/array_memory.h"
 #include "runtime/cublas.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"

@@ -12,7 +12,7 @@
 #include <memory>
 
 #include "codegen/plan.h"
-#include "runtime/buffer.h"
+#include "runtime/array_memory.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
 #include "stdlib/array_state.h"

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "lang/interp.h"
-#include "runtime/dtype.h"
+#include "base/dtype.h"
 
 namespace gpy {
 

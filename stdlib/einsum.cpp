@@ -10,7 +10,7 @@
 #include <optional>
 
 #include "codegen/promote.h"
-#include "runtime/buffer.h"
+#include "runtime/array_memory.h"
 #include "runtime/cublas.h"
 #include "stdlib/linalg.h"
 #include "stdlib/module_parts.h"

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <mutex>
 
+#include "runtime/array_memory.h"
 #include "codegen/plan.h"
 #include "codegen/stand_in.h"
 #include "codegen/tier0.h"

@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "runtime/buffer.h"
+#include "runtime/array_memory.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/philox.h"
 #include "runtime/philox_cuda.h"

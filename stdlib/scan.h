@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "lang/interp.h"
-#include "runtime/dtype.h"
+#include "base/dtype.h"
 
 namespace gpy {
 

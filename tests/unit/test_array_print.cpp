@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/dtype.h"
+#include "base/dtype.h"
 #include "runtime/host_view.h"
 #include "stdlib/array_print.h"
 

@@ -1,6 +1,6 @@
-// Reference-counted array memory: host memory (the CPU backend) or CUDA
-// managed memory from the pooled, stream-aware device allocator
-// (runtime/cuda_memory.h). Host code reaches the bytes through
+// Reference-counted array memory: host memory from a pool, or device memory
+// whose allocator (runtime/cuda_memory.h) says how to free it and how the
+// host waits for it (DeviceMemoryOps). Host code reaches the bytes through
 // BufferRef::bytes(), which first waits for GPU work in flight; kernel
 // launches take device_bytes(), which does not.
 #pragma once
@@ -8,10 +8,19 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 namespace gpy {
 
 enum class DeviceKind : uint8_t { CPU, CUDA };
+
+struct Buffer;
+
+// What a device allocator provides for its buffers.
+struct DeviceMemoryOps {
+    void (*free)(Buffer* b) noexcept;  // gives the block back (from ~Buffer)
+    void (*wait_for_host)();           // waits until the host may touch device-visible memory
+};
 
 struct Buffer {
     std::atomic<int32_t> refcount{0};
@@ -19,32 +28,16 @@ struct Buffer {
     size_t nbytes = 0;
     DeviceKind device = DeviceKind::CPU;
     int device_index = 0;
+    const DeviceMemoryOps* ops = nullptr;  // set for device memory
 
     // 64-byte aligned, zero-initialised when `zero` is set. Throws std::bad_alloc.
     static Buffer* allocate_host(size_t nbytes, bool zero = false);
-    // On the device new arrays live on (set_array_device): the host, or the
-    // pool of a CUDA device (which throws cuda::OutOfMemory).
+    // A new array's memory where the bound interpreter puts arrays (its
+    // context, base/context.h: host or device, within its limit); host
+    // memory when no interpreter is bound.
     static Buffer* allocate(size_t nbytes, bool zero = false);
     ~Buffer();
 };
-
-// The bound interpreter's cap on one array's bytes (ArrayContext::
-// max_array_bytes, Config::max_array_bytes): past it, Buffer::allocate throws
-// a std::bad_alloc whose what() says so (the interpreter's MemoryError).
-// check_array_bytes throws that bad_alloc when `nbytes` is past the cap: for
-// host scratch (std::vector) sized by a user's argument, e.g. a permutation's indices.
-void check_array_bytes(size_t nbytes);
-
-// Where Buffer::allocate puts the bound interpreter's new arrays (its
-// backend at start-up, `with Device(i):` per block; the host when no
-// interpreter is bound).
-void set_array_device(DeviceKind kind, int index = 0);
-DeviceKind array_device_kind();
-int array_device_index();
-
-// Waits until GPU work that may touch managed memory has finished, so the
-// host can read or write it (a no-op when none is in flight).
-void wait_for_device_work();
 
 inline void retain(Buffer* b) { b->refcount.fetch_add(1, std::memory_order_relaxed); }
 inline void release(Buffer* b) {
@@ -65,7 +58,7 @@ public:
     explicit operator bool() const { return b_ != nullptr; }
     // For host code: waits for in-flight GPU work first (managed memory).
     uint8_t* bytes() const {
-        if (b_->device != DeviceKind::CPU) wait_for_device_work();
+        if (b_->ops) b_->ops->wait_for_host();
         return static_cast<uint8_t*>(b_->data);
     }
     // For kernel launches: the address as it is, without waiting.

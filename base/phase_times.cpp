@@ -1,4 +1,4 @@
-#include "runtime/phase_times.h"
+#include "base/phase_times.h"
 
 #include <atomic>
 #include <cstdio>

@@ -1,20 +1,18 @@
-#include "runtime/buffer.h"
-
-#include "runtime/array_context.h"
-#include "runtime/cuda_memory.h"
+#include "base/buffer.h"
 
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <new>
-#include <string>
-#include <vector>
+
+#include "base/context.h"
 
 namespace gpy {
 
 static std::atomic<size_t> g_bytes{0};
 static std::atomic<size_t> g_allocs{0};
+static std::atomic<size_t> g_array_allocs{0};
 
 // Freed host blocks are kept for reuse, keyed by rounded size: large
 // allocations otherwise go back to the OS and every new array pays page
@@ -62,56 +60,16 @@ Buffer* Buffer::allocate_host(size_t nbytes, bool zero) {
     return b;
 }
 
-// The device and the cap are the bound interpreter's (runtime/array_context.h).
-void set_array_device(DeviceKind kind, int index) {
-    if (ArrayContext* c = array_context()) {
-        c->array_kind = kind;
-        c->array_device = index;
-    }
-}
-DeviceKind array_device_kind() {
-    ArrayContext* c = array_context();
-    return c ? c->array_kind : DeviceKind::CPU;
-}
-int array_device_index() {
-    ArrayContext* c = array_context();
-    return c ? c->array_device : 0;
-}
-
-static std::atomic<size_t> g_array_allocs{0};
-size_t array_allocations() { return g_array_allocs.load(); }
-
-namespace {
-struct ArrayTooLarge : std::bad_alloc {
-    std::string text;
-    ArrayTooLarge(size_t nbytes, size_t cap)
-        : text("an array of " + std::to_string(nbytes) + " bytes is over the limit of " + std::to_string(cap) +
-               " bytes (max_array_bytes)") {}
-    const char* what() const noexcept override { return text.c_str(); }
-};
-}  // namespace
-
-void check_array_bytes(size_t nbytes) {
-    ArrayContext* c = array_context();
-    if (c && c->max_array_bytes && nbytes > c->max_array_bytes) throw ArrayTooLarge(nbytes, c->max_array_bytes);
-}
-
 Buffer* Buffer::allocate(size_t nbytes, bool zero) {
-    ArrayContext* c = array_context();
-    if (!c) {
-        ++g_array_allocs;
-        return allocate_host(nbytes, zero);
-    }
-    if (c->max_array_bytes && nbytes > c->max_array_bytes) throw ArrayTooLarge(nbytes, c->max_array_bytes);
     ++g_array_allocs;
-    if (c->array_kind == DeviceKind::CUDA) return allocate_cuda_buffer(c->array_device, nbytes, zero);
+    if (Context* c = bound_context()) return c->allocate_array(nbytes, zero);
     return allocate_host(nbytes, zero);
 }
 
 Buffer::~Buffer() {
     if (!data) return;
-    if (device == DeviceKind::CUDA) {
-        free_cuda_buffer(this);
+    if (ops) {
+        ops->free(this);
         return;
     }
     size_t size = rounded(nbytes);
@@ -128,5 +86,6 @@ Buffer::~Buffer() {
 
 size_t host_bytes_in_use() { return g_bytes.load(); }
 size_t host_allocations() { return g_allocs.load(); }
+size_t array_allocations() { return g_array_allocs.load(); }
 
 }  // namespace gpy

@@ -1,0 +1,32 @@
+#include "runtime/array_memory.h"
+
+#include <new>
+#include <string>
+
+#include "runtime/array_context.h"
+#include "runtime/cuda_memory.h"
+
+namespace gpy {
+
+namespace {
+struct ArrayTooLarge : std::bad_alloc {
+    std::string text;
+    ArrayTooLarge(size_t nbytes, size_t cap)
+        : text("an array of " + std::to_string(nbytes) + " bytes is over the limit of " + std::to_string(cap) +
+               " bytes (max_array_bytes)") {}
+    const char* what() const noexcept override { return text.c_str(); }
+};
+}  // namespace
+
+void check_array_bytes(size_t nbytes) {
+    ArrayContext* c = array_context();
+    if (c && c->max_array_bytes && nbytes > c->max_array_bytes) throw ArrayTooLarge(nbytes, c->max_array_bytes);
+}
+
+Buffer* ArrayContext::allocate_array(size_t nbytes, bool zero) {
+    if (max_array_bytes && nbytes > max_array_bytes) throw ArrayTooLarge(nbytes, max_array_bytes);
+    if (array_kind == DeviceKind::CUDA) return allocate_cuda_buffer(array_device, nbytes, zero);
+    return Buffer::allocate_host(nbytes, zero);
+}
+
+}  // namespace gpy
