@@ -65,7 +65,7 @@ public:
     std::vector<Value> handling;
 
     // The array library's context (base/context.h; made by `import numpy`,
-    // stdlib/array_state.h): bound to the thread while this interpreter
+    // numpy/array_state.h): bound to the thread while this interpreter
     // runs, so that two interpreters never share backend, arrays or limits.
     std::unique_ptr<Context> array_context;
     // Set by the array library: synchronize() computes pending arrays and waits for the device.

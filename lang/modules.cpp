@@ -1,4 +1,4 @@
-// The native modules: math, time, sys (and the array-module placeholder from stdlib/).
+// The native modules: math, time, sys (and the array-module placeholder from numpy/).
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -8,7 +8,7 @@
 
 namespace gpy {
 
-ModuleObj* make_numpy_module(Interp& in);  // stdlib/numpy_module.cpp
+ModuleObj* make_numpy_module(Interp& in);  // numpy/numpy_module.cpp
 
 namespace {
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes tests/unit/array_print_cases.inc: what NumPy 2 prints for arrays,
 scalars and np.format_float_{positional,scientific}, for
-tests/unit/test_array_print.cpp (stdlib/array_print.{h,cpp}).
+tests/unit/test_array_print.cpp (numpy/array_print.{h,cpp}).
 
 Run from anywhere with python3 and NumPy 2.x:
     python3 tests/unit/gen_array_print_cases.py

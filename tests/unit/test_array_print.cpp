@@ -1,4 +1,4 @@
-// Tests for stdlib/array_print.{h,cpp}. The tables in array_print_cases.inc
+// Tests for numpy/array_print.{h,cpp}. The tables in array_print_cases.inc
 // hold what NumPy 2 prints (regenerate with tests/unit/gen_array_print_cases.py);
 // each array case is a view (dtype, shape, byte strides, offset of element 0)
 // into a raw buffer, with print options and NumPy's str() and repr().
@@ -11,7 +11,7 @@
 
 #include "base/dtype.h"
 #include "runtime/host_view.h"
-#include "stdlib/array_print.h"
+#include "numpy/array_print.h"
 
 using gpy::DType;
 using gpy::PrintOptions;

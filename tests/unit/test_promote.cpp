@@ -1,4 +1,4 @@
-// Tests for codegen/promote.{h,cpp} and codegen/ufunc_table.{h,cpp}. The
+// Tests for numpy/promote.{h,cpp} and numpy/ufunc_table.{h,cpp}. The
 // tables in promote_cases.inc hold NumPy 2's answers (regenerate with
 // tests/unit/gen_promote_cases.py); the hand-written cases below cover the
 // API surface the tables do not.
@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "codegen/promote.h"
-#include "codegen/ufunc_table.h"
+#include "numpy/promote.h"
+#include "numpy/ufunc_table.h"
 
 using namespace std::literals;
 using namespace gpy;

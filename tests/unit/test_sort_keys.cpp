@@ -1,4 +1,4 @@
-// The sorting machinery (stdlib/sort_keys.h) against std::stable_sort with
+// The sorting machinery (numpy/sort_keys.h) against std::stable_sort with
 // NumPy's comparison: byte-identical results for every element type, on
 // every path (short runs, LSD, the parallel MSD split), with NaNs of both
 // signs and payloads, signed zeros and infinities mixed in.
@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "stdlib/sort_keys.h"
+#include "numpy/sort_keys.h"
 
 namespace {
 

@@ -1,0 +1,42 @@
+// The array module's part of an interpreter's context (base/context.h): the
+// runtime's ArrayContext (backend, device, limits, streams) plus the state
+// only the module knows — print options, the arrays still pending, and the
+// stream objects `with stream:` made current.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "lang/interp.h"
+#include "runtime/array_context.h"
+#include "numpy/array_print.h"
+
+namespace gpy {
+
+struct ArrayObj;
+
+struct ArrayState : ArrayContext {
+    PrintOptions print;
+    // Arrays whose node is pending, each with its slot kept in the array
+    // (ArrayObj::pending_slot): tracking is two stores, not a hash-set node
+    // per array operation.
+    std::vector<ArrayObj*> pending;
+    // The object of each device's current stream (kept alive while
+    // current); Undef: the null stream.
+    Value current_streams[64];
+    ~ArrayState() override;  // arrays that outlive it forget their slot
+};
+
+// The interpreter's state, made on first need (the first `import numpy`).
+inline ArrayState& array_state(Interp& in) {
+    if (!in.array_context) in.array_context = std::make_unique<ArrayState>();
+    return static_cast<ArrayState&>(*in.array_context);
+}
+
+// The state of the interpreter running on this thread (the one that made
+// the array being worked on); throws std::logic_error when none is bound.
+ArrayState& bound_array_state();
+
+void install_array_methods();  // numpy/array_methods.cpp
+
+}  // namespace gpy

@@ -1,0 +1,774 @@
+// np.linalg: norm, solve, inv, det, slogdet, svd, qr, eigh, eigvalsh,
+// cholesky, matrix_rank, pinv, lstsq on LAPACK (runtime/blas.h), over stacks of
+// matrices. LAPACK is column-major: a C-contiguous matrix is its transpose to
+// LAPACK, which several routines here use directly (inv(A^T) = inv(A)^T; the
+// SVD of A^T hands back U and Vh swapped); the others get a transposed copy.
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "numpy/promote.h"
+#include "numpy/linalg.h"
+#include "numpy/module_parts.h"
+#include "numpy/np_args.h"
+#include "numpy/reduce.h"
+#include "numpy/shape_funcs.h"
+#include "numpy/ufuncs.h"
+
+namespace gpy {
+
+using namespace dag;
+using blas::lapack_int;
+
+namespace {
+
+TypeObject* g_linalg_error = nullptr;
+
+[[noreturn]] void linalg_error(const std::string& msg) { raise(g_linalg_error, msg); }
+
+ArrayObj* arr(const Value& v) { return v.as<ArrayObj>(); }
+
+// NumPy computes integers and bools in float64 and keeps float32.
+DType lapack_dtype(DType d) {
+    reject_complex(d, "linalg");
+    if (d == DType::Float16) raise(types::TypeError, "array type float16 is unsupported in linalg");
+    return d == DType::Float32 ? DType::Float32 : DType::Float64;
+}
+
+// A stack of matrices (..., rows, cols) copied C-contiguous into the LAPACK
+// dtype (LAPACK overwrites its input); `transposed` copies each matrix's
+// transpose instead, i.e. the matrix itself in column-major order.
+struct Stack {
+    Value a;
+    Shape batch;
+    int64_t rows = 0, cols = 0, count = 1;
+    DType t = DType::Float64;
+    template <class T>
+    T* mat(int64_t k) const {
+        return reinterpret_cast<T*>(arr(a)->buffer.bytes() + arr(a)->offset) + k * rows * cols;
+    }
+};
+
+Value checked_matrices(Interp& in, const Value& v, bool square) {
+    Value x = as_array_value(in, v);
+    ArrayObj* a = arr(x);
+    if (a->ndim() < 2) linalg_error(std::to_string(a->ndim()) + "-dimensional array given. Array must be at least two-dimensional");
+    if (square && a->shape[size_t(a->ndim() - 1)] != a->shape[size_t(a->ndim() - 2)])
+        linalg_error("Last 2 dimensions of the array must be square");
+    return x;
+}
+
+// A C-contiguous copy (NumPy's linalg outputs are C-contiguous).
+Value contiguous(const Value& v) { return compute_into_new(array_node(arr(v)), arr(v)->dtype, arr(v)->shape); }
+
+// Swaps the last two axes (a view).
+Value swap_last(const Value& v) {
+    ArrayObj* a = arr(v);
+    materialize(a);
+    Shape s = a->shape;
+    std::vector<int64_t> st = a->strides;
+    size_t n = s.size();
+    std::swap(s[n - 1], s[n - 2]);
+    std::swap(st[n - 1], st[n - 2]);
+    return array_from_buffer(a->buffer, a->dtype, s, st, a->offset);
+}
+
+Stack stack_of(const Value& x, bool transposed, const Shape* batch = nullptr) {
+    Stack s;
+    ArrayObj* a = arr(x);
+    s.t = lapack_dtype(a->dtype);
+    size_t n = a->shape.size();
+    s.rows = a->shape[n - 2];
+    s.cols = a->shape[n - 1];
+    s.batch = batch ? *batch : Shape(a->shape.begin(), a->shape.end() - 2);
+    for (int64_t d : s.batch) s.count *= d;
+    Value src = transposed ? swap_last(x) : x;
+    Shape shape = s.batch;
+    shape.push_back(arr(src)->shape[n - 2]);
+    shape.push_back(arr(src)->shape[n - 1]);
+    s.a = compute_into_new(make_cast(array_node(arr(src)), s.t), s.t, shape);
+    return s;
+}
+
+template <class T>
+T* data(const Value& v) {
+    return reinterpret_cast<T*>(arr(v)->buffer.bytes() + arr(v)->offset);
+}
+
+lapack_int lint(int64_t v) {
+    if (v > std::numeric_limits<lapack_int>::max()) raise(types::ValueError, "matrix too large for LAPACK (32-bit indices)");
+    return lapack_int(v);
+}
+
+// Results with shape batch + dims.
+Shape with_batch(const Shape& batch, std::initializer_list<int64_t> dims) {
+    Shape s = batch;
+    s.insert(s.end(), dims);
+    return s;
+}
+
+Value scalar_if_0d(Value v) {
+    if (arr(v)->ndim() == 0) arr(v)->numpy_scalar = true;
+    return v;
+}
+
+// ---- solve, inv ----
+
+template <class T>
+void gesv_all(const Stack& A, Value& B, int64_t nrhs) {
+    const blas::Library& L = blas_library();
+    lapack_int n = lint(A.rows), info = 0;
+    std::vector<lapack_int> ipiv(size_t(std::max<int64_t>(n, 1)));
+    if (n == 0) return;
+    for (int64_t k = 0; k < A.count; ++k) {
+        blas::gesv<T>(L, n, lint(nrhs), A.mat<T>(k), ipiv.data(), data<T>(B) + k * n * nrhs, &info);
+        if (info > 0) linalg_error("Singular matrix");
+    }
+}
+
+Value la_solve(Interp& in, CallArgs& a) {
+    expect_args(a, "solve", 2, 2);
+    Value A = checked_matrices(in, a.pos[0], true);
+    Value B = as_array_value(in, a.pos[1]);
+    bool vec = arr(B)->ndim() == 1;
+    int64_t n = arr(A)->shape.back();
+    const char* sig = vec ? "solve1: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (m,m),(m)->(m)"
+                          : "solve: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (m,m),(m,n)->(m,n)";
+    if (arr(B)->ndim() == 0) raise(types::ValueError, "solve1: Input operand 1 does not have enough dimensions (has 0, gufunc core with signature (m,m),(m)->(m) requires 1)");
+    int64_t bn = arr(B)->shape[size_t(arr(B)->ndim() - (vec ? 1 : 2))];
+    if (bn != n) raise(types::ValueError, std::string(sig) + " (size " + std::to_string(bn) + " is different from " + std::to_string(n) + ")");
+    Shape ab(arr(A)->shape.begin(), arr(A)->shape.end() - 2);
+    Shape bb(arr(B)->shape.begin(), arr(B)->shape.end() - (vec ? 1 : 2));
+    Shape batch = broadcast_shapes({&ab, &bb});
+    int64_t nrhs = vec ? 1 : arr(B)->shape.back();
+    // A as column-major copies over the broadcast batch; B likewise (nrhs columns of n).
+    auto broadcast_to = [&](const Value& x, int core) {
+        ArrayObj* xa = arr(x);
+        materialize(xa);
+        Shape s = batch;
+        std::vector<int64_t> st(batch.size(), 0);
+        size_t own = size_t(xa->ndim() - core);
+        for (size_t d = 0; d < own; ++d)
+            if (xa->shape[d] != 1) st[batch.size() - own + d] = xa->strides[d];
+        for (int d = core; d > 0; --d) {
+            s.push_back(xa->shape[size_t(xa->ndim() - d)]);
+            st.push_back(xa->strides[size_t(xa->ndim() - d)]);
+        }
+        return array_from_buffer(xa->buffer, xa->dtype, s, st, xa->offset);
+    };
+    Value Ab = broadcast_to(A, 2);
+    Value Bb = broadcast_to(B, vec ? 1 : 2);
+    if (vec) {  // (..., n) as (..., n, 1)
+        ArrayObj* b = arr(Bb);
+        Shape s = b->shape;
+        std::vector<int64_t> st = b->strides;
+        s.push_back(1);
+        st.push_back(0);
+        Bb = array_from_buffer(b->buffer, b->dtype, s, st, b->offset);
+    }
+    DType t = lapack_dtype(promote_types(arr(A)->dtype, arr(B)->dtype));
+    Stack sa = stack_of(array_from_node(make_cast(array_node(arr(Ab)), t)), true, &batch);
+    Stack sb = stack_of(array_from_node(make_cast(array_node(arr(Bb)), t)), true, &batch);
+    if (t == DType::Float32) gesv_all<float>(sa, sb.a, nrhs);
+    else gesv_all<double>(sa, sb.a, nrhs);
+    // sb.a holds each solution column-major: its transpose is the answer.
+    Value x = contiguous(swap_last(sb.a));
+    if (vec) {
+        ArrayObj* xa = arr(x);
+        Shape s(xa->shape.begin(), xa->shape.end() - 1);
+        std::vector<int64_t> st(xa->strides.begin(), xa->strides.end() - 1);
+        x = array_from_buffer(xa->buffer, xa->dtype, s, st, xa->offset);
+    }
+    return x;
+}
+
+Value la_inv(Interp& in, CallArgs& a) {
+    expect_args(a, "inv", 1, 1);
+    Stack s = stack_of(checked_matrices(in, a.pos[0], true), false);
+    // inv(A^T) = inv(A)^T: solving the row-major copy (A^T to LAPACK) against I
+    // leaves inv(A) in row-major order.
+    Value eye = new_array(s.t, with_batch(s.batch, {s.rows, s.rows}), true);
+    int64_t isz = int64_t(itemsize(s.t));
+    uint8_t* p = arr(eye)->buffer.bytes();
+    ScalarValue one = convert_scalar(Value::integer(1), s.t);
+    for (int64_t k = 0; k < s.count; ++k)
+        for (int64_t i = 0; i < s.rows; ++i) std::memcpy(p + ((k * s.rows + i) * s.rows + i) * isz, one.raw, size_t(isz));
+    if (s.t == DType::Float32) gesv_all<float>(s, eye, s.rows);
+    else gesv_all<double>(s, eye, s.rows);
+    return eye;
+}
+
+// ---- det, slogdet ----
+
+// LU-factors each matrix; calls f(k, sign, log|det|) (sign 0, log -inf when singular).
+template <class T, class F>
+void lu_dets(const Stack& s, F&& f) {
+    const blas::Library& L = blas_library();
+    lapack_int n = lint(s.rows), info = 0;
+    std::vector<lapack_int> ipiv(size_t(std::max<int64_t>(n, 1)));
+    for (int64_t k = 0; k < s.count; ++k) {
+        T* m = s.mat<T>(k);
+        if (n > 0) blas::getrf<T>(L, n, m, ipiv.data(), &info);
+        double sign = 1, logdet = 0;
+        for (lapack_int i = 0; i < n; ++i) {
+            double d = double(m[i * n + i]);
+            if (ipiv[size_t(i)] != i + 1) sign = -sign;
+            if (d == 0) {
+                sign = 0;
+                logdet = -INFINITY;
+                break;
+            }
+            if (d < 0) sign = -sign;
+            logdet += std::log(std::fabs(d));
+        }
+        f(k, sign, logdet, m);
+    }
+}
+
+Value la_det(Interp& in, CallArgs& a) {
+    expect_args(a, "det", 1, 1);
+    // LU of A itself (a transposed copy), as NumPy does: the same rounding.
+    Stack s = stack_of(checked_matrices(in, a.pos[0], true), true);
+    Value out = new_array(s.t, s.batch);
+    auto store = [&](auto* o) {
+        using T = std::remove_pointer_t<decltype(o)>;
+        // sign * exp(log|det|), as NumPy computes it.
+        lu_dets<T>(s, [&](int64_t k, double sign, double logdet, T*) { o[k] = T(sign * std::exp(logdet)); });
+    };
+    if (s.t == DType::Float32) store(data<float>(out));
+    else store(data<double>(out));
+    return scalar_if_0d(out);
+}
+
+Value la_slogdet(Interp& in, CallArgs& a) {
+    expect_args(a, "slogdet", 1, 1);
+    Stack s = stack_of(checked_matrices(in, a.pos[0], true), true);
+    Value sign = new_array(s.t, s.batch), logdet = new_array(s.t, s.batch);
+    auto store = [&](auto* so, auto* lo) {
+        using T = std::remove_pointer_t<decltype(so)>;
+        lu_dets<T>(s, [&](int64_t k, double sg, double ld, T*) {
+            so[k] = T(sg);
+            lo[k] = T(ld);
+        });
+    };
+    if (s.t == DType::Float32) store(data<float>(sign), data<float>(logdet));
+    else store(data<double>(sign), data<double>(logdet));
+    return make_tuple({scalar_if_0d(sign), scalar_if_0d(logdet)});
+}
+
+// ---- svd ----
+
+struct SvdResult {
+    Value u, s, vh;
+};
+
+// SVD of the row-major stack: LAPACK sees A^T = V S U^T, so its "U" is our Vh
+// and its "VT" our U, both already in row-major order.
+template <class T>
+void svd_run(const Stack& st, bool full, bool uv, SvdResult& r) {
+    const blas::Library& L = blas_library();
+    int64_t M = st.rows, N = st.cols, K = std::min(M, N);
+    lapack_int m = lint(N), n = lint(M), info = 0;  // LAPACK's A is N x M
+    char jobz = !uv ? 'N' : full ? 'A' : 'S';
+    r.s = new_array(st.t, with_batch(st.batch, {K}));
+    if (uv) {
+        r.u = new_array(st.t, with_batch(st.batch, {M, full ? M : K}), true);
+        r.vh = new_array(st.t, with_batch(st.batch, {full ? N : K, N}), true);
+    }
+    if (K == 0) {  // no singular values; the full factors are identities
+        auto eye = [&](const Value& v, int64_t n) {
+            if (!uv || !full) return;
+            for (int64_t k = 0; k < st.count; ++k)
+                for (int64_t i = 0; i < n; ++i) data<T>(v)[(k * n + i) * n + i] = 1;
+        };
+        eye(r.u, M);
+        eye(r.vh, N);
+        return;
+    }
+    lapack_int ldu = m;                          // LAPACK U: N x (N or K) = our Vh
+    lapack_int ldvt = lint(full ? M : K);        // LAPACK VT: (M or K) x M = our U
+    std::vector<lapack_int> iwork(size_t(8 * K));
+    T dummy = 0, query = 0;
+    T* lu = uv ? data<T>(r.vh) : &dummy;
+    T* lvt = uv ? data<T>(r.u) : &dummy;
+    blas::gesdd<T>(L, jobz, m, n, st.mat<T>(0), data<T>(r.s), lu, ldu, lvt, ldvt, &query, -1, iwork.data(), &info);
+    std::vector<T> work(size_t(query) + 1);
+    int64_t usz = (full ? N : K) * N, vsz = M * (full ? M : K);
+    for (int64_t k = 0; k < st.count; ++k) {
+        blas::gesdd<T>(L, jobz, m, n, st.mat<T>(k), data<T>(r.s) + k * K, uv ? lu + k * usz : lu, ldu, uv ? lvt + k * vsz : lvt, ldvt,
+                       work.data(), lapack_int(work.size()), iwork.data(), &info);
+        if (info != 0) linalg_error("SVD did not converge");  // info < 0: LAPACK 3.7+ reports a NaN entry as argument 4
+    }
+}
+
+SvdResult svd_of(Interp& in, const Value& x, bool full, bool uv) {
+    Stack st = stack_of(checked_matrices(in, x, false), false);
+    SvdResult r;
+    if (st.t == DType::Float32) svd_run<float>(st, full, uv, r);
+    else svd_run<double>(st, full, uv, r);
+    return r;
+}
+
+Value la_svd(Interp& in, CallArgs& a) {
+    const Value* x = arg(a, 0, "a");
+    if (!x) raise(types::TypeError, "svd() missing required argument 'a' (pos 0)");
+    const Value* fm = arg(a, 1, "full_matrices");
+    const Value* cu = arg(a, 2, "compute_uv");
+    if (const Value* h = arg(a, 3, "hermitian"); h && truthy(*h))
+        raise(types::NotImplementedError, "svd(hermitian=True) is not supported yet");
+    bool uv = !cu || truthy(*cu);
+    SvdResult r = svd_of(in, *x, !fm || truthy(*fm), uv);
+    return uv ? make_tuple({r.u, r.s, r.vh}) : r.s;
+}
+
+// ---- qr ----
+
+template <class T>
+void qr_run(const Stack& st, const std::string& mode, Value& q, Value& r) {
+    const blas::Library& L = blas_library();
+    int64_t M = st.rows, N = st.cols, K = std::min(M, N);
+    bool complete = mode == "complete";
+    int64_t rrows = complete ? M : K, qcols = complete ? M : K;
+    r = new_array(st.t, with_batch(st.batch, {rrows, N}), true);
+    if (mode != "r") q = new_array(st.t, with_batch(st.batch, {M, qcols}), true);
+    lapack_int m = lint(M), n = lint(N), info = 0;
+    std::vector<T> tau(size_t(std::max<int64_t>(K, 1)));
+    std::vector<T> qbuf(size_t(M * std::max(N, qcols)));
+    for (int64_t k = 0; k < st.count; ++k) {
+        T* A = st.mat<T>(k);  // column-major M x N (a transposed copy)
+        T* R = data<T>(r) + k * rrows * N;
+        if (K > 0) {
+            T query = 0;
+            blas::geqrf<T>(L, m, n, A, tau.data(), &query, -1, &info);
+            std::vector<T> work(size_t(query) + 1);
+            blas::geqrf<T>(L, m, n, A, tau.data(), work.data(), lapack_int(work.size()), &info);
+        }
+        for (int64_t i = 0; i < std::min(rrows, M); ++i)
+            for (int64_t j = i; j < N; ++j) R[i * N + j] = A[j * M + i];
+        if (mode == "r") continue;
+        T* Q = data<T>(q) + k * M * qcols;
+        if (K == 0) {
+            for (int64_t i = 0; i < std::min(M, qcols); ++i) Q[i * qcols + i] = 1;
+            continue;
+        }
+        // orgqr expands the reflectors in place: M x qcols, column-major.
+        std::copy(A, A + M * std::min(N, qcols), qbuf.begin());
+        T query = 0;
+        lapack_int qc = lint(qcols);
+        blas::orgqr<T>(L, m, qc, lint(K), qbuf.data(), tau.data(), &query, -1, &info);
+        std::vector<T> work(size_t(query) + 1);
+        blas::orgqr<T>(L, m, qc, lint(K), qbuf.data(), tau.data(), work.data(), lapack_int(work.size()), &info);
+        for (int64_t i = 0; i < M; ++i)
+            for (int64_t j = 0; j < qcols; ++j) Q[i * qcols + j] = qbuf[size_t(j * M + i)];
+    }
+}
+
+Value la_qr(Interp& in, CallArgs& a) {
+    const Value* x = arg(a, 0, "a");
+    if (!x) raise(types::TypeError, "qr() missing required argument 'a' (pos 0)");
+    const Value* mv = arg(a, 1, "mode");
+    std::string mode = mv ? str_of(*mv, "mode") : "reduced";
+    if (mode == "raw" || mode == "full" || mode == "economic")
+        raise(types::NotImplementedError, "qr(mode='" + mode + "') is not supported (deprecated in NumPy)");
+    if (mode != "reduced" && mode != "complete" && mode != "r") raise(types::ValueError, "Unrecognized mode '" + mode + "'");
+    Stack st = stack_of(checked_matrices(in, *x, false), true);
+    Value q, r;
+    if (st.t == DType::Float32) qr_run<float>(st, mode, q, r);
+    else qr_run<double>(st, mode, q, r);
+    return mode == "r" ? r : make_tuple({q, r});
+}
+
+// ---- eigh, eigvalsh, cholesky ----
+
+std::string uplo_arg(CallArgs& a, size_t pos) {
+    const Value* u = arg(a, pos, "UPLO");
+    std::string s = u ? str_of(*u, "UPLO") : "L";
+    if (s != "L" && s != "U") raise(types::ValueError, "UPLO argument must be 'L' or 'U'");
+    return s;
+}
+
+template <class T>
+void eigh_run(const Stack& st, bool vectors, char uplo, Value& w) {
+    const blas::Library& L = blas_library();
+    lapack_int n = lint(st.rows), info = 0;
+    w = new_array(st.t, with_batch(st.batch, {st.rows}));
+    if (n == 0) return;
+    char jobz = vectors ? 'V' : 'N';
+    T wq = 0;
+    lapack_int iq = 0;
+    blas::syevd<T>(L, jobz, uplo, n, st.mat<T>(0), data<T>(w), &wq, -1, &iq, -1, &info);
+    std::vector<T> work(size_t(wq) + 1);
+    std::vector<lapack_int> iwork(size_t(iq) + 1);
+    for (int64_t k = 0; k < st.count; ++k) {
+        blas::syevd<T>(L, jobz, uplo, n, st.mat<T>(k), data<T>(w) + k * n, work.data(), lapack_int(work.size()), iwork.data(),
+                       lapack_int(iwork.size()), &info);
+        if (info != 0) linalg_error("Eigenvalues did not converge");
+    }
+}
+
+Value eigh_impl(Interp& in, CallArgs& a, bool vectors) {
+    const Value* x = arg(a, 0, "a");
+    if (!x) raise(types::TypeError, "missing required argument 'a' (pos 0)");
+    // The row-major copy is A^T to LAPACK: A's lower triangle is its upper one.
+    char uplo = uplo_arg(a, 1) == "L" ? 'U' : 'L';
+    Stack st = stack_of(checked_matrices(in, *x, true), false);
+    Value w;
+    if (st.t == DType::Float32) eigh_run<float>(st, vectors, uplo, w);
+    else eigh_run<double>(st, vectors, uplo, w);
+    if (!vectors) return w;
+    // Eigenvectors are LAPACK's columns: the transpose of the row-major buffer.
+    return make_tuple({w, contiguous(swap_last(st.a))});
+}
+
+Value la_eigh(Interp& in, CallArgs& a) { return eigh_impl(in, a, true); }
+Value la_eigvalsh(Interp& in, CallArgs& a) { return eigh_impl(in, a, false); }
+
+template <class T>
+void cholesky_run(const Stack& st) {
+    const blas::Library& L = blas_library();
+    lapack_int n = lint(st.rows), info = 0;
+    for (int64_t k = 0; k < st.count; ++k) {
+        T* m = st.mat<T>(k);
+        // 'U' of A^T (the row-major copy) is L of A, read back row-major.
+        if (n > 0) blas::potrf<T>(L, 'U', n, m, &info);
+        if (info > 0) linalg_error("Matrix is not positive definite");
+        for (int64_t i = 0; i < n; ++i)
+            for (int64_t j = i + 1; j < n; ++j) m[i * n + j] = 0;
+    }
+}
+
+Value la_cholesky(Interp& in, CallArgs& a) {
+    const Value* x = arg(a, 0, "a");
+    if (!x) raise(types::TypeError, "cholesky() missing required argument 'a' (pos 0)");
+    const Value* up = kwarg(a, "upper");
+    Stack st = stack_of(checked_matrices(in, *x, true), false);
+    if (st.t == DType::Float32) cholesky_run<float>(st);
+    else cholesky_run<double>(st);
+    if (up && truthy(*up)) return contiguous(swap_last(st.a));
+    return st.a;
+}
+
+// ---- matrix_rank, pinv ----
+
+double eps_of(DType t) { return t == DType::Float32 ? double(std::numeric_limits<float>::epsilon()) : std::numeric_limits<double>::epsilon(); }
+
+Value la_matrix_rank(Interp& in, CallArgs& a) {
+    const Value* x = arg(a, 0, "A");
+    if (!x) raise(types::TypeError, "matrix_rank() missing required argument 'A' (pos 0)");
+    Value A = as_array_value(in, *x);
+    if (arr(A)->ndim() < 2) {
+        ReduceOptions o;
+        Value all_zero = reduce(in, ReduceOp::All, apply_ufunc(in, "equal", {A, Value::integer(0)}), o);
+        return Value::integer(truthy(all_zero) ? 0 : 1);
+    }
+    if (const Value* h = arg(a, 2, "hermitian"); h && truthy(*h))
+        raise(types::NotImplementedError, "matrix_rank(hermitian=True) is not supported yet");
+    SvdResult r = svd_of(in, A, false, false);
+    ArrayObj* s = arr(r.s);
+    int64_t M = arr(A)->shape[size_t(arr(A)->ndim() - 2)], N = arr(A)->shape.back();
+    Value axis = Value::integer(-1);
+    ReduceOptions mo;
+    mo.axis = &axis;
+    mo.keepdims = true;
+    // A given tol or rtol is asarray(v)[..., newaxis], as NumPy: an array of
+    // them broadcasts against the stack of matrices.
+    auto per_matrix = [&](const Value& v) {
+        Value t = as_array_value(in, v);
+        return insert_axis(t.as<ArrayObj>(), t.as<ArrayObj>()->ndim());
+    };
+    Value tol;
+    if (const Value* t = arg_not_none(a, 1, "tol")) {
+        tol = per_matrix(*t);
+    } else {
+        Value rtol = Value::real(double(std::max(M, N)) * eps_of(s->dtype));
+        if (const Value* rt = arg_not_none(a, 3, "rtol")) rtol = per_matrix(*rt);
+        tol = apply_ufunc(in, "multiply", {reduce(in, ReduceOp::Max, r.s, mo), rtol});
+    }
+    ReduceOptions co;
+    co.axis = &axis;
+    co.dtype = DType::Int64;
+    return reduce(in, ReduceOp::Sum, apply_ufunc(in, "greater", {r.s, tol}), co);
+}
+
+// NumPy's pinv: rcond= or rtol= (not both; neither: 1e-15; rtol=None:
+// max(M, N) * eps), as an array whose [..., newaxis] scales max(s); the
+// mask of kept singular values must broadcast to s (NumPy divides with
+// out=s, where=large).
+Value la_pinv(Interp& in, CallArgs& a) {
+    const Value* x = arg(a, 0, "a");
+    if (!x) raise(types::TypeError, "pinv() missing required argument 'a' (pos 0)");
+    if (const Value* h = arg(a, 2, "hermitian"); h && truthy(*h)) raise(types::NotImplementedError, "pinv(hermitian=True) is not supported yet");
+    Value A = checked_matrices(in, *x, false);
+    ArrayObj* aa = arr(A);
+    int64_t M = aa->shape[size_t(aa->ndim() - 2)], N = aa->shape.back();
+    DType t = lapack_dtype(aa->dtype);
+    const Value* rc = arg_not_none(a, 1, "rcond");
+    const Value* rt = arg(a, 3, "rtol");
+    if (rc && rt) raise(types::ValueError, "`rtol` and `rcond` can't be both set.");
+    Value rcond = Value::real(1e-15);
+    if (rc) rcond = *rc;
+    else if (rt) rcond = rt->is_none() ? Value::real(double(std::max(M, N)) * eps_of(t)) : *rt;
+    Value rca = as_array_value(in, rcond);
+    rcond = insert_axis(rca.as<ArrayObj>(), rca.as<ArrayObj>()->ndim());
+    if (M == 0 || N == 0) {
+        Shape shape(aa->shape.begin(), aa->shape.end() - 2);
+        shape.push_back(N);
+        shape.push_back(M);
+        return new_array(aa->dtype, shape);
+    }
+    SvdResult r = svd_of(in, A, false, true);
+    // pinv = V diag(1/s where s > rcond * max(s), else 0) U^T
+    Value axis = Value::integer(-1);
+    ReduceOptions mo;
+    mo.axis = &axis;
+    mo.keepdims = true;
+    Value cutoff = apply_ufunc(in, "multiply", {rcond, reduce(in, ReduceOp::Max, r.s, mo)});
+    Value large = apply_ufunc(in, "greater", {r.s, cutoff});
+    const Shape& ss = arr(r.s)->shape;
+    Shape bs = broadcast_shapes({&arr(large)->shape, &ss});
+    if (bs != ss)
+        raise(types::ValueError, "non-broadcastable output operand with shape " + compact_shape_text(ss) +
+                                     " doesn't match the broadcast shape " + compact_shape_text(bs));
+    Value inv = apply_ufunc(in, "true_divide", {Value::integer(1), r.s});
+    Value sinv = array_from_node(make_where(array_node(arr(large)), array_node(arr(inv)), make_scalar(t, ScalarValue()), ss));
+    // V (N x K) scaled column-wise by sinv (as (..., 1, K)), then @ U^T (K x M).
+    ArrayObj* si = arr(sinv);
+    materialize(si);
+    Shape s1 = si->shape;
+    std::vector<int64_t> st1 = si->strides;
+    s1.insert(s1.end() - 1, 1);
+    st1.insert(st1.end() - 1, 0);
+    Value vs = apply_ufunc(in, "multiply", {swap_last(r.vh), array_from_buffer(si->buffer, si->dtype, s1, st1, si->offset)});
+    return matmul(in, vs, swap_last(r.u));
+}
+
+// ---- lstsq ----
+
+template <class T>
+Value lstsq_run(const Stack& A, const Stack& B, int64_t nrhs, double rcond, bool vec) {
+    const blas::Library& L = blas_library();
+    int64_t M = A.rows, N = A.cols, K = std::min(M, N), ldb = std::max<int64_t>({M, N, 1});
+    // b padded to max(M, N) rows: gelsd writes the N-row solution over it.
+    std::vector<T> b(size_t(ldb * nrhs), T(0));
+    const T* bsrc = B.mat<T>(0);  // column-major M x nrhs
+    for (int64_t j = 0; j < nrhs; ++j)
+        for (int64_t i = 0; i < M; ++i) b[size_t(j * ldb + i)] = bsrc[j * M + i];
+    Value s = new_array(A.t, {K});
+    lapack_int rank = 0, info = 0;
+    if (M > 0 && N > 0 && nrhs > 0) {
+        T wq = 0;
+        lapack_int iq = 0;
+        blas::gelsd<T>(L, lint(M), lint(N), lint(nrhs), A.mat<T>(0), b.data(), lint(ldb), data<T>(s), T(rcond), &rank, &wq, -1, &iq, &info);
+        std::vector<T> work(size_t(wq) + 1);
+        std::vector<lapack_int> iwork(size_t(std::max<lapack_int>(iq, 1)));
+        blas::gelsd<T>(L, lint(M), lint(N), lint(nrhs), A.mat<T>(0), b.data(), lint(ldb), data<T>(s), T(rcond), &rank, work.data(),
+                       lapack_int(work.size()), iwork.data(), &info);
+        if (info != 0) linalg_error("SVD did not converge in Linear Least Squares");
+    }
+    Value x = new_array(A.t, vec ? Shape{N} : Shape{N, nrhs}, true);
+    for (int64_t i = 0; i < N; ++i)
+        for (int64_t j = 0; j < nrhs; ++j) data<T>(x)[i * nrhs + j] = b[size_t(j * ldb + i)];
+    // Residuals (sums of squares of b's rows past N) only for a full-rank tall system.
+    bool resid = rank == N && M > N;
+    Value r = new_array(A.t, {resid ? nrhs : 0});
+    for (int64_t j = 0; resid && j < nrhs; ++j) {
+        T acc = 0;
+        for (int64_t i = N; i < M; ++i) acc += b[size_t(j * ldb + i)] * b[size_t(j * ldb + i)];
+        data<T>(r)[j] = acc;
+    }
+    Value rk = new_array(DType::Int32, {});
+    *data<int32_t>(rk) = rank;
+    arr(rk)->numpy_scalar = true;
+    return make_tuple({x, r, rk, s});
+}
+
+Value la_lstsq(Interp& in, CallArgs& a) {
+    const Value* av = arg(a, 0, "a");
+    const Value* bv = arg(a, 1, "b");
+    if (!av || !bv) raise(types::TypeError, "lstsq() missing required argument 'b' (pos 1)");
+    Value A = as_array_value(in, *av), B = as_array_value(in, *bv);
+    for (const Value* v : {&A, &B}) {
+        int nd = arr(*v)->ndim();
+        if (nd != 2 && !(v == &B && nd == 1)) linalg_error(std::to_string(nd) + "-dimensional array given. Array must be two-dimensional");
+    }
+    bool vec = arr(B)->ndim() == 1;
+    int64_t M = arr(A)->shape[0], N = arr(A)->shape[1];
+    if (arr(B)->shape[0] != M) linalg_error("Incompatible dimensions");
+    int64_t nrhs = vec ? 1 : arr(B)->shape[1];
+    DType t = lapack_dtype(promote_types(arr(A)->dtype, arr(B)->dtype));
+    if (vec) {  // as an M x 1 matrix
+        ArrayObj* b = arr(B);
+        materialize(b);
+        B = array_from_buffer(b->buffer, b->dtype, {M, 1}, {b->strides[0], 0}, b->offset);
+    }
+    Stack sa = stack_of(array_from_node(make_cast(array_node(arr(A)), t)), true);
+    Stack sb = stack_of(array_from_node(make_cast(array_node(arr(B)), t)), true);
+    double rcond = double(std::max(M, N)) * eps_of(t);
+    if (const Value* rc = arg_not_none(a, 2, "rcond")) rcond = to_double(*rc, "lstsq");
+    return t == DType::Float32 ? lstsq_run<float>(sa, sb, nrhs, rcond, vec) : lstsq_run<double>(sa, sb, nrhs, rcond, vec);
+}
+
+// ---- norm ----
+
+Value sum_over(Interp& in, const Value& x, const Value& axis, bool keepdims) {
+    ReduceOptions o;
+    o.axis = &axis;
+    o.keepdims = keepdims;
+    return reduce(in, ReduceOp::Sum, x, o);
+}
+
+Value extreme(Interp& in, ReduceOp op, const Value& x, const Value& axis, bool keepdims) {
+    ReduceOptions o;
+    o.axis = &axis;
+    o.keepdims = keepdims;
+    return reduce(in, op, x, o);
+}
+
+Value vector_norm(Interp& in, const Value& x, const Value* ord, const Value& axis, bool keepdims) {
+    Value ab = apply_ufunc(in, "absolute", {x});
+    if (!ord || ord->is_none()) return apply_ufunc(in, "sqrt", {sum_over(in, apply_ufunc(in, "multiply", {x, x}), axis, keepdims)});
+    if (!ord->is_number()) raise(types::ValueError, "Invalid norm order '" + to_str(in, *ord) + "' for vectors");
+    double p = ord->as_float();
+    if (std::isinf(p)) return extreme(in, p > 0 ? ReduceOp::Max : ReduceOp::Min, ab, axis, keepdims);
+    if (p == 0) {
+        Value nz = apply_ufunc(in, "not_equal", {x, Value::integer(0)});
+        Value c = array_from_node(make_cast(array_node(arr(nz)), arr(x)->dtype));
+        return sum_over(in, c, axis, keepdims);
+    }
+    if (p == 1) return sum_over(in, ab, axis, keepdims);
+    if (p == 2) return apply_ufunc(in, "sqrt", {sum_over(in, apply_ufunc(in, "multiply", {x, x}), axis, keepdims)});
+    Value powered = apply_ufunc(in, "power", {ab, *ord});
+    return apply_ufunc(in, "power", {sum_over(in, powered, axis, keepdims), Value::real(1.0 / p)});
+}
+
+// Singular values of x's (row, col) matrices: the other axes first.
+Value singular_values(Interp& in, const Value& x, int row, int col) {
+    ArrayObj* a = arr(x);
+    materialize(a);
+    Shape s;
+    std::vector<int64_t> st;
+    for (int d = 0; d < a->ndim(); ++d)
+        if (d != row && d != col) {
+            s.push_back(a->shape[size_t(d)]);
+            st.push_back(a->strides[size_t(d)]);
+        }
+    for (int d : {row, col}) {
+        s.push_back(a->shape[size_t(d)]);
+        st.push_back(a->strides[size_t(d)]);
+    }
+    return svd_of(in, array_from_buffer(a->buffer, a->dtype, s, st, a->offset), false, false).s;
+}
+
+Value matrix_norm(Interp& in, const Value& x, const Value* ord, int row, int col, bool keepdims) {
+    int nd = arr(x)->ndim();
+    Value both = make_tuple({Value::integer(row), Value::integer(col)});
+    Value r;
+    auto restore = [&](Value v) {  // keepdims for the svd-based norms
+        if (!keepdims) return v;
+        ArrayObj* va = arr(v);
+        materialize(va);
+        Shape s;
+        std::vector<int64_t> st;
+        size_t k = 0;
+        for (int d = 0; d < nd; ++d) {
+            if (d == row || d == col) {
+                s.push_back(1);
+                st.push_back(0);
+            } else {
+                s.push_back(va->shape[k]);
+                st.push_back(va->strides[k++]);
+            }
+        }
+        return array_from_buffer(va->buffer, va->dtype, s, st, va->offset);
+    };
+    Value last = Value::integer(-1);
+    if (!ord || ord->is_none() || (is_kind(*ord, OK::Str) && str_of(*ord, "ord") == "fro"))
+        return apply_ufunc(in, "sqrt", {sum_over(in, apply_ufunc(in, "multiply", {x, x}), both, keepdims)});
+    if (is_kind(*ord, OK::Str)) {
+        if (str_of(*ord, "ord") != "nuc") raise(types::ValueError, "Invalid norm order for matrices.");
+        return restore(sum_over(in, singular_values(in, x, row, col), last, false));
+    }
+    if (!ord->is_number()) raise(types::ValueError, "Invalid norm order for matrices.");
+    double p = ord->as_float();
+    Value ab = apply_ufunc(in, "absolute", {x});
+    if (p == 2 || p == -2) return restore(extreme(in, p > 0 ? ReduceOp::Max : ReduceOp::Min, singular_values(in, x, row, col), last, false));
+    // 1 / -1: max / min over columns of the column sums; inf / -inf: rows of row sums.
+    int sum_axis, ext_axis;
+    if (p == 1 || p == -1) {
+        sum_axis = row;
+        ext_axis = col;
+    } else if (std::isinf(p)) {
+        sum_axis = col;
+        ext_axis = row;
+    } else {
+        raise(types::ValueError, "Invalid norm order for matrices.");
+    }
+    if (!keepdims && ext_axis > sum_axis) --ext_axis;
+    Value sums = sum_over(in, ab, Value::integer(sum_axis), keepdims);
+    return extreme(in, p > 0 ? ReduceOp::Max : ReduceOp::Min, sums, Value::integer(ext_axis), keepdims);
+}
+
+Value la_norm(Interp& in, CallArgs& a) {
+    const Value* xv = arg(a, 0, "x");
+    if (!xv) raise(types::TypeError, "norm() missing required argument 'x' (pos 0)");
+    Value x = as_array_value(in, *xv);
+    reject_complex(arr(x)->dtype, "norm");
+    if (!is_inexact(arr(x)->dtype)) x = array_from_node(make_cast(array_node(arr(x)), DType::Float64));
+    const Value* ord = arg_not_none(a, 1, "ord");
+    const Value* axis = arg_not_none(a, 2, "axis");
+    const Value* kd = arg(a, 3, "keepdims");
+    bool keepdims = kd && truthy(*kd);
+    int nd = arr(x)->ndim();
+    std::vector<int> axes;
+    if (!axis) {
+        if (!ord) {  // the 2-norm of everything
+            Value r = apply_ufunc(in, "sqrt", {sum_over(in, apply_ufunc(in, "multiply", {x, x}), Value::none(), keepdims)});
+            return r;
+        }
+        if (nd != 1 && nd != 2) raise(types::ValueError, "Improper number of dimensions to norm.");
+        for (int d = 0; d < nd; ++d) axes.push_back(d);
+    } else if (axis->is_intlike()) {
+        axes.push_back(normalize_axis(axis->as_int(), nd));
+    } else {
+        for (auto& v : to_vector(in, *axis)) axes.push_back(normalize_axis(to_index(v), nd));
+    }
+    if (axes.size() == 1) return vector_norm(in, x, ord, Value::integer(axes[0]), keepdims);
+    if (axes.size() == 2) {
+        if (axes[0] == axes[1]) raise(types::ValueError, "Duplicate axes given.");
+        return matrix_norm(in, x, ord, axes[0], axes[1], keepdims);
+    }
+    raise(types::ValueError, "Improper number of dimensions to norm.");
+}
+
+const FunctionSpec kFunctions[] = {
+    {"norm", la_norm, "norm(x, ord=None, axis=None, keepdims=False)", "Matrix or vector norm."},
+    {"solve", la_solve, "solve(a, b)", "Solve a linear matrix equation, or system of linear scalar equations."},
+    {"inv", la_inv, "inv(a)", "Compute the inverse of a matrix."},
+    {"det", la_det, "det(a)", "Compute the determinant of an array."},
+    {"slogdet", la_slogdet, "slogdet(a)", "Compute the sign and (natural) logarithm of the determinant of an array."},
+    {"svd", la_svd, "svd(a, full_matrices=True, compute_uv=True, hermitian=False)", "Singular Value Decomposition: (U, S, Vh)."},
+    {"qr", la_qr, "qr(a, mode='reduced')", "Compute the qr factorization of a matrix: (Q, R)."},
+    {"eigh", la_eigh, "eigh(a, UPLO='L')", "Eigenvalues and eigenvectors of a symmetric matrix: (eigenvalues, eigenvectors)."},
+    {"eigvalsh", la_eigvalsh, "eigvalsh(a, UPLO='L')", "Eigenvalues of a symmetric matrix, ascending."},
+    {"cholesky", la_cholesky, "cholesky(a, /, *, upper=False)", "Cholesky decomposition."},
+    {"matrix_rank", la_matrix_rank, "matrix_rank(A, tol=None, hermitian=False, *, rtol=None)", "Return matrix rank of array using SVD method."},
+    {"lstsq", la_lstsq, "lstsq(a, b, rcond=None)", "Return the least-squares solution to a linear matrix equation: (x, residuals, rank, s)."},
+    {"pinv", la_pinv, "pinv(a, rcond=None, hermitian=False, *, rtol=<no value>)", "Compute the (Moore-Penrose) pseudo-inverse of a matrix."},
+};
+
+}  // namespace
+
+void install_linalg_error_type() {
+    g_linalg_error = new TypeObject("LinAlgError", types::ValueError, OK::Exception);
+    g_linalg_error->doc = "Generic Python-exception-derived object raised by linalg functions.";
+}
+
+void add_linalg_module(Interp&, ModuleObj* m) {
+    auto* la = new ModuleObj("numpy.linalg");
+    la->doc = "Linear algebra on LAPACK (OpenBLAS, loaded at run time).";
+    add_functions(la, kFunctions);
+    la->set("LinAlgError", Value::object(g_linalg_error));
+    m->set("linalg", Value::object(la));
+}
+
+}  // namespace gpy

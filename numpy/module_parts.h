@@ -1,0 +1,51 @@
+// The parts of the array module, one file each. make_numpy_module() calls
+// every add_* function on the module it builds (once per interpreter) and
+// init_array_types() calls every install_*_methods function (once per process).
+#pragma once
+
+#include "lang/interp.h"
+
+namespace gpy {
+
+// numpy/shape_funcs.cpp: concatenate, stack, split, tile, repeat, flip, roll, pad, diag, ...
+void add_shape_functions(Interp& in, ModuleObj* m);
+void install_shape_methods();
+// numpy/sorting.cpp: sort, argsort, unique, searchsorted, nonzero, argwhere
+void add_sorting_functions(Interp& in, ModuleObj* m);
+void install_sorting_methods();
+// np.nonzero(x): a tuple of int64 index arrays (numpy/searching.cpp); np.where(cond)
+// when for_where (its 0-d error message says more).
+Value nonzero(Interp& in, const Value& x, bool for_where = false);
+// numpy/linalg.cpp, numpy/einsum.cpp: dot, inner, outer, tensordot, einsum, trace, np.linalg
+void add_linalg_functions(Interp& in, ModuleObj* m);
+void install_linalg_methods();
+// numpy/random.cpp: np.random (Philox4x32-10, cuRAND's stream)
+void add_random_module(Interp& in, ModuleObj* m);
+// numpy/npy_io.cpp: save, load, savetxt, loadtxt
+void add_io_functions(Interp& in, ModuleObj* m);
+// numpy/type_info.cpp: finfo, iinfo
+void add_type_info_functions(Interp& in, ModuleObj* m);
+// numpy/scan.cpp: cumsum, cumprod, nan-reductions; ufunc objects and their methods
+void add_scan_functions(Interp& in, ModuleObj* m);
+void install_scan_methods();
+// numpy/indexing_functions.cpp: take, put, take_along_axis, put_along_axis, choose, compress, extract, place, putmask
+void add_indexing_functions(Interp& in, ModuleObj* m);
+void install_indexing_methods();
+// numpy/complex_parts.cpp: real, imag, angle, conj, iscomplex, isreal, iscomplexobj, isrealobj
+void add_complex_functions(Interp& in, ModuleObj* m);
+void install_complex_methods();
+// numpy/cuda_module.cpp: device_count, Device, get_device_properties, memory pools; np.cuda
+void add_cuda_functions(Interp& in, ModuleObj* m);
+// x.device on the CUDA backend: a Device object for CUDA device `id`.
+Value cuda_device_object(int id);
+// `x` itself, or under a current device other than the one x's memory is on,
+// a C-contiguous copy of x on the current device (asarray, array).
+Value to_current_device(Interp& in, const Value& x);
+// numpy/cuda_streams.cpp: Stream, Event, get_current_stream, get_elapsed_time (after add_cuda_functions)
+void add_stream_functions(Interp& in, ModuleObj* m);
+// numpy/benchmark.cpp: benchmark() (cupyx.profiler.benchmark; after add_cuda_functions)
+void add_benchmark_function(Interp& in, ModuleObj* m);
+// x.real / x.imag of an array: views into complex data; a real array / zeros otherwise.
+Value complex_part(const Value& x, bool imag);
+
+}  // namespace gpy

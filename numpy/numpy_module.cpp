@@ -1,0 +1,830 @@
+// The array module, bound by `import numpy as np`, `import cupy as cp` and
+// `import gpy`: creation functions, ufuncs, reductions, shape functions,
+// dtypes and constants, with NumPy's names and keyword arguments.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <set>
+#include <unordered_set>
+#include <fstream>
+#include <mutex>
+
+#include "runtime/array_memory.h"
+#include "codegen/plan.h"
+#include "codegen/stand_in.h"
+#include "codegen/tier0.h"
+#include "numpy/promote.h"
+#include "runtime/backend.h"
+#include "runtime/cpu_backend.h"
+#include "codegen/cuda_source.h"
+#include "codegen/profile.h"
+#include "runtime/cuda_backend.h"
+#include "runtime/compile_queue.h"
+#include "runtime/cuda_driver.h"
+#include "runtime/cpu_jit.h"
+#include "runtime/nvrtc_shadow.h"
+#include "numpy/array.h"
+#include "numpy/cuda_errors.h"
+#include "numpy/indexing.h"
+#include "numpy/array_state.h"
+#include "numpy/module_parts.h"
+#include "numpy/np_args.h"
+#include "numpy/reduce.h"
+#include "numpy/shape_funcs.h"
+#include "numpy/ufunc_object.h"
+#include "numpy/ufuncs.h"
+
+namespace gpy {
+
+using namespace dag;
+
+TypeObject* scalar_type_object(DType t);
+
+std::optional<DType> dtype_arg(Interp& in, CallArgs& a, size_t pos) {
+    const Value* d = arg(a, pos, "dtype");
+    if (!d || d->is_none()) return std::nullopt;
+    return to_dtype(in, *d);
+}
+
+const Value* checked_out(const Value* out, OutWording w) {
+    if (!out || out->is_none()) return nullptr;
+    if (w == OutWording::Ufunc && is_kind(*out, OK::Tuple)) {
+        auto& items = out->as<TupleObj>()->items;
+        if (items.size() != 1) raise(types::ValueError, "The 'out' tuple must have exactly one entry per ufunc output");
+        out = &items[0];
+        if (out->is_none()) return nullptr;
+    }
+    // A NumPy scalar is not an array NumPy can write into.
+    if (ArrayObj* o = as_array(*out); o && !o->numpy_scalar) return out;
+    switch (w) {
+        case OutWording::Ufunc:
+        case OutWording::Reduction: raise(types::TypeError, "return arrays must be of ArrayType");
+        case OutWording::CApi: raise(types::TypeError, "output must be an array");
+        case OutWording::Quoted: raise(types::TypeError, "'out' must be an array");
+        case OutWording::Einsum: raise(types::TypeError, "keyword parameter out must be an array for einsum");
+    }
+    return nullptr;
+}
+
+const Value* out_arg(CallArgs& a, size_t pos, OutWording w) { return checked_out(arg(a, pos, "out"), w); }
+
+const Value* initial_arg(const Value* v) {
+    if (!v || v->is_none()) return nullptr;
+    if (v->is_number() || as_complex(*v)) return v;
+    if (ArrayObj* x = as_array(*v)) {
+        if (x->ndim() == 0) return v;
+    } else if (!is_kind(*v, OK::List) && !is_kind(*v, OK::Tuple)) {
+        raise(types::TypeError, std::string("initial must be a number, not '") + type_name(*v) + "'");
+    }
+    raise(types::ValueError, "setting an array element with a sequence.");
+}
+
+Shape shape_arg(Interp& in, const Value& v) {
+    Shape s;
+    if (is_kind(v, OK::Tuple) || is_kind(v, OK::List)) {
+        for (auto& d : to_vector(in, v)) {
+            if (d.is_bool()) raise(types::TypeError, "an integer is required");  // NumPy refuses bools as dimensions
+            s.push_back(to_index(d, "shape"));
+        }
+    } else if (v.is_none()) {
+        raise(types::TypeError, "Use () not None as shape arguments");
+    } else {
+        if (v.is_bool()) raise(types::TypeError, std::string("expected a sequence of integers or a single integer, got '") + (v.b ? "True" : "False") + "'");
+        s.push_back(to_index(v, "shape"));
+    }
+    for (int64_t d : s)
+        if (d < 0) raise(types::ValueError, "negative dimensions are not allowed");
+    return s;
+}
+
+namespace {
+
+// ---- creation ----
+
+// NumPy 2's words when copy=False cannot be honoured.
+const char* const kAvoidCopyText = "Unable to avoid copy while creating an array as requested.\nIf using `np.array(obj, copy=False)` replace it with `np.asarray(obj)` to allow a copy when needed (no behavior change in NumPy 1.x).\nFor more details, see https://numpy.org/devdocs/numpy_2_0_migration_guide.html#adapting-to-changes-in-the-copy-keyword.";
+
+Value np_array(Interp& in, CallArgs& a) {
+    if (a.npos < 1) raise(types::TypeError, "array() missing required argument 'object' (pos 0)");
+    auto dt = dtype_arg(in, a, 1);
+    const Value& obj = a.pos[0];
+    char order = order_arg(kwarg(a, "order"), 'K');
+    // copy=False (never copy: ValueError if one is needed) and copy=None (copy
+    // only if needed) give the array itself when it already is what is asked.
+    const Value* copyv = kwarg(a, "copy");
+    if (copyv && !truthy(*copyv)) {
+        ArrayObj* x = as_array(obj);
+        if (x && (!dt || *dt == x->dtype) && (order != 'F' || is_f_contiguous(x)) && (order != 'C' || is_c_contiguous(x))) return obj;
+        if (!copyv->is_none()) raise(types::ValueError, kAvoidCopyText);
+    }
+    if (ArrayObj* x = as_array(obj)) {
+        // np.array copies (and casts); from another device, the copy comes across first.
+        Value here = to_current_device(in, obj);
+        if (here.o != obj.o && (!dt || *dt == x->dtype) && order != 'F') return here;
+        return copy_order(in, here, dt ? *dt : x->dtype, order);
+    }
+    Value r = as_array_value(in, obj, dt);
+    // A new array from nested sequences is C-contiguous unless 'F' is asked for.
+    return order == 'F' ? copy_order(in, r, r.as<ArrayObj>()->dtype, 'F') : r;
+}
+
+// CuPy's cp.asnumpy(x): a host copy. On the CPU backend arrays already live
+// on the host; it copies like x.get() so the result never aliases x.
+Value np_asnumpy(Interp& in, CallArgs& a) {
+    expect_args(a, "asnumpy", 1, 1);
+    Value r = as_array_value(in, a.pos[0]);
+    ArrayObj* ra = r.as<ArrayObj>();
+    return ra == as_array(a.pos[0]) ? copy_order(in, r, ra->dtype, 'C') : r;
+}
+
+Value np_asarray(Interp& in, CallArgs& a) {
+    if (a.npos < 1) raise(types::TypeError, "asarray() missing required argument 'a' (pos 0)");
+    Value r = as_array_value(in, to_current_device(in, a.pos[0]), dtype_arg(in, a, 1));
+    ArrayObj* ra = r.as<ArrayObj>();
+    // copy=True always copies; copy=False refuses to (NumPy's ValueError).
+    if (const Value* c = kwarg(a, "copy"); c && !c->is_none()) {
+        if (truthy(*c)) return copy_order(in, r, ra->dtype, order_arg(arg(a, 2, "order"), 'K'));
+        if (r.o != a.pos[0].o) raise(types::ValueError, kAvoidCopyText);
+    }
+    // A copy only when the layout asked for differs ('A' and 'K' keep any layout).
+    char order = order_arg(arg(a, 2, "order"), 'K');
+    if ((order == 'C' && !is_c_contiguous(ra)) || (order == 'F' && !is_f_contiguous(ra))) return copy_order(in, r, ra->dtype, order);
+    return r;
+}
+
+// A new array holding v, laid out in `order` ('K': like proto's memory).
+// A fill that is not a Python number (a NumPy scalar, an array, a nested
+// list) is broadcast into the new array as NumPy's copyto does.
+Value filled(Interp& in, DType t, const Shape& shape, const Value& v, char order = 'C', const ArrayObj* proto = nullptr) {
+    if (!v.is_number() && !as_complex(v)) {
+        Value out = new_array_order(t, shape, order, proto);
+        assign_array(in, out, v);
+        return out;
+    }
+    NodeP n = make_scalar(t, convert_scalar(v, t));
+    if (order == 'C') return compute_into_new(n, t, shape);
+    Value out = new_array_order(t, shape, order, proto);
+    ArrayObj* o = out.as<ArrayObj>();
+    if (o->size() > 0) materialize_into(n, Target{o->buffer, 0, o->shape, o->strides});
+    return out;
+}
+
+Value np_zeros(Interp& in, CallArgs& a) {
+    if (a.npos < 1) raise(types::TypeError, "zeros() missing required argument 'shape' (pos 0)");
+    return new_array_order(dtype_arg(in, a, 1).value_or(DType::Float64), shape_arg(in, a.pos[0]), c_or_f_order(arg(a, 2, "order")), nullptr, true);
+}
+Value np_empty(Interp& in, CallArgs& a) {
+    if (a.npos < 1) raise(types::TypeError, "empty() missing required argument 'shape' (pos 0)");
+    return new_array_order(dtype_arg(in, a, 1).value_or(DType::Float64), shape_arg(in, a.pos[0]), c_or_f_order(arg(a, 2, "order")), nullptr, true);
+}
+Value np_ones(Interp& in, CallArgs& a) {
+    if (a.npos < 1) raise(types::TypeError, "ones() missing required argument 'shape' (pos 0)");
+    return filled(in, dtype_arg(in, a, 1).value_or(DType::Float64), shape_arg(in, a.pos[0]), Value::integer(1), c_or_f_order(arg(a, 2, "order")));
+}
+
+DType python_scalar_dtype(const Value& v) {
+    if (v.is_bool()) return DType::Bool;
+    if (v.is_int()) return DType::Int64;
+    if (ArrayObj* x = as_array(v)) return x->dtype;
+    if (as_complex(v)) return DType::Complex128;
+    return DType::Float64;
+}
+
+Value np_full(Interp& in, CallArgs& a) {
+    const Value* shape = arg(a, 0, "shape");
+    const Value* fill = arg(a, 1, "fill_value");
+    if (!shape || !fill) raise(types::TypeError, "full() missing required argument 'fill_value' (pos 1)");
+    bool number = fill->is_number() || as_complex(*fill);
+    // NumPy: dtype=None means array(fill_value).dtype.
+    DType t = dtype_arg(in, a, 2).value_or(number ? python_scalar_dtype(*fill) : as_array_value(in, *fill).as<ArrayObj>()->dtype);
+    char order = c_or_f_order(arg(a, 3, "order"));
+    if (fill->is_int()) check_python_store(*fill, t);  // floats cast unsafely, as NumPy's copyto
+    return filled(in, t, shape_arg(in, *shape), *fill, order);
+}
+
+Value like(Interp& in, CallArgs& a, int kind) {
+    if (a.npos < 1) raise(types::TypeError, "missing required argument 'a'");
+    Value x = as_array_value(in, a.pos[0]);
+    ArrayObj* xa = x.as<ArrayObj>();
+    size_t dpos = kind == 3 ? 2 : 1;
+    DType t = dtype_arg(in, a, dpos).value_or(xa->dtype);
+    // like(a, dtype, order='K', subok=True, shape=None): 'K' follows a's memory layout.
+    char order = resolve_order(order_arg(arg(a, dpos + 1, "order"), 'K'), xa);
+    Shape shape = xa->shape;
+    if (const Value* s = arg_not_none(a, dpos + 3, "shape")) shape = shape_arg(in, *s);
+    if (kind == 0 || kind == 2) return new_array_order(t, shape, order, xa, true);
+    if (kind == 1) return filled(in, t, shape, Value::integer(1), order, xa);
+    const Value* fill = arg(a, 1, "fill_value");
+    if (!fill) raise(types::TypeError, "full_like() missing required argument 'fill_value' (pos 1)");
+    return filled(in, t, shape, *fill, order, xa);
+}
+Value np_zeros_like(Interp& in, CallArgs& a) { return like(in, a, 0); }
+Value np_ones_like(Interp& in, CallArgs& a) { return like(in, a, 1); }
+Value np_empty_like(Interp& in, CallArgs& a) { return like(in, a, 2); }
+Value np_full_like(Interp& in, CallArgs& a) { return like(in, a, 3); }
+
+Value np_arange(Interp& in, CallArgs& a) {
+    std::vector<Value> nums;
+    for (size_t k = 0; k < a.npos; ++k) nums.push_back(a.pos[k]);
+    if (const Value* s = kwarg(a, "start")) nums.insert(nums.begin(), *s);
+    if (const Value* s = kwarg(a, "stop")) nums.push_back(*s);
+    if (const Value* s = kwarg(a, "step")) { if (nums.size() == 1) nums.insert(nums.begin(), Value::integer(0)); nums.push_back(*s); }
+    if (nums.empty() || nums.size() > 3) raise(types::TypeError, "arange() requires stop to be specified.");
+    Value start = nums.size() >= 2 ? nums[0] : Value::integer(0);
+    Value stop = nums.size() >= 2 ? nums[1] : nums[0];
+    Value step = nums.size() == 3 ? nums[2] : Value::integer(1);
+    for (auto* v : {&start, &stop, &step})
+        if (!v->is_number()) raise(types::TypeError, std::string("unsupported operand type for arange(): '") + type_name(*v) + "'");
+    bool all_int = start.is_intlike() && stop.is_intlike() && step.is_intlike();
+    std::optional<DType> dt;  // keyword only: the positionals are start, stop, step
+    if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) dt = to_dtype(in, *d);
+    DType t = dt.value_or(all_int ? DType::Int64 : DType::Float64);
+    double st = step.as_float();
+    if (st == 0) raise(types::ZeroDivisionError, "division by zero");
+    int64_t n;
+    if (all_int) {
+        int64_t b = start.as_int(), e = stop.as_int(), s = step.as_int();
+        // In 128 bits: the distance between two int64s (and the step) may pass int64.
+        __int128 len = s > 0 ? (e > b ? (__int128(e) - b + s - 1) / s : 0) : (b > e ? (__int128(b) - e - s - 1) / -__int128(s) : 0);
+        if (len > INT64_MAX) raise(types::ValueError, "Maximum allowed size exceeded");
+        n = int64_t(len);
+    } else {
+        // NumPy's _arange_safe_ceil_to_intp: a length outside intp's range,
+        // even a negative one, is an error; exactly 2**63 passes its check and
+        // casts to INT64_MIN on x86, an empty result.
+        double len = std::ceil((stop.as_float() - start.as_float()) / st);
+        if (std::isnan(len)) raise(types::ValueError, "arange: cannot compute length");
+        if (!(len >= -0x1p63 && len <= 0x1p63)) raise(types::ValueError, "Maximum allowed size exceeded");
+        n = len > 0 && len < 0x1p63 ? int64_t(len) : 0;
+    }
+    // start + i*step, computed by a kernel over an index ramp.
+    Value out = new_array(t, {n});
+    ArrayObj* o = out.as<ArrayObj>();
+    uint8_t* p = o->buffer.bytes();
+    for (int64_t i = 0; i < n; ++i) {
+        Value v = all_int ? Value::integer(start.as_int() + i * step.as_int()) : Value::real(start.as_float() + double(i) * st);
+        ScalarValue sv = convert_scalar(v, t);
+        std::memcpy(p + i * int64_t(itemsize(t)), sv.raw, itemsize(t));
+    }
+    return out;
+}
+
+// linspace of two Python real numbers: the same float64 arithmetic as the
+// general path below, on the host (no kernel for a handful of values).
+Value linspace_of_numbers(Interp& in, double b, double e, int64_t num, bool endpoint, bool retstep, std::optional<DType> want,
+                          const Value* axisv) {
+    if (axisv) normalize_axis(to_index(*axisv, "axis"), 1);
+    int64_t div = endpoint ? num - 1 : num;
+    double delta = e - b, step = div > 0 ? delta / double(div) : NAN;
+    Value out = new_array(DType::Float64, {num});
+    double* p = reinterpret_cast<double*>(out.as<ArrayObj>()->buffer.bytes());
+    for (int64_t i = 0; i < num; ++i) {
+        double y = div > 0 ? (step == 0 ? double(i) / double(div) * delta : double(i) * step) : double(i) * delta;
+        p[i] = y + b;
+    }
+    if (endpoint && num > 1) p[num - 1] = e;
+    if (want && is_integer(*want)) out = apply_ufunc(in, "floor", {out});
+    if (want && *want != DType::Float64) out = array_from_node(make_cast(array_node(out.as<ArrayObj>()), *want));
+    if (!retstep) return out;
+    ScalarValue sv;
+    sv.f = step;
+    return make_tuple({out, array_from_node(make_scalar(DType::Float64, sv), true)});
+}
+
+// NumPy's linspace (numpy/_core/function_base.py) step by step in array
+// operations, so its bounds may be NumPy scalars, 0-d arrays or arrays
+// (broadcast: one sample axis in front, moved to `axis`), in the dtype NumPy
+// computes in: the result type of the bounds, made inexact.
+Value np_linspace(Interp& in, CallArgs& a) {
+    const Value* startv = arg(a, 0, "start");
+    const Value* stopv = arg(a, 1, "stop");
+    if (!startv) raise(types::TypeError, "linspace() missing required argument 'start' (pos 0)");
+    if (!stopv) raise(types::TypeError, "linspace() missing required argument 'stop' (pos 1)");
+    const Value* numv = arg(a, 2, "num");
+    if (numv && numv->is_float()) raise(types::TypeError, "'float' object cannot be interpreted as an integer");
+    int64_t num = numv ? to_index(*numv) : 50;
+    if (num < 0) raise(types::ValueError, "Number of samples, " + std::to_string(num) + ", must be non-negative.");
+    const Value* ep = arg(a, 3, "endpoint");
+    bool endpoint = !ep || truthy(*ep);
+    const Value* rs = arg(a, 4, "retstep");
+    bool retstep = rs && truthy(*rs);
+    std::optional<DType> want = dtype_arg(in, a, 5);
+    const Value* axisv = arg(a, 6, "axis");
+    int64_t div = endpoint ? num - 1 : num;
+
+    if (startv->is_number() && stopv->is_number()) return linspace_of_numbers(in, startv->as_float(), stopv->as_float(), num, endpoint, retstep, want, axisv);
+    auto bound = [&](const Value& v) { return v.is_number() || as_complex(v) ? v : as_array_value(in, v); };
+    Value start = bound(*startv), stop = bound(*stopv);
+    DType dt = result_type({operand_of(start), operand_of(stop)});
+    if (!is_inexact(dt)) dt = result_type({Operand::array(dt), Operand::py_float(0)});
+    UfuncOptions in_dt;
+    in_dt.dtype = dt;
+    Value delta = apply_ufunc(in, "subtract", {stop, start}, in_dt);
+    ArrayObj* da = delta.as<ArrayObj>();
+
+    // y = arange(0, num, dtype=dt).reshape((-1,) + (1,) * ndim(delta))
+    checked_size(Shape{num}, DType::Int64);  // before a host vector of num values
+    check_array_bytes(size_t(num) * 8);
+    check_host_bytes(in, uint64_t(num) * 8);
+    std::vector<int64_t> ramp(static_cast<size_t>(num));
+    for (int64_t i = 0; i < num; ++i) ramp[size_t(i)] = i;
+    Shape yshape{num};
+    for (int d = 0; d < da->ndim(); ++d) yshape.push_back(1);
+    Value y = int64_array(ramp, yshape);
+    y = array_from_node(make_cast(array_node(y.as<ArrayObj>()), dt));
+    Value step;
+    if (div > 0) {
+        step = apply_ufunc(in, "true_divide", {delta, Value::integer(div)});
+        Value zero = apply_ufunc(in, "equal", {step, Value::integer(0)});
+        ReduceOptions any_axis;
+        if (truthy(reduce(in, ReduceOp::Any, zero, any_axis))) {
+            y = apply_ufunc(in, "true_divide", {y, Value::integer(div)});
+            y = apply_ufunc(in, "multiply", {y, delta});
+        } else {
+            y = apply_ufunc(in, "multiply", {y, step});
+        }
+    } else {
+        step = Value::real(NAN);
+        y = apply_ufunc(in, "multiply", {y, delta});
+    }
+    y = apply_ufunc(in, "add", {y, start});
+    ArrayObj* ya = y.as<ArrayObj>();
+    if (endpoint && num > 1) {
+        y = compute_into_new(array_node(ya), ya->dtype, ya->shape);
+        assign_array(in, array_getitem(in, y, Value::integer(-1)), stop);
+        ya = y.as<ArrayObj>();
+    }
+    if (axisv) {
+        int ax = normalize_axis(to_index(*axisv, "axis"), ya->ndim());
+        if (ax != 0) {
+            y = moveaxis_view(materialized(in, y).as<ArrayObj>(), 0, ax);
+            ya = y.as<ArrayObj>();
+        }
+    }
+    if (want && is_integer(*want)) {
+        y = apply_ufunc(in, "floor", {y});
+        ya = y.as<ArrayObj>();
+    }
+    if (want && *want != ya->dtype) y = array_from_node(make_cast(array_node(ya), *want));
+    if (!retstep) return y;
+    if (ArrayObj* sa = as_array(step); sa && sa->ndim() == 0) sa->numpy_scalar = true;
+    return make_tuple({y, step});
+}
+
+Value np_eye(Interp& in, CallArgs& a) {
+    const Value* nv = arg(a, 0, "N");
+    if (!nv) raise(types::TypeError, "eye() missing required argument 'N' (pos 0)");
+    int64_t n = to_index(*nv);
+    const Value* mv = arg(a, 1, "M");
+    int64_t m = mv && !mv->is_none() ? to_index(*mv) : n;
+    const Value* kv = arg(a, 2, "k");
+    int64_t k = kv ? to_index(*kv) : 0;
+    DType t = DType::Float64;
+    if (const Value* d = arg(a, 3, "dtype"); d && !d->is_none()) t = to_dtype(in, *d);
+    Value out = new_array(t, {n, m}, true);
+    uint8_t* p = out.as<ArrayObj>()->buffer.bytes();
+    ScalarValue one = convert_scalar(Value::integer(1), t);
+    for (int64_t i = 0; i < n; ++i)
+        if (__int128(i) + k >= 0 && __int128(i) + k < m) std::memcpy(p + (i * m + i + k) * int64_t(itemsize(t)), one.raw, itemsize(t));
+    return out;
+}
+
+Value np_identity(Interp& in, CallArgs& a) { return np_eye(in, a); }
+
+// ---- ufuncs as functions ----
+
+template <const char* NAME>
+Value np_ufunc(Interp& in, CallArgs& a) {
+    return call_ufunc(in, NAME, a);
+}
+
+Value np_where(Interp& in, CallArgs& a) {
+    if (a.npos == 1) return nonzero(in, a.pos[0], true);
+    expect_args(a, "where", 3, 3);
+    Value c = as_array_value(in, a.pos[0], DType::Bool);
+    Value x = a.pos[1], y = a.pos[2];
+    if (!x.is_number()) x = as_array_value(in, x);
+    if (!y.is_number()) y = as_array_value(in, y);
+    DType t = result_type({operand_of(x), operand_of(y)});  // NEP 50, as NumPy's where
+    auto node_of = [&](const Value& v) {
+        return as_array(v) ? make_cast(array_node(as_array(v)), t) : make_scalar(t, convert_scalar(v, t));
+    };
+    static const Shape kScalarShape;
+    auto shape_of = [&](const Value& v) { return as_array(v) ? &as_array(v)->shape : &kScalarShape; };
+    ArrayObj* ca = c.as<ArrayObj>();
+    Shape shape = broadcast_shapes({&ca->shape, shape_of(x), shape_of(y)});
+    return array_from_node(make_where(array_node(ca), node_of(x), node_of(y), shape));
+}
+
+Value np_clip(Interp& in, CallArgs& a) {
+    const Value* x = arg(a, 0, "a");
+    if (!x) raise(types::TypeError, "clip() missing required argument 'a' (pos 0)");
+    const Value* lo = arg(a, 1, "a_min");
+    const Value* hi = arg(a, 2, "a_max");
+    if (!lo) lo = kwarg(a, "min");
+    if (!hi) hi = kwarg(a, "max");
+    UfuncOptions o;
+    o.out = out_arg(a, 3);
+    if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) o.dtype = to_dtype(in, *d);
+    return clip(in, *x, lo, hi, o);
+}
+
+// ---- reductions and methods as functions: np.sum(x, ...) == x.sum(...) ----
+
+Value call_method(Interp& in, const char* name, CallArgs& a) {
+    if (a.npos < 1) raise(types::TypeError, std::string(name) + "() missing required argument 'a' (pos 0)");
+    Value x = as_array_value(in, a.pos[0]);
+    const Value* m = types::ndarray->lookup(name);
+    std::vector<Value> pos(a.pos, a.pos + a.npos);
+    pos[0] = x;
+    CallArgs ca{pos.data(), pos.size(), a.kw};
+    return m->as<BuiltinObj>()->fn(in, ca);
+}
+
+#define METHOD_FN(NAME) Value np_##NAME(Interp& in, CallArgs& a) { return call_method(in, #NAME, a); }
+METHOD_FN(sum) METHOD_FN(prod) METHOD_FN(max) METHOD_FN(min) METHOD_FN(any) METHOD_FN(all) METHOD_FN(argmax)
+METHOD_FN(argmin) METHOD_FN(mean) METHOD_FN(var) METHOD_FN(std) METHOD_FN(ravel)
+METHOD_FN(transpose) METHOD_FN(squeeze) METHOD_FN(swapaxes) METHOD_FN(round)
+#undef METHOD_FN
+
+// np.reshape(a, shape, order='C'): the method takes order only by keyword.
+Value np_reshape(Interp& in, CallArgs& a) {
+    const Value* x = arg(a, 0, "a");
+    const Value* shape = arg(a, 1, "shape");
+    if (!x || !shape) raise(types::TypeError, "reshape() missing required argument 'shape' (pos 1)");
+    Value pos[2] = {as_array_value(in, *x), *shape};
+    std::vector<std::pair<std::string, Value>> kw;
+    if (const Value* order = arg(a, 2, "order")) kw.push_back({"order", *order});
+    CallArgs ca{pos, 2, &kw};
+    return types::ndarray->lookup("reshape")->as<BuiltinObj>()->fn(in, ca);
+}
+
+// np.copy(a, order='K'): unlike ndarray.copy (order='C') it keeps a's layout.
+Value np_copy(Interp& in, CallArgs& a) {
+    const Value* x = arg(a, 0, "a");
+    if (!x) raise(types::TypeError, "copy() missing required argument 'a' (pos 0)");
+    Value xv = as_array_value(in, *x);
+    return copy_order(in, xv, xv.as<ArrayObj>()->dtype, order_arg(arg(a, 1, "order"), 'K'));
+}
+
+// ptp(a, axis=None, out=None, keepdims=False): max and min without out=, then
+// their difference into out.
+Value np_ptp(Interp& in, CallArgs& a) {
+    const Value* out = out_arg(a, 2, OutWording::Reduction);
+    std::vector<Value> pos(a.pos, a.pos + std::min<size_t>(a.npos, 2));
+    std::vector<std::pair<std::string, Value>> kw;
+    if (a.npos > 3) kw.emplace_back("keepdims", a.pos[3]);  // ptp(a, axis, out, keepdims)
+    if (a.kw)
+        for (auto& [k, v] : *a.kw)
+            if (k != "out") kw.emplace_back(k, v);
+    CallArgs inner{pos.data(), pos.size(), kw.empty() ? nullptr : &kw};
+    Value r = apply_ufunc(in, "subtract", {call_method(in, "max", inner), call_method(in, "min", inner)});
+    if (!out) return r;
+    assign_array(in, *out, r);
+    return *out;
+}
+
+Value np_count_nonzero(Interp& in, CallArgs& a) {
+    if (a.npos < 1) raise(types::TypeError, "count_nonzero() missing required argument 'a' (pos 0)");
+    Value b = as_array_value(in, a.pos[0], DType::Bool);
+    ReduceOptions o;
+    o.axis = arg(a, 1, "axis");
+    o.dtype = DType::Int64;
+    Value r = reduce(in, ReduceOp::Sum, b, o);
+    return r;
+}
+
+// ---- comparisons of whole arrays ----
+
+Value np_isclose(Interp& in, CallArgs& a) {
+    const Value* x = arg(a, 0, "a");
+    const Value* y = arg(a, 1, "b");
+    if (!x || !y) raise(types::TypeError, "isclose() missing required argument 'b' (pos 1)");
+    const Value* rt = arg(a, 2, "rtol");
+    const Value* at = arg(a, 3, "atol");
+    const Value* en = arg(a, 4, "equal_nan");
+    Value rtol = rt ? *rt : Value::real(1e-5), atol = at ? *at : Value::real(1e-8);
+    // NumPy's isclose: y made inexact first (result_type(y, 1.0); a Python
+    // int becomes a float), so |x - y| cannot wrap (abs(0 - int16 -32768));
+    // close is |x - y| <= atol + rtol * |y| where y is finite, or x == y.
+    Value yv = *y;
+    if (yv.is_int() || yv.is_bool()) yv = Value::real(double(yv.as_int()));
+    else if (!yv.is_number() && !as_complex(yv)) {
+        Value ya = as_array_value(in, yv);
+        DType yt = ya.as<ArrayObj>()->dtype;
+        yv = is_inexact(yt) ? ya : array_from_node(make_cast(array_node(ya.as<ArrayObj>()), promote_types(yt, DType::Float64)));
+    }
+    Value diff = apply_ufunc(in, "absolute", {apply_ufunc(in, "subtract", {*x, yv})});
+    // With Python numbers NumPy's tolerance is Python arithmetic, a weak
+    // float (|x - 1e300| <= 1e295 compares in float32 for float32 x: inf <= inf).
+    Value tol;
+    if (rtol.is_number() && atol.is_number() && yv.is_number()) {
+        tol = Value::real(atol.as_float() + rtol.as_float() * std::fabs(yv.as_float()));
+    } else {
+        Value scaled = apply_ufunc(in, "multiply", {rtol, apply_ufunc(in, "absolute", {yv})});
+        tol = apply_ufunc(in, "add", {atol, scaled});
+    }
+    Value close = apply_ufunc(in, "logical_and", {apply_ufunc(in, "less_equal", {diff, tol}), apply_ufunc(in, "isfinite", {yv})});
+    Value same = apply_ufunc(in, "equal", {*x, yv});
+    Value r = apply_ufunc(in, "logical_or", {close, same});
+    if (en && truthy(*en))
+        r = apply_ufunc(in, "logical_or", {r, apply_ufunc(in, "logical_and", {apply_ufunc(in, "isnan", {*x}), apply_ufunc(in, "isnan", {*y})})});
+    return r;
+}
+
+Value np_allclose(Interp& in, CallArgs& a) {
+    Value c = np_isclose(in, a);
+    ReduceOptions o;
+    Value r = reduce(in, ReduceOp::All, c, o);
+    return Value::boolean(truthy(r));
+}
+
+Value np_array_equal(Interp& in, CallArgs& a) {
+    expect_args(a, "array_equal", 2, 3);
+    Value x = as_array_value(in, a.pos[0]), y = as_array_value(in, a.pos[1]);
+    if (x.as<ArrayObj>()->shape != y.as<ArrayObj>()->shape) return Value::boolean(false);
+    ReduceOptions o;
+    return Value::boolean(truthy(reduce(in, ReduceOp::All, apply_ufunc(in, "equal", {x, y}), o)));
+}
+
+// ---- misc ----
+
+Value np_set_printoptions(Interp& in, CallArgs& a) {
+    PrintOptions& p = array_state(in).print;
+    if (const Value* v = kwarg(a, "precision"); v && !v->is_none()) p.precision = int(to_index(*v));
+    if (const Value* v = kwarg(a, "threshold"); v && !v->is_none()) p.threshold = to_index(*v);
+    if (const Value* v = kwarg(a, "edgeitems"); v && !v->is_none()) p.edgeitems = int(to_index(*v));
+    if (const Value* v = kwarg(a, "linewidth"); v && !v->is_none()) p.linewidth = int(to_index(*v));
+    if (const Value* v = kwarg(a, "suppress"); v && !v->is_none()) p.suppress = truthy(*v);
+    if (const Value* v = kwarg(a, "floatmode"); v && !v->is_none()) p.floatmode = str_of(*v, "floatmode");
+    if (const Value* v = kwarg(a, "sign"); v && !v->is_none()) p.sign = str_of(*v, "sign")[0];
+    if (const Value* v = kwarg(a, "nanstr"); v && !v->is_none()) p.nanstr = str_of(*v, "nanstr");
+    if (const Value* v = kwarg(a, "infstr"); v && !v->is_none()) p.infstr = str_of(*v, "infstr");
+    return Value::none();
+}
+
+Value np_synchronize(Interp&, CallArgs&) {
+    materialize_all_pending();
+    return Value::none();
+}
+
+Value np_dtype(Interp& in, CallArgs& a) {
+    expect_args(a, "dtype", 1, 1);
+    return dtype_value(to_dtype(in, a.pos[0]));
+}
+
+Value np_shape(Interp& in, CallArgs& a) {
+    expect_args(a, "shape", 1, 1);
+    return get_attr(in, as_array_value(in, a.pos[0]), "shape");
+}
+
+Value np_ndim(Interp& in, CallArgs& a) {
+    expect_args(a, "ndim", 1, 1);
+    return get_attr(in, as_array_value(in, a.pos[0]), "ndim");
+}
+
+Value np_size(Interp& in, CallArgs& a) {
+    expect_args(a, "size", 1, 1);
+    return get_attr(in, as_array_value(in, a.pos[0]), "size");
+}
+
+#define UFUNC_NAMES(X) \
+    X(add) X(subtract) X(multiply) X(divide) X(true_divide) X(floor_divide) X(remainder) X(mod) X(fmod) X(power) \
+    X(float_power) X(negative) X(positive) X(absolute) X(fabs) X(sign) X(reciprocal) X(square) X(sqrt) X(cbrt) \
+    X(exp) X(exp2) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sin) X(cos) X(tan) X(arcsin) X(arccos) X(arctan) \
+    X(arctan2) X(sinh) X(cosh) X(tanh) X(arcsinh) X(arccosh) X(arctanh) X(hypot) X(floor) X(ceil) X(trunc) X(rint) \
+    X(maximum) X(minimum) X(fmax) X(fmin) X(isnan) X(isinf) X(isfinite) X(signbit) X(copysign) X(logical_and) \
+    X(logical_or) X(logical_not) X(logical_xor) X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(invert) \
+    X(left_shift) X(right_shift) X(deg2rad) X(rad2deg) X(degrees) X(radians) X(heaviside) X(greater) \
+    X(greater_equal) X(less) X(less_equal) X(equal) X(not_equal) X(conjugate)
+
+#define X(n) constexpr char k_##n[] = #n;
+UFUNC_NAMES(X)
+#undef X
+
+// The ufuncs are numpy.ufunc objects (numpy/ufunc_object.cpp).
+const struct {
+    const char* name;
+    NativeFn fn;
+} kUfuncs[] = {
+#define X(n) {#n, np_ufunc<k_##n>},
+    UFUNC_NAMES(X)
+#undef X
+};
+
+const FunctionSpec kFunctions[] = {
+    {"array", np_array, "array(object, dtype=None, *, copy=True, order='K')", "Create an array from nested lists, tuples or another array."},
+    {"asnumpy", np_asnumpy, "asnumpy(a)", "A host copy of the array (CuPy's name)."},
+    {"asarray", np_asarray, "asarray(a, dtype=None, order=None, *, copy=None)", "Convert the input to an array (no copy if it already is one)."},
+    {"zeros", np_zeros, "zeros(shape, dtype=float, order='C')", "Return a new array of given shape and type, filled with zeros."},
+    {"ones", np_ones, "ones(shape, dtype=float, order='C')", "Return a new array of given shape and type, filled with ones."},
+    {"empty", np_empty, "empty(shape, dtype=float, order='C')", "Return a new array of given shape and type (gpy zero-fills it)."},
+    {"full", np_full, "full(shape, fill_value, dtype=None, order='C')", "Return a new array of given shape and type, filled with fill_value."},
+    {"zeros_like", np_zeros_like, "zeros_like(a, dtype=None, order='K', subok=True, shape=None)", "Return an array of zeros with the same shape and type as a given array."},
+    {"ones_like", np_ones_like, "ones_like(a, dtype=None, order='K', subok=True, shape=None)", "Return an array of ones with the same shape and type as a given array."},
+    {"empty_like", np_empty_like, "empty_like(a, dtype=None, order='K', subok=True, shape=None)", "Return a new array with the same shape and type as a given array."},
+    {"full_like", np_full_like, "full_like(a, fill_value, dtype=None, order='K', subok=True, shape=None)", "Return a full array with the same shape and type as a given array."},
+    {"arange", np_arange, "arange([start,] stop[, step], dtype=None)", "Return evenly spaced values within a given interval."},
+    {"linspace", np_linspace, "linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None)", "Return evenly spaced numbers over a specified interval."},
+    {"eye", np_eye, "eye(N, M=None, k=0, dtype=float)", "Return a 2-D array with ones on the diagonal and zeros elsewhere."},
+    {"identity", np_identity, "identity(n, dtype=float)", "Return the identity array."},
+    {"where", np_where, "where(condition, [x, y])", "Return elements chosen from x or y depending on condition (nonzero(condition) when alone)."},
+    {"clip", np_clip, "clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, dtype=None)", "Clip (limit) the values in an array."},
+    {"sum", np_sum, "sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=0, where=True)", "Sum of array elements over a given axis."},
+    {"prod", np_prod, "prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=1, where=True)", "Product of array elements over a given axis."},
+    {"max", np_max, "max(a, axis=None, out=None, keepdims=False, initial=<no value>, where=True)", "Maximum of an array or maximum along an axis."},
+    {"amax", np_max, "amax(a, axis=None, out=None, keepdims=False, initial=<no value>, where=True)", "Maximum of an array or maximum along an axis."},
+    {"min", np_min, "min(a, axis=None, out=None, keepdims=False, initial=<no value>, where=True)", "Minimum of an array or minimum along an axis."},
+    {"amin", np_min, "amin(a, axis=None, out=None, keepdims=False, initial=<no value>, where=True)", "Minimum of an array or minimum along an axis."},
+    {"any", np_any, "any(a, axis=None, out=None, keepdims=False, *, where=True)", "Test whether any array element along a given axis evaluates to True."},
+    {"all", np_all, "all(a, axis=None, out=None, keepdims=False, *, where=True)", "Test whether all array elements along a given axis evaluate to True."},
+    {"argmax", np_argmax, "argmax(a, axis=None, out=None, *, keepdims=False)", "Returns the indices of the maximum values along an axis."},
+    {"argmin", np_argmin, "argmin(a, axis=None, out=None, *, keepdims=False)", "Returns the indices of the minimum values along an axis."},
+    {"mean", np_mean, "mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True)", "Compute the arithmetic mean along the specified axis."},
+    {"var", np_var, "var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True)", "Compute the variance along the specified axis."},
+    {"std", np_std, "std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True)", "Compute the standard deviation along the specified axis."},
+    {"ptp", np_ptp, "ptp(a, axis=None, out=None, keepdims=False)", "Range of values (maximum - minimum) along an axis."},
+    {"count_nonzero", np_count_nonzero, "count_nonzero(a, axis=None)", "Counts the number of non-zero values in the array."},
+    {"reshape", np_reshape, "reshape(a, shape, order='C')", "Gives a new shape to an array without changing its data."},
+    {"ravel", np_ravel, "ravel(a, order='C')", "Return a contiguous flattened array."},
+    {"transpose", np_transpose, "transpose(a, axes=None)", "Returns an array with axes transposed."},
+    {"squeeze", np_squeeze, "squeeze(a, axis=None)", "Remove axes of length one from a."},
+    {"swapaxes", np_swapaxes, "swapaxes(a, axis1, axis2)", "Interchange two axes of an array."},
+    {"copy", np_copy, "copy(a, order='K')", "Return an array copy of the given object."},
+    {"around", np_round, "around(a, decimals=0, out=None)", "Evenly round to the given number of decimals."},
+    {"round", np_round, "round(a, decimals=0, out=None)", "Evenly round to the given number of decimals."},
+    {"isclose", np_isclose, "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)", "Element-wise: whether two arrays are equal within a tolerance."},
+    {"allclose", np_allclose, "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)", "True if two arrays are element-wise equal within a tolerance."},
+    {"array_equal", np_array_equal, "array_equal(a1, a2)", "True if two arrays have the same shape and elements."},
+    {"set_printoptions", np_set_printoptions, "set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, suppress=None, ...)", "Set printing options."},
+    {"synchronize", np_synchronize, "synchronize()", "Materialise every pending array and wait for the backend to finish."},
+    {"dtype", np_dtype, "dtype(obj)", "Create a data type object."},
+    {"shape", np_shape, "shape(a)", "Return the shape of an array."},
+    {"ndim", np_ndim, "ndim(a)", "Return the number of dimensions of an array."},
+    {"size", np_size, "size(a)", "Return the number of elements."},
+};
+
+}  // namespace
+
+// " (lines 3-5, 9)": the statements that built the nodes a kernel computes
+// (Node::origin, set from the interpreter's current statement), for the plan
+// report; "" when none is known.
+static std::string source_lines_of(const KernelPlan& k) {
+    std::set<int> lines;
+    std::unordered_set<const dag::Node*> seen;
+    std::vector<const dag::Node*> todo{k.root.get()};
+    for (const dag::NodeP& r : k.extra_roots) todo.push_back(r.get());
+    while (!todo.empty()) {
+        const dag::Node* n = todo.back();
+        todo.pop_back();
+        if (!n || n->result || n->op == dag::Op::Input || n->op == dag::Op::Scalar || !seen.insert(n).second) continue;
+        if (n->origin) lines.insert(static_cast<const Stmt*>(n->origin)->span.line());
+        for (const dag::NodeP& c : n->in) todo.push_back(c.get());
+    }
+    lines.erase(0);
+    if (lines.empty()) return "";
+    std::string out;
+    for (auto it = lines.begin(); it != lines.end();) {
+        int first = *it, last = first;
+        for (++it; it != lines.end() && *it == last + 1; ++it) last = *it;
+        out += (out.empty() ? "" : ", ") + std::to_string(first) + (last > first ? "-" + std::to_string(last) : "");
+    }
+    return (lines.size() > 1 ? " (lines " : " (line ") + out + ")";
+}
+
+// The interpreter's backend (runtime/backend.h) in its context, with the
+// array module's parts: launch errors become Python exceptions, and
+// GPY_DEBUG / --dump-kernels observe its kernels.
+static void make_array_context(Interp& in) {
+    ArrayState& st = array_state(in);
+    BackendOptions o;
+    o.backend = in.cfg.backend;
+    o.device = in.cfg.device;
+    o.cache_dir = in.cfg.cache_dir;
+    o.max_array_bytes = in.cfg.max_array_bytes;
+    o.fast_math = in.cfg.fast_math;
+    install_backend(st, o);
+    st.runner = [run = std::move(st.runner)](KernelPlan& plan) {
+        if (!plan.device_error.empty()) raise(types::ValueError, plan.device_error);
+        try {
+            run(plan);
+        } catch (const ShadowCompileError& e) {
+            raise(types::RuntimeError, e.what());
+        } catch (const cuda::Error& e) {
+            raise(types::RuntimeError, std::string("CUDA error: ") + e.what());
+        } catch (const std::bad_alloc&) {
+            throw;
+        } catch (const std::runtime_error& e) {  // NVRTC rejected a kernel: a gpy bug
+            raise(types::RuntimeError, e.what());
+        }
+        if (plan.launch.error == kErrNegativeIntPower)
+            raise(types::ValueError, "Integers to negative integer powers are not allowed.");
+    };
+    if (in.cfg.profile) profile::enable([] { cuda_call([] { wait_for_device_work(); }); });
+    const char* dbg = std::getenv("GPY_DEBUG");
+    int level = dbg ? std::atoi(dbg) : 0;
+    std::string dump = in.cfg.dump_kernels_dir;
+    if (level <= 0 && dump.empty()) return;
+    if (!dump.empty()) std::filesystem::create_directories(dump);
+    st.observer = [level, dump](const KernelPlan& k) {
+        if (level >= 1) {
+            // The plan report: each kernel, what it computes and what forced it.
+            const char* why = materialize_reason();
+            std::fprintf(stderr, "gpy: kernel %s: %s [%s]%s\n", k.source->name.c_str(), k.source->summary.c_str(),
+                         *why ? why : "an operation needs it", source_lines_of(k).c_str());
+        }
+        if (level >= 3) std::fprintf(stderr, "%s\n", k.source->body.c_str());
+        if (!dump.empty()) {
+            // The CPU body, and the CUDA text (body, GPU-only entry points, wrappers; no prelude).
+            std::string path = dump + "/" + k.source->name + ".cpp";
+            if (!std::filesystem::exists(path)) {
+                std::ofstream f(path);
+                f << "// " << k.source->summary << "\n" << k.source->body;
+                std::ofstream g(dump + "/" + k.source->name + ".cu");
+                g << "// " << k.source->summary << "\n" << cuda_kernel_text(*k.source);
+            }
+        }
+    };
+}
+
+// Every native function and method the module reaches (its submodules, the
+// types it exports) checks keywords against its signature: an argument gpy
+// does not implement raises TypeError instead of being ignored. Types are
+// shared by interpreters, hence the lock.
+void check_keywords_below(Object* o, std::unordered_set<const Object*>& seen) {
+    if (!seen.insert(o).second) return;
+    switch (o->type->kind) {
+        case OK::Builtin: check_keywords_from_signature(static_cast<BuiltinObj*>(o)); break;
+        case OK::Module:
+            for (const Value& x : static_cast<ModuleObj*>(o)->values)
+                if (x.is_obj()) check_keywords_below(x.o, seen);
+            break;
+        case OK::Type:
+            for (auto& [name, x] : static_cast<TypeObject*>(o)->dict)
+                if (x.is_obj()) check_keywords_below(x.o, seen);
+            break;
+        default: break;
+    }
+}
+
+ModuleObj* make_numpy_module(Interp& in) {
+    init_array_types();
+    make_array_context(in);
+    // Bound from now on: the interpreter binds it at each later entry
+    // (lang/interpreter.cpp); this import runs inside an entry that began without it.
+    t_bound_context = in.array_context.get();
+    in.synchronize_hook = [] {
+        MaterializeReason why("the end of a script or REPL input, or synchronize()", /*only_if_unset=*/true);
+        materialize_all_pending();
+        cuda_call([] { wait_for_device_work(); });  // a failure of queued GPU work: RuntimeError
+    };
+    auto* m = new ModuleObj("numpy");
+    m->doc = "gpy's NumPy-compatible array module (lazy, fused, compiled kernels).";
+    add_functions(m, kFunctions);
+    for (const auto& u : kUfuncs) m->set(u.name, make_ufunc(u.name, u.fn));
+    // NumPy's aliases are the same objects (np.true_divide.__name__ == 'divide').
+    for (auto [alias, target] : {std::pair{"true_divide", "divide"}, {"mod", "remainder"}, {"abs", "absolute"}, {"pow", "power"}})
+        m->set(alias, *m->get(target));
+    m->set("ufunc", Value::object(ufunc_type()));
+    add_shape_functions(in, m);
+    add_sorting_functions(in, m);
+    add_linalg_functions(in, m);
+    add_random_module(in, m);
+    add_io_functions(in, m);
+    add_type_info_functions(in, m);
+    add_scan_functions(in, m);
+    add_indexing_functions(in, m);
+    add_complex_functions(in, m);
+    add_cuda_functions(in, m);
+    add_stream_functions(in, m);
+    add_benchmark_function(in, m);
+    m->set("pi", Value::real(M_PI));
+    m->set("e", Value::real(M_E));
+    m->set("inf", Value::real(INFINITY));
+    m->set("nan", Value::real(NAN));
+    m->set("newaxis", Value::none());
+    m->set("ndarray", Value::object(types::ndarray));
+    m->set("AxisError", Value::object(types::AxisError));
+    m->set("UFuncTypeError", Value::object(types::UFuncTypeError));
+    for (int k = 0; k < kNumDTypes; ++k) m->set(name(DType(k)), Value::object(scalar_type_object(DType(k))));
+    m->set("bool_", Value::object(scalar_type_object(DType::Bool)));
+    m->set("intp", Value::object(scalar_type_object(DType::Int64)));
+    m->set("float_", Value::object(scalar_type_object(DType::Float64)));
+    m->set("double", Value::object(scalar_type_object(DType::Float64)));
+    m->set("single", Value::object(scalar_type_object(DType::Float32)));
+    m->set("half", Value::object(scalar_type_object(DType::Float16)));
+    m->set("__version__", make_str(std::string("gpy-") + version()));
+    static std::mutex types_lock;
+    std::lock_guard<std::mutex> lock(types_lock);
+    std::unordered_set<const Object*> seen;
+    check_keywords_below(m, seen);
+    return m;
+}
+
+// The public API's (include/gpy/gpy.h): background kernel compiles belong
+// to the array runtime this module drives.
+void finish_background_work() { finish_background_compiles(); }
+
+}  // namespace gpy

@@ -1,0 +1,329 @@
+// Order statistics (median, nanmedian, percentile, quantile) and average.
+//
+// Order statistics are host loops: one kernel copies the input into a fresh
+// buffer with the reduced axes last (so each output element owns one
+// contiguous row), then rows are partitioned or sorted in parallel and
+// interpolated with NumPy's formulas, typed per dtype by templates.
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+#include "numpy/promote.h"
+#include "runtime/thread_pool.h"
+#include "numpy/array.h"
+#include "numpy/dtype_dispatch.h"
+#include "numpy/np_args.h"
+#include "numpy/reduce.h"
+#include "numpy/scan.h"
+#include "numpy/ufuncs.h"
+
+namespace gpy {
+
+using namespace dag;
+
+namespace {
+
+template <class T>
+bool is_nan(T v) {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, _Float16>) return v != v;
+    else return false;
+}
+
+// NumPy's sort order: NaN after everything.
+template <class T>
+bool nan_last_less(T a, T b) {
+    return a < b || (!is_nan(a) && is_nan(b));
+}
+
+// The input's rows: the reduced axes moved last and merged, in a fresh
+// contiguous buffer of the input's dtype.
+struct Rows {
+    Value data;
+    int64_t rows = 1, len = 1;
+    Shape kept;       // result shape without keepdims
+    Shape kept_dims;  // result shape with keepdims (reduced axes of size 1)
+};
+
+Rows gather_rows(Interp& in, const Value& x, const Value* axis) {
+    ArrayObj* a = x.as<ArrayObj>();
+    materialize(a);
+    std::vector<int> axes = parse_axes(in, axis, a->ndim());
+    Rows r;
+    Shape shape;
+    std::vector<int64_t> strides;
+    for (int pass = 0; pass < 2; ++pass)
+        for (int d = 0; d < a->ndim(); ++d) {
+            bool reduced = std::find(axes.begin(), axes.end(), d) != axes.end();
+            if (reduced != (pass == 1)) continue;
+            shape.push_back(a->shape[size_t(d)]);
+            strides.push_back(a->strides[size_t(d)]);
+            if (reduced) r.len *= a->shape[size_t(d)];
+            else r.kept.push_back(a->shape[size_t(d)]);
+        }
+    for (int d = 0; d < a->ndim(); ++d)
+        r.kept_dims.push_back(std::find(axes.begin(), axes.end(), d) != axes.end() ? 1 : a->shape[size_t(d)]);
+    for (int64_t d : r.kept) r.rows *= d;
+    Value view = array_from_buffer(a->buffer, a->dtype, shape, strides, a->offset);
+    r.data = compute_into_new(array_node(view.as<ArrayObj>()), a->dtype, shape);
+    return r;
+}
+
+// Moves NaNs to the end of [p, p+n); returns how many values are not NaN.
+template <class T>
+int64_t drop_nans(T* p, int64_t n) {
+    return std::partition(p, p + n, [](T v) { return !is_nan(v); }) - p;
+}
+
+enum class Method { Linear, Lower, Higher, Nearest, Midpoint, Median };
+
+// NumPy's _lerp: a + (b-a)*t, or b - (b-a)*(1-t) from t >= 0.5 on, each
+// operation rounded to R (b - a is computed in the input type T, as NumPy does).
+template <class T, class R>
+R lerp(T a, T b, double t) {
+    T d;
+    if constexpr (std::is_integral_v<T>) d = T(uint64_t(b) - uint64_t(a));
+    else d = T(b - a);
+    R dr = R(d);
+    if (t >= 0.5) {
+        R w = R(1 - t);
+        R prod = dr * w;
+        return R(R(b) - prod);
+    }
+    R w = R(t);
+    R prod = dr * w;
+    return R(R(a) + prod);
+}
+
+// The statistic of one sorted-or-partitioned row v[0..n) (n > 0, no NaN).
+template <class T, class R>
+R row_value(T* v, int64_t n, double q, Method m) {
+    if (m == Method::Median) {
+        // NumPy takes the mean of the middle one or two: float16 in float32, ints in float64.
+        using A = std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, _Float16>, float, double>;
+        int64_t h = n / 2;
+        std::nth_element(v, v + h, v + n, nan_last_less<T>);
+        if (n % 2) return R(A(v[h]));
+        T lo = *std::max_element(v, v + h, nan_last_less<T>);
+        A s = A(lo) + A(v[h]);
+        return R(s / A(2));
+    }
+    double virt = q * double(n - 1);
+    auto kth = [&](int64_t k) {
+        std::nth_element(v, v + k, v + n, nan_last_less<T>);
+        return v[k];
+    };
+    switch (m) {
+        case Method::Lower: return R(kth(int64_t(std::floor(virt))));
+        case Method::Higher: return R(kth(int64_t(std::ceil(virt))));
+        case Method::Nearest: return R(kth(int64_t(std::nearbyint(virt))));  // half to even, as np.around
+        default: break;
+    }
+    // NumPy's _get_indexes: past the last index both neighbours are the last
+    // element (and gamma is measured from index -1).
+    int64_t prev = int64_t(std::floor(virt)), next = prev + 1;
+    double gamma = virt - double(prev);
+    if (virt >= double(n - 1)) {
+        prev = next = n - 1;
+        gamma = virt + 1;
+    } else if (virt < 0) {
+        prev = next = 0;
+    }
+    if (m == Method::Midpoint) gamma = gamma == 0 ? 0 : 0.5;
+    T a = kth(prev);
+    // After partitioning at prev, the next value is the least of those after it.
+    T b = next == prev ? a : *std::min_element(v + next, v + n, nan_last_less<T>);
+    return lerp<T, R>(a, b, gamma);
+}
+
+struct QuantileArgs {
+    const Value* axis = nullptr;
+    std::vector<double> q;  // fractions in [0, 1]
+    Shape q_shape;
+    bool q_scalar = true;  // a Python int/float: NumPy's weak result type
+    bool q_integer = false;  // quantile with integer q: NumPy takes the elements (arr's dtype)
+    Method method = Method::Linear;
+    bool skip_nan = false;
+    bool keepdims = false;
+    const Value* out = nullptr;
+};
+
+Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
+    Value arr = as_array_value(in, x);
+    DType t = arr.as<ArrayObj>()->dtype;
+    bool exact = qa.method == Method::Lower || qa.method == Method::Higher || qa.method == Method::Nearest ||
+                 (qa.method == Method::Linear && qa.q_integer);
+    DType rt = exact ? t
+               : qa.method == Method::Median ? (is_inexact(t) ? t : DType::Float64)
+               : is_inexact(t) && qa.q_scalar ? t : DType::Float64;
+    if (t == DType::Bool && !exact && qa.method != Method::Median)
+        raise(types::TypeError, "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.");
+    Rows r = gather_rows(in, arr, qa.axis);
+    if (r.len == 0 && qa.method != Method::Median)
+        raise(types::IndexError, "index -1 is out of bounds for axis 0 with size 0");
+    int64_t nq = int64_t(qa.q.size());
+    Shape out_shape = qa.q_shape;
+    for (int64_t d : qa.keepdims ? r.kept_dims : r.kept) out_shape.push_back(d);
+    Value res = new_array(rt, out_shape);
+    uint8_t* src = r.data.as<ArrayObj>()->buffer.bytes();
+    uint8_t* dst = res.as<ArrayObj>()->buffer.bytes();
+    with_real_ctype(t, "quantile", [&](auto tv) {
+        using T = decltype(tv);
+        with_real_ctype(rt, "quantile", [&](auto rv) {
+            using R = decltype(rv);
+            T* rows = reinterpret_cast<T*>(src);
+            R* out = reinterpret_cast<R*>(dst);
+            int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(r.len, 1));
+            parallel_for(r.rows, grain, [&](int64_t begin, int64_t end) {
+                for (int64_t i = begin; i < end; ++i) {
+                    T* v = rows + i * r.len;
+                    int64_t n = qa.skip_nan ? drop_nans(v, r.len) : r.len;
+                    // A NaN (or, skipping NaNs, no value at all) makes the result NaN.
+                    bool nan = n == 0 || (!qa.skip_nan && std::any_of(v, v + n, [](T e) { return is_nan(e); }));
+                    for (int64_t k = 0; k < nq; ++k)
+                        out[k * r.rows + i] = nan ? R(NAN) : row_value<T, R>(v, n, qa.q[size_t(k)], qa.method);
+                }
+            });
+        });
+    });
+    if (out_shape.empty()) res.as<ArrayObj>()->numpy_scalar = true;
+    if (qa.out) {
+        return store_reduction_out(in, *qa.out, res, "add", as_array(res)->shape, qa.keepdims);
+    }
+    return res;
+}
+
+Method parse_method(const Value* v) {
+    if (!v) return Method::Linear;
+    const std::string& s = str_of(*v, "method");
+    if (s == "linear") return Method::Linear;
+    if (s == "lower") return Method::Lower;
+    if (s == "higher") return Method::Higher;
+    if (s == "nearest") return Method::Nearest;
+    if (s == "midpoint") return Method::Midpoint;
+    raise(types::ValueError, "'" + s + "' is not a valid method. gpy supports 'linear', 'lower', 'higher', 'nearest' and 'midpoint'");
+}
+
+// percentile/quantile(a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=False)
+Value percentile_like(Interp& in, CallArgs& a, double scale, bool skip_nan, const char* range_error) {
+    const Value* x = arg(a, 0, "a");
+    const Value* qv = arg(a, 1, "q");
+    if (!x || !qv) raise(types::TypeError, "missing required argument 'q' (pos 1)");
+    QuantileArgs qa;
+    qa.axis = arg(a, 2, "axis");
+    qa.out = out_arg(a, 3, OutWording::Reduction);
+    qa.method = parse_method(arg(a, 5, "method"));
+    if (const Value* k = arg(a, 6, "keepdims")) qa.keepdims = truthy(*k);
+    qa.skip_nan = skip_nan;
+    qa.q_scalar = qv->is_int() || qv->is_float();
+    Value q = as_array_value(in, *qv);
+    ArrayObj* qarr = q.as<ArrayObj>();
+    // Integer q (0 or 1) makes integer virtual indexes: NumPy's _quantile
+    // then takes the elements instead of interpolating (percentile divides q
+    // by 100 first, so never).
+    qa.q_integer = scale == 1 && (is_integer(qarr->dtype) || qarr->dtype == DType::Bool);
+    qa.q_shape = qarr->shape;
+    HostArrayView hv = host_view(as_array(compute_into_new(make_cast(array_node(qarr), DType::Float64), DType::Float64, qarr->shape)));
+    for (int64_t k = 0; k < hv.size(); ++k) {
+        double f = reinterpret_cast<const double*>(hv.data)[k] / scale;
+        if (!(f >= 0 && f <= 1)) raise(types::ValueError, range_error);
+        qa.q.push_back(f);
+    }
+    return quantiles(in, *x, qa);
+}
+
+Value np_percentile(Interp& in, CallArgs& a) { return percentile_like(in, a, 100, false, "Percentiles must be in the range [0, 100]"); }
+Value np_quantile(Interp& in, CallArgs& a) { return percentile_like(in, a, 1, false, "Quantiles must be in the range [0, 1]"); }
+
+// median/nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False)
+template <bool SKIP_NAN>
+Value np_median(Interp& in, CallArgs& a) {
+    const Value* x = arg(a, 0, "a");
+    if (!x) raise(types::TypeError, "median() missing required argument 'a' (pos 0)");
+    QuantileArgs qa;
+    qa.axis = arg(a, 1, "axis");
+    qa.out = out_arg(a, 2, OutWording::Reduction);
+    if (const Value* k = arg(a, 4, "keepdims")) qa.keepdims = truthy(*k);
+    qa.method = Method::Median;
+    qa.skip_nan = SKIP_NAN;
+    qa.q = {0.5};
+    return quantiles(in, *x, qa);
+}
+
+// ---- average ----
+
+// average(a, axis=None, weights=None, returned=False, *, keepdims=False)
+Value np_average(Interp& in, CallArgs& a) {
+    const Value* xv = arg(a, 0, "a");
+    if (!xv) raise(types::TypeError, "average() missing required argument 'a' (pos 0)");
+    Value x = as_array_value(in, *xv);
+    ArrayObj* xa = x.as<ArrayObj>();
+    const Value* axis = arg_not_none(a, 1, "axis");
+    const Value* wv = arg_not_none(a, 2, "weights");
+    const Value* rv = arg(a, 3, "returned");
+    bool returned = rv && truthy(*rv);
+    ReduceOptions o;
+    o.axis = axis;
+    if (const Value* k = kwarg(a, "keepdims")) o.keepdims = truthy(*k);
+    Value avg, scl;
+    if (!wv) {
+        avg = mean(in, x, o);
+        std::vector<int> axes = parse_axes(in, axis, xa->ndim());
+        int64_t count = 1;
+        for (int d : axes) count *= xa->shape[size_t(d)];
+        // NumPy: the count in avg's dtype, a scalar (broadcast below when returned).
+        DType at = avg.as<ArrayObj>()->dtype;
+        scl = compute_into_new(make_scalar(at, convert_scalar(Value::real(double(count)), at)), at, {});
+        scl.as<ArrayObj>()->numpy_scalar = true;
+    } else {
+        Value w = as_array_value(in, *wv);
+        ArrayObj* wa = w.as<ArrayObj>();
+        DType rt = is_inexact(xa->dtype) ? result_type({Operand::array(xa->dtype), Operand::array(wa->dtype)})
+                                         : result_type({Operand::array(xa->dtype), Operand::array(wa->dtype), Operand::array(DType::Float64)});
+        if (wa->shape != xa->shape) {
+            if (!axis) raise(types::TypeError, "Axis must be specified when shapes of a and weights differ.");
+            if (wa->ndim() != 1) raise(types::TypeError, "1D weights expected when shapes of a and weights differ.");
+            if (!axis->is_intlike()) raise(types::TypeError, "gpy's average supports an integer axis with 1-D weights");
+            int ax = normalize_axis(axis->as_int(), xa->ndim());
+            if (wa->shape[0] != xa->shape[size_t(ax)]) raise(types::ValueError, "Shape of weights must be consistent with shape of a along specified axis.");
+            // Weights along `ax`: shape (n, 1, ..., 1) to broadcast against a.
+            materialize(wa);
+            Shape shape(size_t(xa->ndim() - ax), 1);
+            std::vector<int64_t> strides(shape.size(), 0);
+            shape[0] = wa->shape[0];
+            strides[0] = wa->strides[0];
+            DType wdt = wa->dtype;  // wa dies with w's old value on the next line
+            w = array_from_buffer(wa->buffer, wdt, shape, strides, wa->offset);
+            wa = nullptr;
+            w = compute_into_new(array_node(w.as<ArrayObj>()), wdt, xa->shape);
+        }
+        ReduceOptions so = o;
+        so.dtype = rt;
+        scl = reduce(in, ReduceOp::Sum, w, so);
+        ReduceOptions any;
+        if (truthy(reduce(in, ReduceOp::Any, apply_ufunc(in, "equal", {scl, Value::integer(0)}), any)))
+            raise(types::ZeroDivisionError, "Weights sum to zero, can't be normalized");
+        UfuncOptions uo;
+        uo.dtype = rt;
+        avg = apply_ufunc(in, "true_divide", {reduce(in, ReduceOp::Sum, apply_ufunc(in, "multiply", {x, w}, uo), so), scl});
+    }
+    if (!returned) return avg;
+    ArrayObj* aa = avg.as<ArrayObj>();
+    ArrayObj* sa = scl.as<ArrayObj>();
+    if (sa->shape != aa->shape) scl = compute_into_new(array_node(sa), sa->dtype, aa->shape);
+    return make_tuple({avg, scl});
+}
+
+}  // namespace
+
+void add_statistics_functions(Interp&, ModuleObj* m) {
+    const FunctionSpec fns[] = {
+        {"median", np_median<false>, "median(a, axis=None, out=None, overwrite_input=False, keepdims=False)", "Compute the median along the specified axis."},
+        {"nanmedian", np_median<true>, "nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False)", "Compute the median along the specified axis, ignoring NaNs."},
+        {"percentile", np_percentile, "percentile(a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=False)", "Compute the q-th percentile of the data along the specified axis."},
+        {"quantile", np_quantile, "quantile(a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=False)", "Compute the q-th quantile of the data along the specified axis."},
+        {"average", np_average, "average(a, axis=None, weights=None, returned=False, *, keepdims=False)", "Compute the weighted average along the specified axis."},
+    };
+    add_functions(m, fns);
+}
+
+}  // namespace gpy

@@ -1,0 +1,466 @@
+// The numpy.ufunc type: np.add and friends are callable objects (a
+// BuiltinObj of this type, so calls take the interpreter's builtin fast path)
+// with NumPy's attributes and the methods reduce, accumulate, outer and at.
+#include <cstring>
+#include <map>
+#include <unordered_map>
+
+#include "numpy/promote.h"
+#include "numpy/ufunc_table.h"
+#include "numpy/array.h"
+#include "numpy/dtype_dispatch.h"
+#include "numpy/indexing.h"
+#include "numpy/np_args.h"
+#include "numpy/reduce.h"
+#include "numpy/scan.h"
+#include "numpy/shape_funcs.h"
+#include "numpy/ufunc_object.h"
+#include "numpy/ufuncs.h"
+
+namespace gpy {
+
+using namespace dag;
+
+namespace {
+
+const std::string& ufunc_name(const Value& self) { return self.as<BuiltinObj>()->name; }
+
+int nin_of(const std::string& name) {
+    int n = ufunc_nin(name);
+    return n < 0 ? 2 : n;
+}
+
+// NumPy's ufunc.identity (None for the rest).
+Value identity_of(const std::string& name) {
+    static const std::map<std::string, Value, std::less<>> ids = {
+        {"add", Value::integer(0)},          {"multiply", Value::integer(1)},     {"logical_and", Value::boolean(true)},
+        {"logical_or", Value::boolean(false)}, {"logical_xor", Value::boolean(false)}, {"bitwise_and", Value::integer(-1)},
+        {"bitwise_or", Value::integer(0)},   {"bitwise_xor", Value::integer(0)},  {"hypot", Value::integer(0)},
+    };
+    auto it = ids.find(name);
+    return it == ids.end() ? Value::none() : it->second;
+}
+
+// The existing reduction that computes name.reduce, if any.
+std::optional<ReduceOp> reduce_op_of(const std::string& name) {
+    if (name == "add") return ReduceOp::Sum;
+    if (name == "multiply") return ReduceOp::Prod;
+    if (name == "maximum") return ReduceOp::Max;
+    if (name == "minimum") return ReduceOp::Min;
+    if (name == "logical_and") return ReduceOp::All;
+    if (name == "logical_or") return ReduceOp::Any;
+    return std::nullopt;
+}
+
+std::string repr_ufunc(Interp&, const Value& v) { return "<ufunc '" + ufunc_name(v) + "'>"; }
+
+Value getattr_ufunc(Interp&, const Value& v, const std::string& attr) {
+    const std::string& name = ufunc_name(v);
+    int nin = nin_of(name);
+    if (attr == "nin") return Value::integer(nin);
+    if (attr == "nout") return Value::integer(1);
+    if (attr == "nargs") return Value::integer(nin + 1);
+    if (attr == "identity") return identity_of(name);
+    return Value();
+}
+
+void require_binary(const std::string& name, const char* what) {
+    if (nin_of(name) != 2) raise(types::ValueError, std::string(what) + " only supported for binary functions");
+}
+
+// x[i] along `axis` (x materialised): a view without that axis.
+Value take_axis(ArrayObj* x, int axis, int64_t i) {
+    Shape shape = x->shape;
+    std::vector<int64_t> strides = x->strides;
+    int64_t off = x->offset + i * strides[size_t(axis)];
+    shape.erase(shape.begin() + axis);
+    strides.erase(strides.begin() + axis);
+    return array_from_buffer(x->buffer, x->dtype, shape, strides, off);
+}
+
+// The loop dtype of name.reduce: NumPy's reduction resolution. The loop for
+// (t, t), t being dtype= or the input's (bool for the logical ufuncs), must
+// take and give one dtype (dtype= itself when given): less.reduce of ints
+// (-> bool) and true_divide.reduce(dtype=int64) (-> float64) have none.
+DType fold_dtype(const std::string& name, DType xdt, std::optional<DType> requested, std::optional<DType> out) {
+    const UfuncDef* def = find_ufunc(name);
+    DType t = requested ? *requested : def && def->resolver == UfuncResolver::Logical ? DType::Bool : xdt;
+    // Given out= (and no dtype=), out is the accumulator: the loop for (out, input).
+    DType acc = !requested && out && !(def && def->resolver == UfuncResolver::Logical) ? *out : t;
+    UfuncLoop loop;
+    try {
+        loop = resolve_ufunc(name, {Operand::array(acc), Operand::array(t)});
+    } catch (const PromotionError& e) {
+        raise(e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError, e.what());
+    }
+    DType lt = loop.out[0];
+    if (loop.in[0] != lt || loop.in[1] != lt || (requested && lt != *requested))
+        raise(types::TypeError, "No loop matching the specified signature and casting was found for ufunc " +
+                                    std::string(def ? def->numpy_name : std::string_view(name)));
+    return lt;
+}
+
+// name.reduce for ufuncs without a reduction kernel (subtract, bitwise_or,
+// ...): a left fold along one axis of x (already in the loop dtype t), one
+// lazy elementwise node per step (the planner computes the growing tree every
+// 64 nodes). The fold starts from `init` (initial= or the identity) or else
+// from the first element; where `mask` (bool, x's
+// shape) is False the step keeps the accumulator.
+Value fold(Interp& in, const std::string& name, ArrayObj* x, int axis, DType t, Value init, ArrayObj* mask) {
+    int64_t n = x->shape[size_t(axis)];
+    Shape shape = x->shape;
+    shape.erase(shape.begin() + axis);
+    Value acc = init;
+    int64_t first = 0;
+    if (acc.is_undef() && n == 0) raise(types::ValueError, "zero-size array to reduction operation " + name + " which has no identity");
+    if (acc.is_undef()) {
+        acc = take_axis(x, axis, 0);
+        first = 1;
+    }
+    UfuncOptions uo;
+    uo.dtype = t;
+    for (int64_t i = first; i < n; ++i) {
+        Value step = apply_ufunc(in, name, {acc, take_axis(x, axis, i)}, uo);
+        if (mask) {
+            Value m = take_axis(mask, axis, i);
+            Value prev = as_array_value(in, acc);
+            acc = array_from_node(make_where(array_node(m.as<ArrayObj>()), array_node(step.as<ArrayObj>()),
+                                             array_node(prev.as<ArrayObj>()), shape));
+        } else {
+            acc = step;
+        }
+    }
+    // The start value alone (n == 0, or a 0-d initial and a masked-out axis) is broadcast.
+    ArrayObj* aa = as_array_value(in, acc).as<ArrayObj>();
+    if (aa->shape != shape || aa->dtype != t) acc = compute_into_new(make_cast(array_node(aa), t), t, shape);
+    if (shape.empty()) acc.as<ArrayObj>()->numpy_scalar = true;
+    return acc;
+}
+
+// ufunc.reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=<no value>, where=True)
+Value m_reduce(Interp& in, CallArgs& a) {
+    const std::string& name = ufunc_name(a.pos[0]);
+    require_binary(name, "reduce");
+    const Value* xv = arg(a, 1, "array");
+    if (!xv) raise(types::TypeError, "reduce() missing required argument 'array' (pos 0)");
+    Value x = as_array_value(in, *xv);
+    ArrayObj* xa = x.as<ArrayObj>();
+    static const Value kAxis0 = Value::integer(0);
+    ReduceOptions o;
+    o.axis = arg(a, 2, "axis");
+    if (!o.axis) o.axis = &kAxis0;
+    o.dtype = dtype_arg(in, a, 3);
+    o.out = out_arg(a, 4);
+    if (const Value* k = arg(a, 5, "keepdims")) o.keepdims = truthy(*k);
+    o.initial = initial_arg(arg(a, 6, "initial"));
+    o.where = arg(a, 7, "where");
+    if (o.where && o.where->is_bool() && o.where->b) o.where = nullptr;
+    if (auto op = reduce_op_of(name)) {
+        // NumPy resolves the loop first: a TypeError even over no elements.
+        try {
+            DType t = o.dtype.value_or(xa->dtype);
+            resolve_ufunc(name, {Operand::array(t), Operand::array(t)});
+        } catch (const PromotionError& e) {
+            raise(e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError, e.what());
+        }
+        return reduce(in, *op, x, o);
+    }
+    std::optional<DType> out_dt;
+    if (o.out)
+        if (ArrayObj* oa = as_array(*o.out)) out_dt = oa->dtype;
+    DType t = fold_dtype(name, xa->dtype, o.dtype, out_dt);
+    std::vector<int> axes = parse_axes(in, o.axis, xa->ndim());
+    if (axes.size() > 1)
+        raise(types::ValueError, "reduction operation '" + name + "' is not reorderable, so at most one axis may be specified");
+    // The fold starts from initial=, else from the ufunc's identity (NumPy:
+    // hypot.reduce([-3.0]) is hypot(0, -3.0) = 3.0), else from the first element.
+    Value init;
+    if (o.initial) init = initial_value(in, *o.initial, t);
+    else if (Value id = identity_of(name); !id.is_none()) init = initial_value(in, id, t, true);
+    Value mask;
+    if (o.where) {
+        if (init.is_undef())
+            raise(types::ValueError, "reduction operation '" + name +
+                                         "' does not have an identity, so to use a where mask one has to specify 'initial'");
+        mask = compute_into_new(where_mask(in, *o.where, xa->shape), DType::Bool, xa->shape);
+    }
+    Value xt = compute_into_new(make_cast(array_node(xa), t), t, xa->shape);
+    Value r;
+    if (axes.empty()) {
+        // No axis: each element on its own, combined with the start value where the mask allows.
+        r = init.is_undef() ? xt : apply_ufunc(in, name, {init, xt}, UfuncOptions{.dtype = t});
+        if (!mask.is_undef())
+            r = array_from_node(make_where(array_node(mask.as<ArrayObj>()), array_node(r.as<ArrayObj>()),
+                                           array_node(init.as<ArrayObj>()), xa->shape));
+        if (xa->ndim() == 0) {
+            r = compute_into_new(array_node(r.as<ArrayObj>()), t, {});
+            r.as<ArrayObj>()->numpy_scalar = true;
+        }
+    } else {
+        r = fold(in, name, xt.as<ArrayObj>(), axes[0], t, init, mask.is_undef() ? nullptr : mask.as<ArrayObj>());
+    }
+    if (o.keepdims) r = keep_dims(r, axes, xa->ndim());
+    if (o.out) return store_reduction_out(in, *o.out, r, name.c_str(), xa->shape, o.keepdims);
+    return r;
+}
+
+// ufunc.accumulate(array, axis=0, dtype=None, out=None)
+Value m_accumulate(Interp& in, CallArgs& a) {
+    const std::string& name = ufunc_name(a.pos[0]);
+    require_binary(name, "accumulate");
+    const Value* xv = arg(a, 1, "array");
+    if (!xv) raise(types::TypeError, "accumulate() missing required argument 'array' (pos 0)");
+    Value x = as_array_value(in, *xv);
+    if (x.as<ArrayObj>()->ndim() == 0) raise(types::TypeError, "cannot accumulate on a scalar");
+    static const Value kAxis0 = Value::integer(0);
+    const Value* axis = arg(a, 2, "axis");
+    if (!axis) axis = &kAxis0;
+    if (axis->is_none() || !axis->is_intlike()) raise(types::ValueError, "accumulate does not allow multiple axes");
+    std::optional<DType> dtype = dtype_arg(in, a, 3);
+    const Value* out = out_arg(a, 4);
+    ScanOp op;
+    if (name == "add") op = ScanOp::Sum;
+    else if (name == "multiply") op = ScanOp::Prod;
+    else if (name == "maximum") op = ScanOp::Max;
+    else if (name == "minimum") op = ScanOp::Min;
+    // On bools, or is a running maximum and and a running minimum.
+    else if (name == "logical_or" || name == "logical_and") {
+        op = name == "logical_or" ? ScanOp::Max : ScanOp::Min;
+        dtype = DType::Bool;
+    } else {
+        raise(types::NotImplementedError, name + ".accumulate is not supported yet");
+    }
+    return scan(in, op, x, axis, dtype, out);
+}
+
+// ufunc.outer(A, B, **kwargs): A viewed with B.ndim trailing size-1 axes,
+// broadcast against B: one elementwise kernel, no copies. The keywords are
+// the call's (out=, where=, dtype=: where= broadcasts into the result).
+Value m_outer(Interp& in, CallArgs& a) {
+    const std::string& name = ufunc_name(a.pos[0]);
+    require_binary(name, "outer product");
+    if (a.npos != 3) raise(types::TypeError, "outer() takes exactly 2 positional arguments");
+    Value x = as_array_value(in, a.pos[1]);
+    Value y = as_array_value(in, a.pos[2]);
+    ArrayObj* xa = x.as<ArrayObj>();
+    materialize(xa);
+    Shape shape = xa->shape;
+    std::vector<int64_t> strides = xa->strides;
+    for (int d = 0; d < y.as<ArrayObj>()->ndim(); ++d) {
+        shape.push_back(1);
+        strides.push_back(0);
+    }
+    Value operands[2] = {array_from_buffer(xa->buffer, xa->dtype, shape, strides, xa->offset), y};
+    CallArgs call{operands, 2, a.kw};
+    if (a.kw) reject_unknown_keywords(a.pos[0].as<BuiltinObj>(), call);
+    Value r = call_ufunc(in, name, call);
+    // Like any ufunc result, a 0-d one is a NumPy scalar.
+    if (ArrayObj* ra = as_array(r); ra && ra->ndim() == 0 && !kwarg(a, "out")) ra->numpy_scalar = true;
+    return r;
+}
+
+// What ufunc.at(x, indices) works on: the byte offsets into x's buffer of the
+// elements x[indices] selects, in the order NumPy's indexing lists them (a
+// tuple indexes several axes, a boolean array masks, a repeat repeats), and
+// the selection's shape. The indexing itself is x's, so every index NumPy
+// takes works and every bad one raises NumPy's IndexError. An element's
+// offset is offset + sum_d i_d * stride_d and indexing is linear, so each
+// term is indexed on its own: a short arange along axis d, broadcast to x's
+// shape (a view, no copy), costs the selection's size, not x's.
+struct AtSelection {
+    std::vector<int64_t> offsets;
+    Shape shape;
+};
+
+AtSelection at_selection(Interp& in, ArrayObj* x, const Value& indices) {
+    AtSelection r;
+    int nd = x->ndim();
+    for (int d = 0; d < std::max(nd, 1); ++d) {
+        Shape along(size_t(nd), 1);
+        std::vector<int64_t> term(nd ? size_t(x->shape[size_t(d)]) : 1);
+        for (size_t i = 0; i < term.size(); ++i) term[i] = (nd ? int64_t(i) * x->strides[size_t(d)] : 0) + (d == 0 ? x->offset : 0);
+        if (nd) along[size_t(d)] = x->shape[size_t(d)];
+        Value view = broadcast_view(int64_array(term, along).as<ArrayObj>(), x->shape);
+        Value sel = as_array_value(in, array_getitem(in, view, indices));
+        HostArrayView hv = host_view(as_array(flat_copy(sel.as<ArrayObj>(), DType::Int64)));
+        const auto* p = reinterpret_cast<const int64_t*>(hv.data);
+        if (d == 0) {
+            r.offsets.assign(p, p + hv.size());
+            r.shape = sel.as<ArrayObj>()->shape;
+        } else {
+            for (size_t k = 0; k < r.offsets.size(); ++k) r.offsets[k] += p[k];
+        }
+    }
+    return r;
+}
+
+// A fresh 1-D array of dtype t holding the elements at base + offsets[k] for
+// each k in `which`.
+Value gather_bytes(const uint8_t* base, const std::vector<int64_t>& offsets, const std::vector<int64_t>& which, DType t) {
+    Value r = new_array(t, {int64_t(which.size())});
+    size_t item = itemsize(t);
+    uint8_t* dst = r.as<ArrayObj>()->buffer.bytes();
+    for (size_t k = 0; k < which.size(); ++k) std::memcpy(dst + k * item, base + offsets[size_t(which[k])], item);
+    return r;
+}
+
+// The add/multiply/maximum/minimum case whose loop runs in x's own dtype: one
+// typed host loop in index order (a repeat sees the previous update).
+// Returns false when the case is not covered.
+bool at_host_loop(const std::string& name, ArrayObj* x, uint8_t* base, const std::vector<int64_t>& offsets,
+                  ArrayObj* b, const UfuncLoop& loop) {
+    std::optional<ScanOp> op = name == "add" ? ScanOp::Sum : name == "multiply" ? ScanOp::Prod
+                             : name == "maximum" ? ScanOp::Max : name == "minimum" ? ScanOp::Min : std::optional<ScanOp>();
+    DType t = x->dtype;
+    if (!op || t == DType::Bool || is_complex(t) || loop.in[0] != t || loop.in[1] != t || loop.out[0] != t) return false;
+    Value bc = flat_copy(b, t);
+    const uint8_t* src = host_view(bc.as<ArrayObj>()).data;
+    bool done = false;
+    with_real_ctype(t, "ufunc.at", [&](auto tv) {
+        using T = decltype(tv);
+        if constexpr (!std::is_same_v<T, bool>) {
+            const T* vals = reinterpret_cast<const T*>(src);
+            auto run = [&](auto f) {
+                for (size_t k = 0; k < offsets.size(); ++k) {
+                    T* p = reinterpret_cast<T*>(base + offsets[k]);
+                    *p = f(*p, vals[k]);
+                }
+            };
+            switch (*op) {
+                case ScanOp::Sum: run(scan_combine<ScanOp::Sum, T>); break;
+                case ScanOp::Prod: run(scan_combine<ScanOp::Prod, T>); break;
+                case ScanOp::Max: run(scan_combine<ScanOp::Max, T>); break;
+                case ScanOp::Min: run(scan_combine<ScanOp::Min, T>); break;
+            }
+            done = true;
+        }
+    });
+    return done;
+}
+
+// ufunc.at(a, indices, b=None): unbuffered, so a repeated index applies the
+// operation again to the updated value, and each step's result is cast back
+// to a's dtype (unsafe casting, as NumPy) before the next reads it. b is an
+// array here (a Python scalar is not weak: np.add.at(int8, i, 1000) wraps).
+// Generic ufuncs run in rounds: round r updates every element's r-th
+// occurrence at once (one gather, one elementwise kernel, one scatter), so
+// an index list without repeats is one round.
+Value m_at(Interp& in, CallArgs& a) {
+    const std::string& name = ufunc_name(a.pos[0]);
+    if (a.npos < 3) raise(types::TypeError, "at() takes at least 2 positional arguments");
+    if (a.npos > 4) raise(types::TypeError, "at() takes at most 3 arguments (" + std::to_string(a.npos - 1) + " given)");
+    ArrayObj* x = as_array(a.pos[1]);
+    if (!x) raise(types::TypeError, "first operand must be array");
+    int nin = nin_of(name);
+    const Value* bv = arg_not_none(a, 3, "b");
+    if (nin == 2 && !bv) raise(types::ValueError, "second operand needed for ufunc");
+    if (nin == 1 && bv) raise(types::ValueError, "second operand provided when ufunc is unary");
+    Value b;
+    ArrayObj* ba = nullptr;
+    if (bv) {
+        b = as_array_value(in, *bv);
+        ba = b.as<ArrayObj>();
+    }
+    // NumPy resolves the loop before it looks at the indices.
+    UfuncLoop loop;
+    try {
+        std::vector<Operand> ops{Operand::array(x->dtype)};
+        if (ba) ops.push_back(Operand::array(ba->dtype));
+        loop = resolve_ufunc(name, ops);
+    } catch (const PromotionError& e) {
+        raise(e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError, e.what());
+    }
+    materialize(x);
+    AtSelection sel = at_selection(in, x, a.pos[2]);
+    if (ba) {
+        // b broadcasts against x[indices].
+        bool fits = ba->ndim() <= int(sel.shape.size());
+        for (int d = 1; fits && d <= ba->ndim(); ++d) {
+            int64_t bd = ba->shape[size_t(ba->ndim() - d)], sd = sel.shape[sel.shape.size() - size_t(d)];
+            fits = bd == sd || bd == 1;
+        }
+        if (!fits) raise(types::ValueError, "array is not broadcastable to correct shape");
+        b = broadcast_view(ba, sel.shape);
+        ba = b.as<ArrayObj>();
+    }
+    size_t n = sel.offsets.size();
+    if (n == 0) return Value::none();
+    // Pending arrays that read x keep the values from before the update.
+    uint8_t* base = const_cast<uint8_t*>(host_view(x).data) - x->offset;
+    flush_readers(x->buffer.get());
+    if (ba && at_host_loop(name, x, base, sel.offsets, ba, loop)) return Value::none();
+    // Round r holds the positions k whose offset occurs for the r-th time.
+    std::vector<std::vector<int64_t>> rounds;
+    {
+        std::unordered_map<int64_t, uint32_t> seen;
+        seen.reserve(n);
+        for (size_t k = 0; k < n; ++k) {
+            uint32_t r = seen[sel.offsets[k]]++;
+            if (r == rounds.size()) rounds.emplace_back();
+            rounds[r].push_back(int64_t(k));
+        }
+    }
+    Value bflat;
+    std::vector<int64_t> boffsets;
+    if (ba) {
+        bflat = flat_copy(ba, ba->dtype);
+        boffsets.resize(n);
+        for (size_t k = 0; k < n; ++k) boffsets[k] = int64_t(k * itemsize(ba->dtype));
+    }
+    size_t item = itemsize(x->dtype);
+    for (const std::vector<int64_t>& which : rounds) {
+        std::vector<Value> args{gather_bytes(base, sel.offsets, which, x->dtype)};
+        if (ba) args.push_back(gather_bytes(host_view(bflat.as<ArrayObj>()).data, boffsets, which, ba->dtype));
+        Value r = apply_ufunc(in, name, args);
+        Value rc = compute_into_new(make_cast(array_node(as_array_value(in, r).as<ArrayObj>()), x->dtype), x->dtype, {int64_t(which.size())});
+        const uint8_t* src = host_view(rc.as<ArrayObj>()).data;
+        // The kernels above may have read x; they are done before the writes.
+        for (size_t k = 0; k < which.size(); ++k) std::memcpy(base + sel.offsets[size_t(which[k])], src + k * item, item);
+    }
+    return Value::none();
+}
+
+}  // namespace
+
+Value call_ufunc(Interp& in, std::string_view name, CallArgs& a) {
+    int nin = nin_of(std::string(name));
+    if (a.npos < size_t(nin) || a.npos > size_t(nin) + 1)
+        raise(types::TypeError, std::string(name) + "() takes from " + std::to_string(nin) + " to " + std::to_string(nin + 1) +
+                                    " positional arguments but " + std::to_string(a.npos) + (a.npos == 1 ? " was" : " were") + " given");
+    UfuncOptions o;
+    o.out = checked_out(a.npos > size_t(nin) ? &a.pos[nin] : kwarg(a, "out"));
+    if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) o.dtype = to_dtype(in, *d);
+    o.where = kwarg(a, "where");
+    if (o.where && o.where->is_bool() && o.where->b) o.where = nullptr;
+    return apply_ufunc(in, name, std::vector<Value>(a.pos, a.pos + nin), o);
+}
+
+TypeObject* ufunc_type() {
+    static TypeObject* t = [] {
+        auto* u = new TypeObject("numpy.ufunc", types::builtin, OK::Builtin);
+        u->doc = "Functions that operate element by element on whole arrays.";
+        u->repr = repr_ufunc;
+        u->getattr = getattr_ufunc;
+        return u;
+    }();
+    return t;
+}
+
+Value make_ufunc(const char* name, NativeFn call) {
+    int nin = nin_of(name);
+    std::string sig = std::string(name) + (nin == 1 ? "(x, /, out=None, *, where=True, dtype=None)"
+                                                    : "(x1, x2, /, out=None, *, where=True, dtype=None)");
+    auto* b = new BuiltinObj(name, call, sig, std::string("NumPy ufunc ") + name + ".");
+    b->type = ufunc_type();
+    return Value::object(b);
+}
+
+void install_ufunc_type() {
+    TypeObject* t = ufunc_type();
+    def_method(t, "reduce", m_reduce, "ufunc.reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=<no value>, where=True)", "Reduces array's dimension by one, by applying the ufunc along one axis.");
+    def_method(t, "accumulate", m_accumulate, "ufunc.accumulate(array, axis=0, dtype=None, out=None)", "Accumulate the result of applying the operator to all elements.");
+    def_method(t, "outer", m_outer, "ufunc.outer(A, B, /, **kwargs)", "Apply the ufunc op to all pairs (a, b) with a in A and b in B.");
+    def_method(t, "at", m_at, "ufunc.at(a, indices, b=None, /)", "Performs unbuffered in place operation on operand 'a' for elements specified by 'indices'.");
+}
+
+}  // namespace gpy
