@@ -88,6 +88,14 @@ public:
     void check_native_stack();
 
     ModuleObj* import_module(const std::string& name);
+    // Native modules the host provides (the embedding layer registers the
+    // array module under numpy, cupy and gpy): made on the first import of
+    // any of its names, one object under all of them.
+    struct NativeModule {
+        std::vector<std::string> names;
+        ModuleObj* (*make)(Interp& in);
+    };
+    std::vector<NativeModule> native_modules;
 };
 
 // ---- protocol helpers (ops.cpp) ----

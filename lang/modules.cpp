@@ -1,4 +1,6 @@
-// The native modules: math, time, sys (and the array-module placeholder from numpy/).
+// The native modules of the language: math, cmath, time, sys; and the import
+// of those a host registered (Interp::native_modules: the array module).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -7,8 +9,6 @@
 #include "lang/interp.h"
 
 namespace gpy {
-
-ModuleObj* make_numpy_module(Interp& in);  // numpy/numpy_module.cpp
 
 namespace {
 
@@ -303,11 +303,13 @@ ModuleObj* Interp::import_module(const std::string& name) {
     else if (name == "cmath") m = make_cmath(*this);
     else if (name == "time") m = make_time(*this);
     else if (name == "sys") m = make_sys(*this);
-    else if (name == "numpy" || name == "cupy" || name == "gpy") {
-        // One array module under all three names, so NumPy and CuPy scripts run unchanged.
-        m = make_numpy_module(*this);
-        modules["numpy"] = modules["cupy"] = modules["gpy"] = Ref<ModuleObj>(m);
-        return m;
+    else {
+        for (const NativeModule& nm : native_modules) {
+            if (std::find(nm.names.begin(), nm.names.end(), name) == nm.names.end()) continue;
+            m = nm.make(*this);
+            for (const std::string& n : nm.names) modules[n] = Ref<ModuleObj>(m);
+            return m;
+        }
     }
     if (!m) raise(types::ModuleNotFoundError, "No module named '" + name + "'");
     modules[name] = Ref<ModuleObj>(m);

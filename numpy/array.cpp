@@ -429,6 +429,12 @@ std::optional<DType> maybe_dtype(Interp& in, const Value& v) {
 
 DType to_dtype(Interp& in, const Value& v) {
     if (auto d = maybe_dtype(in, v)) return *d;
+    // NumPy reads a `dtype` attribute: a NumPy scalar gives its type
+    // (np.zeros(2, dtype=np.float32(1)) is float32); an array is refused.
+    if (ArrayObj* a = as_array(v)) {
+        if (a->numpy_scalar) return a->dtype;
+        raise(types::TypeError, "Cannot construct a dtype from an array");
+    }
     if (is_kind(v, OK::Str)) raise(types::TypeError, "data type '" + v.as<StrObj>()->s + "' not understood");
     raise(types::TypeError, "Cannot interpret '" + repr(in, v) + "' as a data type");
 }

@@ -7,6 +7,7 @@
 #include "codegen/plan.h"
 #include "numpy/array.h"
 #include "numpy/array_state.h"
+#include "numpy/promote.h"
 #include "numpy/indexing.h"
 #include "numpy/module_parts.h"
 #include "numpy/np_args.h"
@@ -285,13 +286,42 @@ Value m_clip(Interp& in, CallArgs& a) {
 // weak Python float, rint and scale back (divide first for negative
 // decimals); integers are kept for decimals >= 0, else go through float64;
 // bools round as float16; complex parts round on their own.
+// NumPy's PyArray_Round for bool, which is neither integer nor inexact there:
+// rint (its float16 loop) for decimals=0; otherwise multiply by 10**decimals
+// (a float64 loop), rint and divide, each into the output, which must be
+// given and able to hold a float64 result (else UFuncTypeError, NumPy's text).
+static Value round_bool(Interp& in, ArrayObj* x, int64_t d, const Value* out) {
+    auto cannot_cast = [](const char* uf, DType from, DType to) {
+        raise(types::UFuncTypeError, std::string("Cannot cast ufunc '") + uf + "' output from dtype('" + name(from) + "') to dtype('" +
+                                         name(to) + "') with casting rule 'same_kind'");
+    };
+    Value xv = Value::object(x);
+    if (d == 0) {
+        if (out && !can_cast(DType::Float16, as_array(*out)->dtype, Casting::SameKind)) cannot_cast("rint", DType::Float16, as_array(*out)->dtype);
+        Value r = apply_ufunc(in, "rint", {xv});
+        if (!out) return r;
+        assign_array(in, *out, r);
+        return *out;
+    }
+    const char* first = d > 0 ? "multiply" : "true_divide";
+    DType o = out ? as_array(*out)->dtype : DType::Bool;
+    if (!can_cast(DType::Float64, o, Casting::SameKind)) cannot_cast(d > 0 ? "multiply" : "divide", DType::Float64, o);
+    Value f = Value::real(std::pow(10.0, std::fabs(double(d))));
+    Value s = apply_ufunc(in, first, {xv, f});
+    s = array_from_node(make_cast(array_node(s.as<ArrayObj>()), o));
+    s = apply_ufunc(in, "rint", {s});
+    s = apply_ufunc(in, d > 0 ? "true_divide" : "multiply", {s, f});
+    assign_array(in, *out, s);
+    return *out;
+}
+
 Value m_round(Interp& in, CallArgs& a) {
     const Value* dec = arg(a, 1, "decimals");
     int64_t d = dec ? to_index(*dec) : 0;
     const Value* out = out_arg(a, 2, OutWording::CApi);
     Value x = a.pos[0];
     DType t = self_array(a)->dtype;
-    if (t == DType::Bool) x = array_from_node(make_cast(array_node(self_array(a)), DType::Float16), self_array(a)->numpy_scalar);
+    if (t == DType::Bool) return round_bool(in, self_array(a), d, out);
     Value r;
     if (is_integer(t) && d >= 0) {
         r = copy_array(self_array(a));

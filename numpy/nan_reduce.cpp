@@ -88,7 +88,14 @@ Value nan_max_min(Interp& in, CallArgs& a) {
         Value m = reduce(in, OP, replace_nan(in, x, neutral), inner);
         Value init = initial_value(in, *o.initial, m.as<ArrayObj>()->dtype);
         Value r = apply_ufunc(in, OP == ReduceOp::Max ? "fmax" : "fmin", {m, init});
-        if (ArrayObj* ra = as_array(r); ra && ra->ndim() == 0) ra->numpy_scalar = true;
+        // A slice with no number (empty, or all NaN) folds to the initial
+        // value itself, NaN included (nanmin(empty, initial=nan) is nan).
+        inner.initial = nullptr;
+        Value any_number = reduce(in, ReduceOp::Any, not_nan(in, x), inner);
+        ArrayObj* ra = r.as<ArrayObj>();
+        NodeP init_b = make_cast(array_node(init.as<ArrayObj>()), ra->dtype);
+        r = array_from_node(make_where(array_node(any_number.as<ArrayObj>()), array_node(ra), init_b, ra->shape));
+        if (ArrayObj* rb = as_array(r); rb && rb->ndim() == 0) rb->numpy_scalar = true;
         return finish(in, r, o);
     }
     Value m = reduce(in, OP, replace_nan(in, x, neutral), inner);

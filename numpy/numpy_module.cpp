@@ -11,6 +11,7 @@
 #include <fstream>
 #include <mutex>
 
+#include "numpy/numpy_module.h"
 #include "runtime/array_memory.h"
 #include "codegen/plan.h"
 #include "codegen/stand_in.h"
@@ -391,7 +392,15 @@ Value np_eye(Interp& in, CallArgs& a) {
     return out;
 }
 
-Value np_identity(Interp& in, CallArgs& a) { return np_eye(in, a); }
+// identity(n, dtype=float): eye(n) with dtype second.
+Value np_identity(Interp& in, CallArgs& a) {
+    const Value* nv = arg(a, 0, "n");
+    if (!nv) raise(types::TypeError, "identity() missing required argument 'n' (pos 0)");
+    const Value* d = arg(a, 1, "dtype");
+    Value pos[4] = {*nv, Value::none(), Value::integer(0), d ? *d : Value::none()};
+    CallArgs eye{pos, 4, nullptr};
+    return np_eye(in, eye);
+}
 
 // ---- ufuncs as functions ----
 
@@ -446,8 +455,18 @@ Value call_method(Interp& in, const char* name, CallArgs& a) {
 #define METHOD_FN(NAME) Value np_##NAME(Interp& in, CallArgs& a) { return call_method(in, #NAME, a); }
 METHOD_FN(sum) METHOD_FN(prod) METHOD_FN(max) METHOD_FN(min) METHOD_FN(any) METHOD_FN(all) METHOD_FN(argmax)
 METHOD_FN(argmin) METHOD_FN(mean) METHOD_FN(var) METHOD_FN(std) METHOD_FN(ravel)
-METHOD_FN(transpose) METHOD_FN(squeeze) METHOD_FN(swapaxes) METHOD_FN(round)
+METHOD_FN(squeeze) METHOD_FN(swapaxes) METHOD_FN(round)
 #undef METHOD_FN
+
+// np.transpose(a, axes=None): the method takes its axes only by position.
+Value np_transpose(Interp& in, CallArgs& a) {
+    const Value* x = arg(a, 0, "a");
+    if (!x) raise(types::TypeError, "transpose() missing required argument 'a' (pos 0)");
+    const Value* axes = arg(a, 1, "axes");
+    Value pos[2] = {as_array_value(in, *x), axes ? *axes : Value::none()};
+    CallArgs inner{pos, axes && !axes->is_none() ? size_t(2) : size_t(1), nullptr};
+    return call_method(in, "transpose", inner);
+}
 
 // np.reshape(a, shape, order='C'): the method takes order only by keyword.
 Value np_reshape(Interp& in, CallArgs& a) {
@@ -822,9 +841,5 @@ ModuleObj* make_numpy_module(Interp& in) {
     check_keywords_below(m, seen);
     return m;
 }
-
-// The public API's (include/gpy/gpy.h): background kernel compiles belong
-// to the array runtime this module drives.
-void finish_background_work() { finish_background_compiles(); }
 
 }  // namespace gpy

@@ -141,6 +141,7 @@ struct QuantileArgs {
     Shape q_shape;
     bool q_scalar = true;  // a Python int/float: NumPy's weak result type
     bool q_integer = false;  // quantile with integer q: NumPy takes the elements (arr's dtype)
+    DType q_dtype = DType::Float64;  // q's dtype as NumPy interpolates with it (when not q_scalar)
     Method method = Method::Linear;
     bool skip_nan = false;
     bool keepdims = false;
@@ -154,7 +155,10 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
                  (qa.method == Method::Linear && qa.q_integer);
     DType rt = exact ? t
                : qa.method == Method::Median ? (is_inexact(t) ? t : DType::Float64)
-               : is_inexact(t) && qa.q_scalar ? t : DType::Float64;
+               // NumPy interpolates with gammas of q's dtype: a Python q is weak
+               // (float16 data stay float16), np.float32(30) with uint8 data gives float32.
+               : qa.q_scalar ? (is_inexact(t) ? t : DType::Float64)
+               : promote_types(t == DType::Bool ? DType::Float64 : t, qa.q_dtype);
     if (t == DType::Bool && !exact && qa.method != Method::Median)
         raise(types::TypeError, "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.");
     Rows r = gather_rows(in, arr, qa.axis);
@@ -221,6 +225,7 @@ Value percentile_like(Interp& in, CallArgs& a, double scale, bool skip_nan, cons
     // then takes the elements instead of interpolating (percentile divides q
     // by 100 first, so never).
     qa.q_integer = scale == 1 && (is_integer(qarr->dtype) || qarr->dtype == DType::Bool);
+    qa.q_dtype = is_float(qarr->dtype) ? qarr->dtype : DType::Float64;  // an integer q is divided into float64
     qa.q_shape = qarr->shape;
     HostArrayView hv = host_view(as_array(compute_into_new(make_cast(array_node(qarr), DType::Float64), DType::Float64, qarr->shape)));
     for (int64_t k = 0; k < hv.size(); ++k) {
@@ -233,6 +238,8 @@ Value percentile_like(Interp& in, CallArgs& a, double scale, bool skip_nan, cons
 
 Value np_percentile(Interp& in, CallArgs& a) { return percentile_like(in, a, 100, false, "Percentiles must be in the range [0, 100]"); }
 Value np_quantile(Interp& in, CallArgs& a) { return percentile_like(in, a, 1, false, "Quantiles must be in the range [0, 1]"); }
+Value np_nanpercentile(Interp& in, CallArgs& a) { return percentile_like(in, a, 100, true, "Percentiles must be in the range [0, 100]"); }
+Value np_nanquantile(Interp& in, CallArgs& a) { return percentile_like(in, a, 1, true, "Quantiles must be in the range [0, 1]"); }
 
 // median/nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False)
 template <bool SKIP_NAN>
@@ -321,6 +328,8 @@ void add_statistics_functions(Interp&, ModuleObj* m) {
         {"nanmedian", np_median<true>, "nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False)", "Compute the median along the specified axis, ignoring NaNs."},
         {"percentile", np_percentile, "percentile(a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=False)", "Compute the q-th percentile of the data along the specified axis."},
         {"quantile", np_quantile, "quantile(a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=False)", "Compute the q-th quantile of the data along the specified axis."},
+        {"nanpercentile", np_nanpercentile, "nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=False)", "Compute the q-th percentile of the data along the specified axis, ignoring NaNs."},
+        {"nanquantile", np_nanquantile, "nanquantile(a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=False)", "Compute the q-th quantile of the data along the specified axis, ignoring NaNs."},
         {"average", np_average, "average(a, axis=None, weights=None, returned=False, *, keepdims=False)", "Compute the weighted average along the specified axis."},
     };
     add_functions(m, fns);

@@ -495,6 +495,13 @@ def classify(case, pyres, gres):
     # NumPy 2.4.6's reduce of power, arctan2 and ldexp folds only x[0] op x[-1]
     # (power.reduce([2., 3., 2.]) is 4.0, float_power.reduce gives 64.0): not an oracle.
     novalue = novalue or case.target.name in ("power.reduce", "pow.reduce", "arctan2.reduce", "atan2.reduce", "ldexp.reduce")
+    # A ufunc with where= whose out= is a view of one of its inputs: NumPy
+    # computes into a temporary it does not fill from out, so the masked-out
+    # elements come back as whatever the temporary held (np.greater(v0, 3,
+    # out=v0[::-1], where=False) writes 1s): not an oracle for values.
+    m = re.search(r"\bout=\(?(v\d+)\b", src)
+    novalue = novalue or (case.target.kind in ("ufunc", "ufunc.outer") and "where=" in src and m is not None
+                          and len(re.findall(r"\b%s\b" % m.group(1), case.lines[-1])) > 1)
     # NumPy's mean/var/std count the elements as sum(where) in intp: a where= of
     # integers (np.mean(1, where=-2**63) is -1.08e-19) is not an oracle.
     m = re.search(r"\bwhere=([^,)]*)", src)
@@ -509,7 +516,9 @@ def classify(case, pyres, gres):
         novalue = True
     if len(vn) != len(vg):
         return ("GARBAGE", "result count", "")
-    floaty = (bool(FLOATY_RE.search(src)) or case.target.name.split(".")[0] in FLOAT_UFUNCS | UNDEF_INT_UFUNCS
+    floaty = (bool(FLOATY_RE.search(src))
+              # uint64 with a signed integer runs NumPy's float64 loop (.at casts back into the array)
+              or (case.target.kind == "ufunc.at" and "uint64" in src) or case.target.name.split(".")[0] in FLOAT_UFUNCS | UNDEF_INT_UFUNCS
               or case.target.name in ("np.logspace", "np.geomspace")    # they compute in floating point
               or case.target.name in ("np.round", "np.around", "ndarray.round"))  # integers too (negative decimals)
     # Where every integer result went through a float computation whose value
@@ -520,7 +529,10 @@ def classify(case, pyres, gres):
     # input, a ufunc reduction into an out= of an integer dtype.
     base = case.target.name.split(".")
     int_dtype_req = re.search(r"dtype=(np\.)?'?u?int|dtype=(np\.)?'?bool", src)
-    cast_undefined = (base[-1] in DIVIDING_REDUCTIONS and int_dtype_req) or floaty and (
+    cast_undefined = (
+        (base[-1] in DIVIDING_REDUCTIONS and int_dtype_req)
+        # an integer reciprocal (of 0: undefined) cast into a float out=
+        or (base[0] in UNDEF_INT_UFUNCS and re.search(r"dtype=np\.u?int", src))) or floaty and (
         (case.target.kind == "ufunc.at" and base[0] in FLOAT_UFUNCS)
         # NumPy casts a reduction's accumulator into an out= of another dtype
         # between inner loops, so where it is cast depends on its iteration order.

@@ -1,0 +1,12 @@
+// The array module (NumPy's names, CuPy's under cupy): what a host registers
+// in an interpreter (embed/interpreter.cpp) to make `import numpy` work.
+#pragma once
+
+#include "lang/interp.h"
+
+namespace gpy {
+
+// The module object; makes the interpreter's array context (numpy/array_state.h).
+ModuleObj* make_numpy_module(Interp& in);
+
+}  // namespace gpy
