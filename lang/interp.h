@@ -187,7 +187,6 @@ void def_method(TypeObject* type, const char* name, NativeFn fn, const char* sig
 Value percent_format(Interp& in, const std::string& fmt, const Value& args);
 // str.format(); in builtins_str.cpp.
 std::string str_format(Interp& in, const std::string& fmt, CallArgs& args, size_t first_arg);
-ModuleObj* make_native_module(Interp& in, const std::string& name);
 
 template <class F>
 void for_each(Interp& in, const Value& iterable, F&& fn) {

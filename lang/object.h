@@ -88,7 +88,6 @@ const std::vector<TypeObject*>& all_exceptions();
 }  // namespace types
 
 TypeObject* type_of(const Value& v);
-inline OK obj_kind(const Value& v) { return v.o->type->kind; }
 inline bool is_kind(const Value& v, OK k) { return v.is_obj() && v.o->type->kind == k; }
 
 struct StrObj : Object {

@@ -788,7 +788,6 @@ constexpr std::array<NativeFn, sizeof...(K)> scalar_constructors(std::integer_se
 
 }  // namespace
 
-Value make_numpy_scalar(Interp& in, DType t, const Value& v);
 
 void init_array_types() {
     static std::once_flag once;

@@ -47,7 +47,6 @@ public:
         d_[n_ - 1] = uint32_t(1) << (e % 32);
     }
     bool is_zero() const { return n_ == 0; }
-    bool is_even() const { return n_ == 0 || (d_[0] & 1) == 0; }
 
     void mul_small(uint32_t m) {
         uint64_t carry = 0;
