@@ -499,10 +499,16 @@ Value np_ptp(Interp& in, CallArgs& a) {
         for (auto& [k, v] : *a.kw)
             if (k != "out") kw.emplace_back(k, v);
     CallArgs inner{pos.data(), pos.size(), kw.empty() ? nullptr : &kw};
-    Value r = apply_ufunc(in, "subtract", {call_method(in, "max", inner), call_method(in, "min", inner)});
-    if (!out) return r;
-    assign_array(in, *out, r);
-    return *out;
+    if (!out) return apply_ufunc(in, "subtract", {call_method(in, "max", inner), call_method(in, "min", inner)});
+    // NumPy's _ptp: the maximum into out (out's dtype is the accumulator),
+    // then subtract(out, minimum, out): int16 data into a float64 out do not wrap.
+    std::vector<std::pair<std::string, Value>> kwo = kw;
+    kwo.emplace_back("out", *out);
+    CallArgs with_out{pos.data(), pos.size(), &kwo};
+    Value mx = call_method(in, "max", with_out);
+    UfuncOptions o;
+    o.out = out;
+    return apply_ufunc(in, "subtract", {mx, call_method(in, "min", inner)}, o);
 }
 
 Value np_count_nonzero(Interp& in, CallArgs& a) {

@@ -511,9 +511,9 @@ def classify(case, pyres, gres):
     novalue = novalue or (case.target.name.startswith("np.linalg.") and re.search(r"\bnan\b|\binf\b|1e30|65504", src))
     if "assume_unique" in src or (case.target.name in ASSUME_UNIQUE_3RD and _positional_count(case) >= 3):
         return (None, "", "")    # NumPy: non-unique input with assume_unique=True gives undefined results
-    if case.target.name in ("ndarray.argsort", "np.argsort", "np.unique") and not any(
-            "stable" in ln for ln in case.lines):
-        novalue = True
+    if case.target.name in ("ndarray.argsort", "np.argsort", "np.unique") and not re.search(
+            r"""kind=['"]stable['"]|stable=True""", src):
+        novalue = True           # ties in any order (stable=np.array(False) is not a stable sort either)
     if len(vn) != len(vg):
         return ("GARBAGE", "result count", "")
     floaty = (bool(FLOATY_RE.search(src))
