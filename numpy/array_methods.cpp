@@ -124,7 +124,9 @@ Value m_view(Interp& in, CallArgs& a) {
         raise(types::ValueError, "Type must be a sub-type of ndarray type");
     // view(np.ndarray): the type, not a dtype.
     if (dt && is_kind(*dt, OK::Type) && dt->as<TypeObject>() == types::ndarray) dt = nullptr;
-    DType to = dt && !dt->is_none() ? to_dtype(in, *dt) : x->dtype;
+    // An explicit None is np.dtype(None), float64 (NumPy: uint64.view(None)
+    // reinterprets as float64); no argument keeps the dtype.
+    DType to = dt ? (dt->is_none() ? DType::Float64 : to_dtype(in, *dt)) : x->dtype;
     materialize(x);
     Shape shape = x->shape;
     std::vector<int64_t> strides = x->strides;
@@ -328,11 +330,13 @@ Value m_round(Interp& in, CallArgs& a) {
         r.as<ArrayObj>()->numpy_scalar = self_array(a)->numpy_scalar;
     } else if (is_integer(t)) {
         // NumPy's PyArray_Round: an integer array with negative decimals is
-        // divided in float64, rinted, multiplied back and cast to its dtype.
+        // divided in float64, rinted, multiplied back and cast to its dtype,
+        // or straight to out='s (int32 max into a float32 out does not wrap).
         Value f = Value::real(std::pow(10.0, std::fabs(double(d))));
         Value s = apply_ufunc(in, "rint", {apply_ufunc(in, "true_divide", {x, f})});
         s = apply_ufunc(in, "multiply", {s, f});
-        r = array_from_node(make_cast(array_node(s.as<ArrayObj>()), t), self_array(a)->numpy_scalar);
+        DType to = out && as_array(*out) ? as_array(*out)->dtype : t;
+        r = array_from_node(make_cast(array_node(s.as<ArrayObj>()), to), self_array(a)->numpy_scalar);
     } else {
         auto round_real = [&](const Value& v) {
             if (d == 0) return apply_ufunc(in, "rint", {v});

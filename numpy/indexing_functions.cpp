@@ -104,7 +104,14 @@ ArrayObj* target_arg(CallArgs& a, const char* fname, const char* name) {
 }
 
 // `values` as a contiguous array of dtype t (cast unsafely, as NumPy's put).
-Value values_as(Interp& in, const Value& values, DType t) { return contiguous_as(arr(as_array_value(in, values)), t); }
+// The values to store, C-contiguous in dtype t, and never the target's own
+// memory: a put or place whose values are the target reads them as they were
+// (NumPy copies values that overlap a; v0.put(ind, v0)).
+Value values_as(Interp& in, const Value& values, DType t) {
+    Value v = contiguous_as(arr(as_array_value(in, values)), t);
+    if (ArrayObj* src = as_array(values); src && arr(v) == src) return fresh_copy(src);
+    return v;
+}
 
 // Writes vals[k % nvals] to the element at byte offset offs[k], after the
 // pending readers of a's memory have been computed.

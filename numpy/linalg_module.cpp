@@ -35,6 +35,15 @@ DType lapack_dtype(DType d) {
     return d == DType::Float32 ? DType::Float32 : DType::Float64;
 }
 
+// NumPy's _commonType for two operands: single precision only when both
+// are float32 (an integer or bool operand computes in float64:
+// solve(float32 eye, int8 b) is float64).
+DType lapack_dtype(DType a, DType b) {
+    lapack_dtype(a);  // complex and float16 are refused
+    lapack_dtype(b);
+    return a == DType::Float32 && b == DType::Float32 ? DType::Float32 : DType::Float64;
+}
+
 // A stack of matrices (..., rows, cols) copied C-contiguous into the LAPACK
 // dtype (LAPACK overwrites its input); `transposed` copies each matrix's
 // transpose instead, i.e. the matrix itself in column-major order.
@@ -166,7 +175,7 @@ Value la_solve(Interp& in, CallArgs& a) {
         st.push_back(0);
         Bb = array_from_buffer(b->buffer, b->dtype, s, st, b->offset);
     }
-    DType t = lapack_dtype(promote_types(arr(A)->dtype, arr(B)->dtype));
+    DType t = lapack_dtype(arr(A)->dtype, arr(B)->dtype);
     Stack sa = stack_of(array_from_node(make_cast(array_node(arr(Ab)), t)), true, &batch);
     Stack sb = stack_of(array_from_node(make_cast(array_node(arr(Bb)), t)), true, &batch);
     if (t == DType::Float32) gesv_all<float>(sa, sb.a, nrhs);
@@ -595,7 +604,7 @@ Value la_lstsq(Interp& in, CallArgs& a) {
     int64_t M = arr(A)->shape[0], N = arr(A)->shape[1];
     if (arr(B)->shape[0] != M) linalg_error("Incompatible dimensions");
     int64_t nrhs = vec ? 1 : arr(B)->shape[1];
-    DType t = lapack_dtype(promote_types(arr(A)->dtype, arr(B)->dtype));
+    DType t = lapack_dtype(arr(A)->dtype, arr(B)->dtype);
     if (vec) {  // as an M x 1 matrix
         ArrayObj* b = arr(B);
         materialize(b);

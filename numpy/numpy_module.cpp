@@ -259,13 +259,18 @@ Value np_arange(Interp& in, CallArgs& a) {
         if (std::isnan(len)) raise(types::ValueError, "arange: cannot compute length");
         if (!(len >= -0x1p63 && len <= 0x1p63)) raise(types::ValueError, "Maximum allowed size exceeded");
         n = len > 0 && len < 0x1p63 ? int64_t(len) : 0;
+        // NumPy's PyArray_Arange: a quotient that underflows to 0 (an
+        // infinite step) with a non-zero distance gives one element when it
+        // is +0 (np.arange(1.0, step=np.inf) is [0.]), none when -0.
+        double delta = stop.as_float() - start.as_float(), q = delta / st;
+        if (q == 0 && delta != 0) n = std::signbit(q) ? 0 : 1;
     }
     // start + i*step, computed by a kernel over an index ramp.
     Value out = new_array(t, {n});
     ArrayObj* o = out.as<ArrayObj>();
     uint8_t* p = o->buffer.bytes();
     for (int64_t i = 0; i < n; ++i) {
-        Value v = all_int ? Value::integer(start.as_int() + i * step.as_int()) : Value::real(start.as_float() + double(i) * st);
+        Value v = all_int ? Value::integer(start.as_int() + i * step.as_int()) : Value::real(i == 0 ? start.as_float() : start.as_float() + double(i) * st);  // 0 * inf is NaN
         ScalarValue sv = convert_scalar(v, t);
         std::memcpy(p + i * int64_t(itemsize(t)), sv.raw, itemsize(t));
     }
@@ -567,11 +572,21 @@ Value np_allclose(Interp& in, CallArgs& a) {
 }
 
 Value np_array_equal(Interp& in, CallArgs& a) {
-    expect_args(a, "array_equal", 2, 3);
-    Value x = as_array_value(in, a.pos[0]), y = as_array_value(in, a.pos[1]);
+    const Value* a1 = arg(a, 0, "a1");
+    const Value* a2 = arg(a, 1, "a2");
+    if (!a1 || !a2) raise(types::TypeError, "array_equal() missing required argument 'a2' (pos 1)");
+    const Value* en = arg(a, 2, "equal_nan");
+    Value x = as_array_value(in, *a1), y = as_array_value(in, *a2);
     if (x.as<ArrayObj>()->shape != y.as<ArrayObj>()->shape) return Value::boolean(false);
     ReduceOptions o;
-    return Value::boolean(truthy(reduce(in, ReduceOp::All, apply_ufunc(in, "equal", {x, y}), o)));
+    Value same = apply_ufunc(in, "equal", {x, y});
+    // equal_nan (any truthy value, as NumPy's `if equal_nan:`): NaN where
+    // both have NaN counts as equal.
+    if (en && truthy(*en) && is_inexact(x.as<ArrayObj>()->dtype) | is_inexact(y.as<ArrayObj>()->dtype)) {
+        Value both_nan = apply_ufunc(in, "logical_and", {apply_ufunc(in, "isnan", {x}), apply_ufunc(in, "isnan", {y})});
+        same = apply_ufunc(in, "logical_or", {same, both_nan});
+    }
+    return Value::boolean(truthy(reduce(in, ReduceOp::All, same, o)));
 }
 
 // ---- misc ----
@@ -682,7 +697,7 @@ const FunctionSpec kFunctions[] = {
     {"round", np_round, "round(a, decimals=0, out=None)", "Evenly round to the given number of decimals."},
     {"isclose", np_isclose, "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)", "Element-wise: whether two arrays are equal within a tolerance."},
     {"allclose", np_allclose, "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)", "True if two arrays are element-wise equal within a tolerance."},
-    {"array_equal", np_array_equal, "array_equal(a1, a2)", "True if two arrays have the same shape and elements."},
+    {"array_equal", np_array_equal, "array_equal(a1, a2, equal_nan=False)", "True if two arrays have the same shape and elements."},
     {"set_printoptions", np_set_printoptions, "set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, suppress=None, ...)", "Set printing options."},
     {"synchronize", np_synchronize, "synchronize()", "Materialise every pending array and wait for the backend to finish."},
     {"dtype", np_dtype, "dtype(obj)", "Create a data type object."},

@@ -11,6 +11,7 @@
 #include "numpy/array.h"
 #include "numpy/module_parts.h"
 #include "numpy/reduce.h"
+#include "numpy/shape_funcs.h"
 #include "numpy/ufuncs.h"
 
 namespace gpy {
@@ -192,7 +193,9 @@ Value reduce(Interp& in, ReduceOp op, const Value& x, const ReduceOptions& o) {
     if (o.initial) {
         const char* uf = ufunc_of(op);
         Value r = array_from_node(node);
-        Value combined = apply_ufunc(in, uf, {r, init});
+        // No element: the initial value itself (a complex NaN+0j stays so;
+        // NaN+0j times the identity 1+0j would be NaN+NaNj).
+        Value combined = count == 0 ? broadcast_view(init.as<ArrayObj>(), r.as<ArrayObj>()->shape) : apply_ufunc(in, uf, {r, init});
         node = array_node(combined.as<ArrayObj>());
         node = make_cast(node, out);
     }
@@ -321,11 +324,15 @@ Value variance(Interp& in, const Value& x, const ReduceOptions& o, const Value& 
     Value sq = squared_magnitude(in, apply_ufunc(in, "subtract", {arr, mu}));
     ReduceOptions so;
     so.axis = o.axis;
-    so.keepdims = false;
+    // keepdims before the division, as NumPy's _var: a ddof array then
+    // broadcasts against the kept dims (var(ddof=[0], keepdims=True) of a
+    // 3-d array is (1, 1, 1), not (1, 1, 1, 1)).
+    so.keepdims = o.keepdims;
     so.dtype = dt;
     so.where = o.where;
     Value ss = reduce(in, ReduceOp::Sum, sq, so);
     Value count = element_count(in, a, axes, o);
+    if (o.keepdims && !count.is_int()) count = keep_dims(count, axes, a->ndim());
     // NumPy's _var first tests `ddof >= rcount` for its warning (without
     // where=): a ddof array of several elements is then ambiguous, ValueError.
     if (!o.where && !ddof.is_number()) (void)truthy(apply_ufunc(in, "greater_equal", {ddof, count}));
@@ -348,7 +355,6 @@ Value variance(Interp& in, const Value& x, const ReduceOptions& o, const Value& 
         }
         v = r;
     }
-    if (o.keepdims) v = keep_dims(v, axes, a->ndim());
     if (o.out) return store_reduction_out(in, *o.out, v, "add", a->shape, o.keepdims);
     return v;
 }

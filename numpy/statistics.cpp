@@ -227,6 +227,19 @@ Value percentile_like(Interp& in, CallArgs& a, double scale, bool skip_nan, cons
     qa.q_integer = scale == 1 && (is_integer(qarr->dtype) || qarr->dtype == DType::Bool);
     qa.q_dtype = is_float(qarr->dtype) ? qarr->dtype : DType::Float64;  // an integer q is divided into float64
     qa.q_shape = qarr->shape;
+    if (skip_nan) {
+        // NumPy's _nanquantile_unchecked returns nanmean(a, axis, out,
+        // keepdims) for an empty a, whatever q (nanpercentile of a (2, 0)
+        // array over axis 0 with three q is shape (0,), all NaN).
+        Value xa = as_array_value(in, *x);
+        if (xa.as<ArrayObj>()->size() == 0) {
+            ReduceOptions mo;
+            mo.axis = qa.axis;
+            mo.keepdims = qa.keepdims;
+            mo.out = qa.out;
+            return mean(in, xa, mo);
+        }
+    }
     HostArrayView hv = host_view(as_array(compute_into_new(make_cast(array_node(qarr), DType::Float64), DType::Float64, qarr->shape)));
     for (int64_t k = 0; k < hv.size(); ++k) {
         double f = reinterpret_cast<const double*>(hv.data)[k] / scale;
