@@ -5,7 +5,9 @@
 // contiguous row), then rows are partitioned or sorted in parallel and
 // interpolated with NumPy's formulas, typed per dtype by templates.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 
 #include "numpy/promote.h"
@@ -168,6 +170,7 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
     Shape out_shape = qa.q_shape;
     for (int64_t d : qa.keepdims ? r.kept_dims : r.kept) out_shape.push_back(d);
     Value res = new_array(rt, out_shape);
+    std::atomic<bool> row_had_nan{false};
     uint8_t* src = r.data.as<ArrayObj>()->buffer.bytes();
     uint8_t* dst = res.as<ArrayObj>()->buffer.bytes();
     with_real_ctype(t, "quantile", [&](auto tv) {
@@ -183,12 +186,21 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
                     int64_t n = qa.skip_nan ? drop_nans(v, r.len) : r.len;
                     // A NaN (or, skipping NaNs, no value at all) makes the result NaN.
                     bool nan = n == 0 || (!qa.skip_nan && std::any_of(v, v + n, [](T e) { return is_nan(e); }));
+                    if (nan && !qa.skip_nan) row_had_nan = true;
                     for (int64_t k = 0; k < nq; ++k)
                         out[k * r.rows + i] = nan ? R(NAN) : row_value<T, R>(v, n, qa.q[size_t(k)], qa.method);
                 }
             });
         });
     });
+    // NumPy's _quantile: a 0-d result (no out=) of a slice holding NaN is
+    // arr[-1], the NaN in the array's own dtype (float32 data and a float64
+    // q give np.float32(nan)).
+    if (out_shape.empty() && !qa.out && row_had_nan && rt != t) {
+        res = new_array(t, {});
+        ScalarValue nanv = convert_scalar(Value::real(NAN), t);
+        std::memcpy(res.as<ArrayObj>()->buffer.bytes(), nanv.raw, itemsize(t));
+    }
     if (out_shape.empty()) res.as<ArrayObj>()->numpy_scalar = true;
     if (qa.out) {
         return store_reduction_out(in, *qa.out, res, "add", as_array(res)->shape, qa.keepdims);

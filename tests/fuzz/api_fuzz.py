@@ -535,7 +535,7 @@ def classify(case, pyres, gres):
     # and NumPy folds initial= first where gpy's reduction does not.
     novalue = novalue or (case.target.name.split(".")[-1] in ("prod", "nanprod", "cumprod", "nancumprod")
                           or case.target.name in ("multiply.reduce", "multiply.accumulate")) and (
-        re.search(r"complex", src) is not None and re.search(r"\bnan\b|\binf\b", src) is not None)
+        re.search(r"complex", src) is not None and re.search(r"\bnan\b|\binf\b|e\+?([3-9]\d|\d{3})\b", src) is not None)
     if "assume_unique" in src or (case.target.name in ASSUME_UNIQUE_3RD and _positional_count(case) >= 3):
         return (None, "", "")    # NumPy: non-unique input with assume_unique=True gives undefined results
     if case.target.name in ("ndarray.argsort", "np.argsort", "np.unique") and not re.search(
