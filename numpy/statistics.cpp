@@ -186,7 +186,7 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
                     int64_t n = qa.skip_nan ? drop_nans(v, r.len) : r.len;
                     // A NaN (or, skipping NaNs, no value at all) makes the result NaN.
                     bool nan = n == 0 || (!qa.skip_nan && std::any_of(v, v + n, [](T e) { return is_nan(e); }));
-                    if (nan && !qa.skip_nan) row_had_nan = true;
+                    if (nan && n > 0 && !qa.skip_nan) row_had_nan = true;  // an empty slice is not one holding NaN
                     for (int64_t k = 0; k < nq; ++k)
                         out[k * r.rows + i] = nan ? R(NAN) : row_value<T, R>(v, n, qa.q[size_t(k)], qa.method);
                 }
@@ -196,7 +196,7 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
     // NumPy's _quantile: a 0-d result (no out=) of a slice holding NaN is
     // arr[-1], the NaN in the array's own dtype (float32 data and a float64
     // q give np.float32(nan)).
-    if (out_shape.empty() && !qa.out && row_had_nan && rt != t) {
+    if (out_shape.empty() && !qa.out && row_had_nan && rt != t && is_float(t)) {
         res = new_array(t, {});
         ScalarValue nanv = convert_scalar(Value::real(NAN), t);
         std::memcpy(res.as<ArrayObj>()->buffer.bytes(), nanv.raw, itemsize(t));

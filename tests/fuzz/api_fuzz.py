@@ -580,7 +580,9 @@ def classify(case, pyres, gres):
         # between inner loops, so where it is cast depends on its iteration order.
         or (case.target.kind in ("ufunc.reduce", "ufunc.accumulate") and re.search(r"\bout=", src))
         or ((base[-1] in INT_DTYPE_REDUCTIONS or case.target.kind in ("ufunc.reduce", "ufunc.accumulate"))
-            and re.search(r"\bnan\b|\binf\b", src) and int_dtype_req))
+            and (re.search(r"\bnan\b|\binf\b", src)
+                 or (re.search(r"dtype=(np\.)?'?uint", src) and re.search(r"-\d+\.\d", src)))  # negative float to unsigned
+            and int_dtype_req))
     for k, (a, b) in enumerate(zip(vn, vg)):
         if k > 0 and "overwrite_input" in src:
             continue             # the input's contents afterwards are unspecified
