@@ -419,9 +419,10 @@ Value np_where(Interp& in, CallArgs& a) {
     expect_args(a, "where", 3, 3);
     Value c = as_array_value(in, a.pos[0], DType::Bool);
     Value x = a.pos[1], y = a.pos[2];
-    if (!x.is_number()) x = as_array_value(in, x);
-    if (!y.is_number()) y = as_array_value(in, y);
-    DType t = result_type({operand_of(x), operand_of(y)});  // NEP 50, as NumPy's where
+    // Python numbers, complex included, stay weak (NEP 50, as NumPy's where).
+    if (!x.is_number() && !as_complex(x)) x = as_array_value(in, x);
+    if (!y.is_number() && !as_complex(y)) y = as_array_value(in, y);
+    DType t = result_type({operand_of(x), operand_of(y)});
     auto node_of = [&](const Value& v) {
         return as_array(v) ? make_cast(array_node(as_array(v)), t) : make_scalar(t, convert_scalar(v, t));
     };

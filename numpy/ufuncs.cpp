@@ -436,6 +436,20 @@ Value clip(Interp& in, const Value& x, const Value* lo, const Value* hi, const U
     DType t = r.as<ArrayObj>()->dtype;
     UfuncOptions inner;
     inner.dtype = opts.dtype;
+    // np.clip is one ufunc of three operands: its loop comes from all three
+    // at once (bool.clip(1, np.uint8(200)) is uint8: the weak 1 meets uint8,
+    // not bool first), then maximum and minimum run in it.
+    if (!inner.dtype) {
+        auto bound = [&](const Value* b) -> std::optional<Operand> {
+            if (!b || b->is_none()) return std::nullopt;
+            if (b->is_number() || as_complex(*b)) return operand_of(*b);
+            return operand_of(as_array_value(in, *b));
+        };
+        std::vector<Operand> ops{operand_of(r)};
+        for (const Value* b : {lo, hi})
+            if (auto o = bound(b)) ops.push_back(*o);
+        if (ops.size() == 3) inner.dtype = result_type(std::span<const Operand>(ops.data(), ops.size()));
+    }
     if (lo && !lo->is_none() && !useless_int_bound(lo, t, true)) r = apply_ufunc(in, "maximum", {r, *lo}, inner);
     if (hi && !hi->is_none() && !useless_int_bound(hi, t, false)) r = apply_ufunc(in, "minimum", {r, *hi}, inner);
     if (opts.out) {
