@@ -34,6 +34,17 @@ Value np_tile(Interp& in, CallArgs& a) {
     }
     for (int64_t r : reps)
         if (r < 0) raise(types::ValueError, "negative dimensions are not allowed");
+    // NumPy's tile repeats one axis at a time: each intermediate must fit,
+    // even when a later repeat is 0 (tile(x, (2**62, 0)) raises).
+    if (xa->size() > 0) {
+        __int128 bytes = __int128(xa->size()) * int64_t(itemsize(xa->dtype));
+        for (int64_t r : reps) {
+            if (r == 1) continue;
+            bytes *= r;
+            if (bytes > INT64_MAX)
+                raise(types::ValueError, "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
+        }
+    }
     Shape shape;
     for (size_t d = 0; d < nd; ++d) shape.push_back(size_mul(xa->shape[d], reps[d]));
     Value out = new_array(xa->dtype, shape);
