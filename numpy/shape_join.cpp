@@ -179,6 +179,10 @@ Value split_views(Interp& in, const Value& ary, const Value& sections, const Val
         if (equal && k != 0 && n % k != 0) raise(types::ValueError, "array split does not result in an equal division");
         if (k <= 0) raise(types::ValueError, "number sections must be larger than 0.");
         int64_t each = n / k, extras = n % k;
+        // k sections are k list items: more than memory holds is a MemoryError
+        // before allocating (NumPy's list of k section sizes fails the same way).
+        constexpr uint64_t kPerSection = sizeof(int64_t) + sizeof(Value);
+        check_host_bytes(in, uint64_t(k) > UINT64_MAX / kPerSection ? UINT64_MAX : uint64_t(k) * kPerSection);
         points.push_back(0);
         for (int64_t i = 0; i < k; ++i) points.push_back(points.back() + each + (i < extras ? 1 : 0));
     }

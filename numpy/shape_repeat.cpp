@@ -81,7 +81,7 @@ Value repeat(Interp& in, const Value& input, const Value& repeats, const Value* 
     Shape shape = xa->shape;
     if (reps.size() == 1) {
         int64_t r = reps[0];
-        shape[size_t(axis)] = n * r;
+        shape[size_t(axis)] = size_mul(n, r);  // 4 * 2**62 wraps (NumPy itself crashes there)
         Value out = new_array(xa->dtype, shape);
         ArrayObj* o = out.as<ArrayObj>();
         if (o->size() == 0) return out;
@@ -98,7 +98,7 @@ Value repeat(Interp& in, const Value& input, const Value& repeats, const Value* 
     }
     // Per-element counts: gather the rows (the axis moved first) by an index list.
     int64_t total = 0;
-    for (int64_t r : reps) total += r;
+    for (int64_t r : reps) total = size_add(total, r);
     Value idx = new_array(DType::Int64, {total});
     auto* p = reinterpret_cast<int64_t*>(idx.as<ArrayObj>()->buffer.bytes());
     for (int64_t i = 0; i < n; ++i)
