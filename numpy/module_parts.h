@@ -23,6 +23,8 @@ void install_linalg_methods();
 void add_random_module(Interp& in, ModuleObj* m);
 // numpy/npy_io.cpp: save, load, savetxt, loadtxt
 void add_io_functions(Interp& in, ModuleObj* m);
+// numpy/arange.cpp: np.arange
+Value np_arange(Interp& in, CallArgs& a);
 // numpy/type_info.cpp: finfo, iinfo
 void add_type_info_functions(Interp& in, ModuleObj* m);
 // numpy/scan.cpp: cumsum, cumprod, nan-reductions; ufunc objects and their methods

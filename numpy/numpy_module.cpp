@@ -226,57 +226,6 @@ Value np_ones_like(Interp& in, CallArgs& a) { return like(in, a, 1); }
 Value np_empty_like(Interp& in, CallArgs& a) { return like(in, a, 2); }
 Value np_full_like(Interp& in, CallArgs& a) { return like(in, a, 3); }
 
-Value np_arange(Interp& in, CallArgs& a) {
-    std::vector<Value> nums;
-    for (size_t k = 0; k < a.npos; ++k) nums.push_back(a.pos[k]);
-    if (const Value* s = kwarg(a, "start")) nums.insert(nums.begin(), *s);
-    if (const Value* s = kwarg(a, "stop")) nums.push_back(*s);
-    if (const Value* s = kwarg(a, "step")) { if (nums.size() == 1) nums.insert(nums.begin(), Value::integer(0)); nums.push_back(*s); }
-    if (nums.empty() || nums.size() > 3) raise(types::TypeError, "arange() requires stop to be specified.");
-    Value start = nums.size() >= 2 ? nums[0] : Value::integer(0);
-    Value stop = nums.size() >= 2 ? nums[1] : nums[0];
-    Value step = nums.size() == 3 ? nums[2] : Value::integer(1);
-    for (auto* v : {&start, &stop, &step})
-        if (!v->is_number()) raise(types::TypeError, std::string("unsupported operand type for arange(): '") + type_name(*v) + "'");
-    bool all_int = start.is_intlike() && stop.is_intlike() && step.is_intlike();
-    std::optional<DType> dt;  // keyword only: the positionals are start, stop, step
-    if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) dt = to_dtype(in, *d);
-    DType t = dt.value_or(all_int ? DType::Int64 : DType::Float64);
-    double st = step.as_float();
-    if (st == 0) raise(types::ZeroDivisionError, "division by zero");
-    int64_t n;
-    if (all_int) {
-        int64_t b = start.as_int(), e = stop.as_int(), s = step.as_int();
-        // In 128 bits: the distance between two int64s (and the step) may pass int64.
-        __int128 len = s > 0 ? (e > b ? (__int128(e) - b + s - 1) / s : 0) : (b > e ? (__int128(b) - e - s - 1) / -__int128(s) : 0);
-        if (len > INT64_MAX) raise(types::ValueError, "Maximum allowed size exceeded");
-        n = int64_t(len);
-    } else {
-        // NumPy's _arange_safe_ceil_to_intp: a length outside intp's range,
-        // even a negative one, is an error; exactly 2**63 passes its check and
-        // casts to INT64_MIN on x86, an empty result.
-        double len = std::ceil((stop.as_float() - start.as_float()) / st);
-        if (std::isnan(len)) raise(types::ValueError, "arange: cannot compute length");
-        if (!(len >= -0x1p63 && len <= 0x1p63)) raise(types::ValueError, "Maximum allowed size exceeded");
-        n = len > 0 && len < 0x1p63 ? int64_t(len) : 0;
-        // NumPy's PyArray_Arange: a quotient that underflows to 0 (an
-        // infinite step) with a non-zero distance gives one element when it
-        // is +0 (np.arange(1.0, step=np.inf) is [0.]), none when -0.
-        double delta = stop.as_float() - start.as_float(), q = delta / st;
-        if (q == 0 && delta != 0) n = std::signbit(q) ? 0 : 1;
-    }
-    // start + i*step, computed by a kernel over an index ramp.
-    Value out = new_array(t, {n});
-    ArrayObj* o = out.as<ArrayObj>();
-    uint8_t* p = o->buffer.bytes();
-    for (int64_t i = 0; i < n; ++i) {
-        Value v = all_int ? Value::integer(start.as_int() + i * step.as_int()) : Value::real(i == 0 ? start.as_float() : start.as_float() + double(i) * st);  // 0 * inf is NaN
-        ScalarValue sv = convert_scalar(v, t);
-        std::memcpy(p + i * int64_t(itemsize(t)), sv.raw, itemsize(t));
-    }
-    return out;
-}
-
 // linspace of two Python real numbers: the same float64 arithmetic as the
 // general path below, on the host (no kernel for a handful of values).
 Value linspace_of_numbers(Interp& in, double b, double e, int64_t num, bool endpoint, bool retstep, std::optional<DType> want,

@@ -342,6 +342,22 @@ Value variance(Interp& in, const Value& x, const ReduceOptions& o, const Value& 
                     ? Value::integer(std::max<int64_t>(count.i - ddof.i, 0))
                     : apply_ufunc(in, "maximum", {apply_ufunc(in, "subtract", {count.is_int() ? as_array_value(in, count, DType::Int64) : count, ddof}),
                                                   Value::integer(0)});
+    if (o.out) {
+        // NumPy sums into out, then divides (and takes the sqrt) in place in
+        // out's dtype: into a complex out the division is complex, so an inf
+        // variance is inf+nanj, and std's sqrt is complex128's.
+        Value ret = store_reduction_out(in, *o.out, ss, "add", a->shape, o.keepdims);
+        assign_array(in, ret, divide_by_count(in, ret, dof));
+        if (take_sqrt) {
+            Value r = apply_ufunc(in, "sqrt", {ret});
+            DType rt = r.as<ArrayObj>()->dtype, ot = as_array(ret)->dtype;
+            if (!can_cast(rt, ot, Casting::SameKind))  // sqrt(ret, out=ret) casts same_kind
+                raise(types::UFuncTypeError, std::string("Cannot cast ufunc 'sqrt' output from dtype('") + name(rt) + "') to dtype('" +
+                                                 name(ot) + "') with casting rule 'same_kind'");
+            assign_array(in, ret, r);
+        }
+        return ret;
+    }
     Value v = divide_by_count(in, ss, dof);
     if (take_sqrt) {
         ArrayObj* va = v.as<ArrayObj>();
@@ -355,7 +371,6 @@ Value variance(Interp& in, const Value& x, const ReduceOptions& o, const Value& 
         }
         v = r;
     }
-    if (o.out) return store_reduction_out(in, *o.out, v, "add", a->shape, o.keepdims);
     return v;
 }
 

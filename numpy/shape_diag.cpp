@@ -2,6 +2,7 @@
 // its diagonal view), tril, triu (a lazy where() with a triangular mask).
 #include "numpy/np_args.h"
 #include "numpy/shape_funcs.h"
+#include "numpy/tri_mask.h"
 #include "numpy/ufuncs.h"
 
 namespace gpy {
@@ -39,32 +40,80 @@ Value np_diagflat(Interp& in, CallArgs& a) {
 }
 
 // m's elements on and below (lower) or above (upper) diagonal k of its last
-// two axes, zeros elsewhere: NumPy's where(tri(N, M, k), m, 0).
+// two axes, zeros elsewhere: NumPy's where(tri(N, M, k), m, 0) for tril and
+// where(tri(N, M, k - 1), 0, m) for triu (k in its own arithmetic: tri_mask.cpp).
 Value triangle(Interp& in, CallArgs& a, bool lower, const char* fname) {
     Value m = as_array_value(in, required(a, 0, "m", fname));
     ArrayObj* ma = m.as<ArrayObj>();
     if (ma->ndim() == 0) raise(types::TypeError, "tri() missing 1 required positional argument: 'N'");
-    int64_t k = k_arg(a);
+    const Value* k = arg(a, 1, "k");
+    // A 1-D m is the row of a square matrix (NumPy's tri(*m.shape[-2:])).
     int64_t rows = ma->shape[size_t(ma->ndim() == 1 ? 0 : ma->ndim() - 2)];
     int64_t cols = ma->shape.back();
-    // NumPy builds the mask as tri(N, M, k') with arange(-k', M - k') (k' = k
-    // for tril, k - 1 for triu): bounds past a C long are its OverflowError.
-    __int128 kk = __int128(k) - (lower ? 0 : 1);
-    auto fits = [](__int128 v) { return v >= INT64_MIN && v <= INT64_MAX; };
-    if (!fits(kk) || !fits(-kk) || !fits(__int128(cols) - kk)) raise(types::OverflowError, "Python int too large to convert to C long");
-    // A 1-D m is the row of a square matrix (NumPy's tri(*m.shape[-2:])).
-    Value mask = new_array(DType::Bool, {rows, cols});
-    uint8_t* p = mask.as<ArrayObj>()->buffer.bytes();
-    for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < cols; ++j) p[i * cols + j] = lower ? j - i <= k : j - i >= k;  // i + k may overflow
+    Value mask = tri_mask(in, rows, cols, k ? *k : Value::integer(0), lower ? 0 : -1);
     ArrayObj* mk = mask.as<ArrayObj>();
-    Shape shape = broadcast_shapes({&mk->shape, &ma->shape});
+    // NumPy's where() broadcasts the mask, m and a (1,) zero in that order
+    // (zero before m for triu): a mask narrower than m is its ValueError.
+    dag::Shape one{1};
+    const dag::Shape* shapes[3] = {&mk->shape, lower ? &ma->shape : &one, lower ? &one : &ma->shape};
+    Shape shape = broadcast_shapes(shapes);
     dag::NodeP zero = dag::make_scalar(ma->dtype, dag::ScalarValue());
+    if (!lower)  // keep where the mask is false
+        for (uint8_t *p = mk->buffer.bytes(), *e = p + mk->size(); p != e; ++p) *p ^= 1;
     return array_from_node(dag::make_where(array_node(mk), array_node(ma), zero, shape));
 }
 
 Value np_tril(Interp& in, CallArgs& a) { return triangle(in, a, true, "tril"); }
 Value np_triu(Interp& in, CallArgs& a) { return triangle(in, a, false, "triu"); }
+
+// tri(N, M=None, k=0, dtype=float): the mask as `dtype`.
+Value np_tri(Interp& in, CallArgs& a) {
+    int64_t n = to_index(required(a, 0, "N", "tri"));
+    const Value* m = arg_not_none(a, 1, "M");
+    const Value* k = arg(a, 2, "k");
+    std::optional<DType> dt = dtype_arg(in, a, 3);
+    Value mask = tri_mask(in, n, m ? to_index(*m) : n, k ? *k : Value::integer(0));
+    DType to = dt ? *dt : DType::Float64;
+    if (to == DType::Bool) return mask;
+    ArrayObj* mk = mask.as<ArrayObj>();
+    return compute_into_new(dag::make_cast(array_node(mk), to), to, mk->shape);
+}
+
+// The (rows, cols) of a mask's true (lower) or false (upper) elements, row-major.
+Value mask_positions(const Value& mask, bool want) {
+    ArrayObj* mk = mask.as<ArrayObj>();
+    int64_t cols = mk->shape[1];
+    const uint8_t* p = mk->buffer.bytes();
+    std::vector<int64_t> r, c;
+    for (int64_t i = 0; i < mk->size(); ++i)
+        if (bool(p[i]) == want) r.push_back(i / cols), c.push_back(i % cols);
+    return make_tuple({int64_array(r), int64_array(c)});
+}
+
+// tril_indices(n, k=0, m=None) / triu_indices: NumPy's nonzero of tri(n, m, k)
+// and of ~tri(n, m, k - 1).
+Value tri_indices(Interp& in, int64_t n, const Value* k, const Value* m, bool lower) {
+    Value mask = tri_mask(in, n, m ? to_index(*m) : n, k ? *k : Value::integer(0), lower ? 0 : -1);
+    return mask_positions(mask, lower);
+}
+
+Value np_tril_indices(Interp& in, CallArgs& a) {
+    return tri_indices(in, to_index(required(a, 0, "n", "tril_indices")), arg(a, 1, "k"), arg_not_none(a, 2, "m"), true);
+}
+Value np_triu_indices(Interp& in, CallArgs& a) {
+    return tri_indices(in, to_index(required(a, 0, "n", "triu_indices")), arg(a, 1, "k"), arg_not_none(a, 2, "m"), false);
+}
+
+// tril_indices_from(arr, k=0): the indices for arr's (2-D) shape.
+Value indices_from(Interp& in, CallArgs& a, bool lower, const char* fname) {
+    Value arr = as_array_value(in, required(a, 0, "arr", fname));
+    ArrayObj* aa = arr.as<ArrayObj>();
+    if (aa->ndim() != 2) raise(types::ValueError, "input array must be 2-d");
+    Value cols = Value::integer(aa->shape[1]);
+    return tri_indices(in, aa->shape[0], arg(a, 1, "k"), &cols, lower);
+}
+Value np_tril_indices_from(Interp& in, CallArgs& a) { return indices_from(in, a, true, "tril_indices_from"); }
+Value np_triu_indices_from(Interp& in, CallArgs& a) { return indices_from(in, a, false, "triu_indices_from"); }
 
 }  // namespace
 
@@ -73,6 +122,11 @@ void add_diag_functions(Interp&, ModuleObj* m) {
     m->set("diagflat", make_builtin("diagflat", np_diagflat, "diagflat(v, k=0)", "Create a 2-D array with the flattened input as a diagonal."));
     m->set("tril", make_builtin("tril", np_tril, "tril(m, k=0)", "Lower triangle of an array (zeros above diagonal k)."));
     m->set("triu", make_builtin("triu", np_triu, "triu(m, k=0)", "Upper triangle of an array (zeros below diagonal k)."));
+    m->set("tri", make_builtin("tri", np_tri, "tri(N, M=None, k=0, dtype=float)", "An array with ones at and below the given diagonal and zeros elsewhere."));
+    m->set("tril_indices", make_builtin("tril_indices", np_tril_indices, "tril_indices(n, k=0, m=None)", "Return the indices for the lower-triangle of an (n, m) array."));
+    m->set("triu_indices", make_builtin("triu_indices", np_triu_indices, "triu_indices(n, k=0, m=None)", "Return the indices for the upper-triangle of an (n, m) array."));
+    m->set("tril_indices_from", make_builtin("tril_indices_from", np_tril_indices_from, "tril_indices_from(arr, k=0)", "Return the indices for the lower-triangle of arr."));
+    m->set("triu_indices_from", make_builtin("triu_indices_from", np_triu_indices_from, "triu_indices_from(arr, k=0)", "Return the indices for the upper-triangle of arr."));
 }
 
 }  // namespace gpy

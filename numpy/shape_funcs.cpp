@@ -183,20 +183,22 @@ static std::vector<int> memory_perm(const ArrayObj* x) {
     return p;
 }
 
-// The axis order NumPy's iterator visits x in for order='K' (nditer's
-// npyiter_find_best_axis_ordering, biggest stride first): an insertion sort
-// from C order in which a zero stride or a length-1 axis compares with
-// nothing, so broadcast axes keep their place (ravel(broadcast_to(a, s), 'K')).
+// The axis order NumPy's iterator visits x in for order='K', outermost first:
+// nditer's npyiter_find_best_axis_ordering, step for step. It insertion-sorts
+// the axes innermost first (C order reversed) from the smallest |stride| up,
+// and a zero stride or a length-1 axis compares with nothing: the scan steps
+// over it rather than stopping, so a broadcast axis keeps its place while
+// the others sort around it (ravel(broadcast_to(a, s), 'K')).
 static std::vector<int> iteration_perm(const ArrayObj* x) {
-    std::vector<int> p = c_perm(x->ndim());
+    std::vector<int> p = f_perm(x->ndim());  // innermost first
     auto known = [&](int ax) { return x->strides[size_t(ax)] != 0 && x->shape[size_t(ax)] != 1; };
     for (size_t i0 = 1; i0 < p.size(); ++i0) {
         int ax0 = p[i0];
         size_t pos = i0;
         for (size_t i1 = i0; i1-- > 0;) {
             int ax1 = p[i1];
-            if (!known(ax0) || !known(ax1)) continue;
-            if (std::abs(x->strides[size_t(ax0)]) <= std::abs(x->strides[size_t(ax1)])) break;
+            if (!known(ax0) || !known(ax1)) continue;  // ambiguous: look further
+            if (std::abs(x->strides[size_t(ax1)]) <= std::abs(x->strides[size_t(ax0)])) break;
             pos = i1;
         }
         if (pos != i0) {
@@ -204,6 +206,7 @@ static std::vector<int> iteration_perm(const ArrayObj* x) {
             p.insert(p.begin() + ptrdiff_t(pos), ax0);
         }
     }
+    std::reverse(p.begin(), p.end());
     return p;
 }
 
@@ -276,14 +279,14 @@ Value reshape_order(ArrayObj* x, const Shape& shape, char order) {
     return permuted(r.as<ArrayObj>(), f_perm(int(shape.size())));
 }
 
-Value ravel_order(ArrayObj* x, char order) {
-    materialize(x);
-    order = resolve_order(order, x);
+Value flat_order(ArrayObj* x, char order, bool copy) {
+    order = resolve_order(order, x);  // a pending x counts as C-contiguous
+    if (order != 'C') materialize(x);  // a C copy of a pending x fuses into its kernel
     // Memory order, except that negative strides are read as indexed (NumPy).
     Value src = order == 'K' ? permuted(x, iteration_perm(x)) : order == 'F' ? permuted(x, f_perm(x->ndim())) : Value::object(x);
     ArrayObj* s = src.as<ArrayObj>();
     Shape flat{x->size()};
-    if (is_c_contiguous(s)) return view_of(s, flat, {int64_t(itemsize(s->dtype))}, s->offset);
+    if (!copy && is_c_contiguous(s)) return view_of(s, flat, {int64_t(itemsize(s->dtype))}, s->offset);
     // Unlike reshape, ravel's copy is the result itself (it owns its data).
     Value c = compute_into_new(array_node(s), s->dtype, s->shape);
     ArrayObj* ca = c.as<ArrayObj>();
@@ -291,6 +294,8 @@ Value ravel_order(ArrayObj* x, char order) {
     ca->strides = {int64_t(itemsize(s->dtype))};
     return c;
 }
+
+Value ravel_order(ArrayObj* x, char order) { return flat_order(x, order, false); }
 
 void install_shape_methods() {
     install_flags_type();

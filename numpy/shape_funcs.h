@@ -74,7 +74,10 @@ Value copy_order(Interp& in, const Value& x, DType t, char order);
 // x reshaped reading and writing in 'C' or 'F' (or 'A') index order; a view
 // when x's layout allows one without copying.
 Value reshape_order(ArrayObj* x, const dag::Shape& shape, char order);
-// x.ravel(order): 'K' reads in memory order.
+// x's elements in `order` as one axis ('K': the order NumPy's iterator
+// visits memory in): a view when they lie contiguous that way and not
+// `copy` (x.ravel), else a new array (x.flatten).
+Value flat_order(ArrayObj* x, char order, bool copy);
 Value ravel_order(ArrayObj* x, char order);
 
 // x.flags (array_flags.cpp).

@@ -39,7 +39,10 @@ std::vector<Value> elements(ArrayObj* x) {
 }
 
 // NumPy's _as_pairs: a scalar, a (before, after) pair, or one pair per axis.
-Pairs as_pairs(Interp& in, const Value* v, int ndim, bool as_index) {
+// Its one- and two-value paths return NumPy scalars of np.array(v)'s dtype,
+// its general path Python scalars (tolist): `strong` is set to that dtype on
+// the first paths (the dtype linear_ramp's linspace computes in depends on it).
+Pairs as_pairs(Interp& in, const Value* v, int ndim, bool as_index, std::optional<DType>* strong = nullptr) {
     if (!v || v->is_none()) return Pairs(size_t(ndim));
     Value x = materialized(in, *v);
     if (as_index && !is_integer(x.as<ArrayObj>()->dtype))  // NumPy rounds stat_length to intp
@@ -48,6 +51,7 @@ Pairs as_pairs(Interp& in, const Value* v, int ndim, bool as_index) {
     std::vector<Value> items = elements(xa);
     for (auto& e : items)
         if (as_index && e.as_float() < 0) raise(types::ValueError, "index can't contain negative values");
+    if (strong) *strong = xa->ndim() < 3 && (items.size() == 1 || (items.size() == 2 && xa->shape != Shape{2, 1})) ? std::optional(xa->dtype) : std::nullopt;
     if (xa->ndim() < 3 && items.size() == 1) return Pairs(size_t(ndim), {items[0], items[0]});
     // A pair for both sides, except (2, 1): one value per axis for two axes.
     if (xa->ndim() < 3 && items.size() == 2 && xa->shape != Shape{2, 1}) return Pairs(size_t(ndim), {items[0], items[1]});
@@ -141,19 +145,27 @@ std::pair<int64_t, int64_t> wrap_both(Interp& in, const AxisPad& p, int64_t orig
 }
 
 // NumPy's _get_linear_ramps: linspace(end_value, edge, width, endpoint=False,
-// dtype=padded.dtype) computed in float64 (linspace's start * 1.0 is a
-// float64 array), floored for integer arrays; the right ramp reversed.
-std::pair<Value, Value> linear_ramps(Interp& in, const AxisPad& p, const Value& end_left, const Value& end_right) {
+// dtype=padded.dtype), the right ramp reversed. linspace computes in
+// result_type(end_value, edge) made inexact (end_value is a Python scalar,
+// weak: float32 arrays ramp in float32, complex ones ramp both parts), then
+// floors for an integer array and casts to its dtype.
+std::pair<Value, Value> linear_ramps(Interp& in, const AxisPad& p, const Value& end_left, const Value& end_right,
+                                     std::optional<DType> strong) {
     auto [edge_l, edge_r] = edges(p);
     DType t = p.roi->dtype;
     auto ramp = [&](const Value& end, const Value& edge, int64_t width) {
+        DType dt = result_type({strong ? Operand::array(*strong) : operand_of(end), Operand::array(t)});
+        if (!is_inexact(dt)) dt = DType::Float64;
         Shape kshape(size_t(p.roi->ndim()), 1);
         kshape[size_t(p.axis)] = width;
-        Value k = new_array(DType::Float64, kshape);
-        auto* kp = reinterpret_cast<double*>(k.as<ArrayObj>()->buffer.bytes());
-        for (int64_t i = 0; i < width; ++i) kp[i] = double(i);
-        Value start = as_array_value(in, end, DType::Float64);
-        Value delta = apply_ufunc(in, "subtract", {copy_order(in, edge, DType::Float64, 'C'), start});
+        Value k = new_array(dt, kshape);
+        uint8_t* kp = k.as<ArrayObj>()->buffer.bytes();
+        for (int64_t i = 0; i < width; ++i) {
+            dag::ScalarValue sv = convert_scalar(Value::integer(i), dt);
+            std::memcpy(kp + i * int64_t(itemsize(dt)), sv.raw, itemsize(dt));
+        }
+        Value start = as_array_value(in, end, dt);
+        Value delta = apply_ufunc(in, "subtract", {copy_order(in, edge, dt, 'C'), start});
         Value step = materialized(in, apply_ufunc(in, "true_divide", {delta, Value::integer(width)}));
         ReduceOptions all;
         bool any_zero = truthy(reduce(in, dag::ReduceOp::Any, apply_ufunc(in, "equal", {step, Value::integer(0)}), all));
@@ -162,6 +174,7 @@ std::pair<Value, Value> linear_ramps(Interp& in, const AxisPad& p, const Value& 
                            : apply_ufunc(in, "multiply", {k, step});
         y = apply_ufunc(in, "add", {y, start});
         if (is_integer(t)) y = apply_ufunc(in, "floor", {y});
+        if (dt != t) y = array_from_node(dag::make_cast(array_node(materialized(in, y).as<ArrayObj>()), t));  // astype (a complex ramp into reals keeps the real part)
         return y;
     };
     Value left = p.before > 0 ? ramp(end_left, edge_l, p.before) : edge_l;
@@ -287,13 +300,15 @@ Value np_pad(Interp& in, CallArgs& a) {
             set_pad_area(in, p, l, r);
         }
     } else if (mode == "linear_ramp") {
-        Pairs ends = as_pairs(in, kwarg(a, "end_values"), nd, false);
+        // end_values=0 by default: np.array(0), an int64 NumPy scalar.
+        std::optional<DType> strong = DType::Int64;
+        Pairs ends = as_pairs(in, kwarg(a, "end_values"), nd, false, &strong);
         for (int d = 0; d < nd; ++d) {
             Value roi = roi_for(d);
             AxisPad p = axis_pad(roi, d);
             Value zero = Value::integer(0);
             auto& e = ends[size_t(d)];
-            auto [l, r] = linear_ramps(in, p, e.first ? *e.first : zero, e.second ? *e.second : zero);
+            auto [l, r] = linear_ramps(in, p, e.first ? *e.first : zero, e.second ? *e.second : zero, strong);
             set_pad_area(in, p, l, r);
         }
     } else if (mode == "maximum" || mode == "minimum" || mode == "mean" || mode == "median") {

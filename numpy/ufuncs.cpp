@@ -26,7 +26,7 @@ dag::Shape broadcast_shapes(std::span<const dag::Shape* const> shapes) {
             if (d == o || d == 1) continue;
             if (o == 1) { o = d; continue; }
             std::string msg = "operands could not be broadcast together with shapes ";
-            for (auto* t : shapes) msg += shape_text(*t) + " ";
+            for (auto* t : shapes) msg += compact_shape_text(*t) + " ";
             raise(types::ValueError, msg);
         }
     }

@@ -1,0 +1,12 @@
+// NumPy's tri(N, M, k) as a boolean (N, L) mask (tri_mask.cpp says why L may
+// differ from M): what np.tri, tril, triu and the tri*_indices build on.
+#pragma once
+
+#include "lang/interp.h"
+
+namespace gpy {
+
+// k_offset is added to k in k's own arithmetic first (triu's tri(k=k - 1)).
+Value tri_mask(Interp& in, int64_t N, int64_t M, const Value& k, int64_t k_offset = 0);
+
+}  // namespace gpy
