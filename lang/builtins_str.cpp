@@ -50,11 +50,7 @@ bool is_ascii(std::string_view s) {
     return true;
 }
 
-int64_t cp_len(std::string_view s) {
-    int64_t n = 0;
-    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-    return n;
-}
+int64_t cp_len(std::string_view s) { return count_code_points(s); }
 
 std::u32string to_u32(std::string_view s) {
     std::u32string out;
@@ -70,12 +66,7 @@ struct Indexer {
     bool ascii;
     std::vector<size_t> offs;
     explicit Indexer(std::string_view str) : s(str), ascii(is_ascii(str)) {
-        if (!ascii) {
-            offs.reserve(s.size() + 1);
-            for (size_t k = 0; k < s.size(); ++k)
-                if ((uint8_t(s[k]) & 0xC0) != 0x80) offs.push_back(k);
-            offs.push_back(s.size());
-        }
+        if (!ascii) offs = code_point_offsets(s);
     }
     int64_t len() const { return ascii ? int64_t(s.size()) : int64_t(offs.size() - 1); }
     size_t byte(int64_t cp) const { return ascii ? size_t(cp) : offs[size_t(cp)]; }

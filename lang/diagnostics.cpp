@@ -27,7 +27,7 @@ static size_t display_width(std::string_view s) {
     size_t w = 0;
     for (char c : s) {
         if (c == '\t') w += 4 - w % 4;
-        else if ((uint8_t(c) & 0xC0) != 0x80) ++w;
+        else if (!is_continuation(uint8_t(c))) ++w;
     }
     return w;
 }

@@ -1,5 +1,6 @@
 // Iterators: the lazy objects behind for-loops, enumerate, zip, map, filter.
 #include "lang/interp.h"
+#include "lang/utf8.h"
 
 namespace gpy {
 
@@ -27,7 +28,7 @@ struct StrIter : IterObj {
         const std::string& s = str.as<StrObj>()->s;
         if (pos >= s.size()) return false;
         size_t end = pos + 1;
-        while (end < s.size() && (uint8_t(s[end]) & 0xC0) == 0x80) ++end;
+        while (end < s.size() && is_continuation(uint8_t(s[end]))) ++end;
         out = make_str(s.substr(pos, end - pos));
         pos = end;
         return true;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <new>
 
+#include "lang/utf8.h"
 #include "lang/format.h"
 #include "base/interrupt.h"
 #include "base/python_error.h"
@@ -935,12 +936,7 @@ int64_t length(Interp& in, const Value& v) {
     if (v.is_obj() && v.o->type->len) return v.o->type->len(in, v);
     if (v.is_obj()) {
         switch (v.o->type->kind) {
-            case OK::Str: {
-                auto* s = v.as<StrObj>();
-                int64_t n = 0;
-                for (unsigned char c : s->s) n += (c & 0xC0) != 0x80;
-                return n;
-            }
+            case OK::Str: return count_code_points(v.as<StrObj>()->s);
             case OK::List: return int64_t(v.as<ListObj>()->items.size());
             case OK::Tuple: return int64_t(v.as<TupleObj>()->items.size());
             case OK::Dict: return int64_t(v.as<DictObj>()->table.live);
@@ -964,14 +960,6 @@ int64_t to_index(const Value& v, const char* what) {
     raise(types::TypeError, std::string(what) + " must be integers or slices, not " + type_name(v));
 }
 
-// Byte offsets of code points in a UTF-8 string (only built for non-ASCII).
-static std::vector<size_t> code_point_offsets(const std::string& s) {
-    std::vector<size_t> offs;
-    for (size_t k = 0; k < s.size(); ++k)
-        if ((uint8_t(s[k]) & 0xC0) != 0x80) offs.push_back(k);
-    offs.push_back(s.size());
-    return offs;
-}
 
 static Value str_getitem(const StrObj* s, const Value& index) {
     bool ascii = s->ascii();

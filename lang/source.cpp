@@ -1,4 +1,5 @@
 #include "lang/source.h"
+#include "lang/utf8.h"
 
 #include <algorithm>
 
@@ -16,7 +17,7 @@ std::pair<int, int> SourceFile::line_col(uint32_t offset) const {
     uint32_t start = line_starts[line - 1];
     int col = 1;
     for (uint32_t i = start; i < offset && i < text.size(); ++i)
-        if ((uint8_t(text[i]) & 0xC0) != 0x80) ++col;  // skip UTF-8 continuation bytes
+        if (!is_continuation(uint8_t(text[i]))) ++col;
     return {line, col};
 }
 

@@ -1,8 +1,10 @@
 // UTF-8 encoding and decoding, shared by the lexer, str methods and formatting.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpy {
 
@@ -46,6 +48,27 @@ inline char32_t decode_utf8(std::string_view s, size_t& i, bool* ok = nullptr) {
     i += size_t(extra) + 1;
     if (ok) *ok = true;
     return cp;
+}
+
+// A UTF-8 continuation byte (10xxxxxx): one that does not start a code point.
+inline bool is_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+// The number of code points in s: Python's len() of the str it encodes.
+inline int64_t count_code_points(std::string_view s) {
+    int64_t n = 0;
+    for (unsigned char c : s) n += !is_continuation(c);
+    return n;
+}
+
+// The byte offset of each code point of s, then s.size(): code-point
+// indexing of a non-ASCII str.
+inline std::vector<size_t> code_point_offsets(std::string_view s) {
+    std::vector<size_t> offs;
+    offs.reserve(s.size() + 1);
+    for (size_t k = 0; k < s.size(); ++k)
+        if (!is_continuation(uint8_t(s[k]))) offs.push_back(k);
+    offs.push_back(s.size());
+    return offs;
 }
 
 }  // namespace gpy

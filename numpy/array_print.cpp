@@ -9,6 +9,7 @@
 //      ComplexFloatingFormat, IntegerFormat, BoolFormat);
 //   5. _formatArray (nesting, wrapping, summarisation) and str/repr;
 //   6. scalar str/repr (scalartypes.c.src rules).
+#include "lang/utf8.h"
 #include "numpy/array_print.h"
 
 #include <algorithm>
@@ -546,11 +547,7 @@ std::string rstrip(const std::string& s) {
 std::string spaces(int64_t n) { return n > 0 ? std::string(size_t(n), ' ') : std::string(); }
 
 // len() of a Python str holding this UTF-8 text (nanstr/infstr may be non-ASCII).
-int64_t u8len(const std::string& s) {
-    int64_t n = 0;
-    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-    return n;
-}
+int64_t u8len(const std::string& s) { return count_code_points(s); }
 
 class FloatingFormat {
 public:

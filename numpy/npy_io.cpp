@@ -373,8 +373,7 @@ Value npy_parse(Interp& in, const std::string& data, const NpyLoadOptions& opt) 
         for (size_t i = 0; i < header.size() && ok;) decode_utf8(header, i, &ok);
         if (!ok) raise(types::UnicodeError, "'utf-8' codec can't decode the .npy header");
     }
-    size_t header_chars = 0;
-    for (unsigned char c : header) header_chars += (c & 0xc0) != 0x80;
+    size_t header_chars = size_t(count_code_points(header));
     if (!opt.allow_pickle && int64_t(header_chars) > opt.max_header_size)
         raise(types::ValueError, "Header info length (" + std::to_string(header_chars) +
                                      ") is large and may not be safe to load securely.\n"
