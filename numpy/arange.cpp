@@ -47,14 +47,19 @@ void check_arange_numbers(const Value& start, const Value& stop, const Value& st
                                     (start.is_intlike() && stop.is_intlike() ? "int" : "float") + "' and '" + type_name(step) + "'");
 }
 
-double as_double(const Value& v) {
-    if (ArrayObj* a = as_array(v)) {
-        HostArrayView h = host_view(a);
-        Value s = element_to_python(a, h.data);
-        return s.is_number() ? s.as_float() : as_complex(s)->re;
-    }
-    if (ComplexObj* c = as_complex(v)) return c->re;
-    return v.as_float();
+// A number's real and imaginary parts (a NumPy scalar's through its value).
+std::pair<double, double> parts_of(const Value& v) {
+    Value s = v;
+    if (ArrayObj* a = as_array(v)) s = element_to_python(a, host_view(a).data);
+    if (ComplexObj* c = as_complex(s)) return {c->re, c->im};
+    return {s.as_float(), 0.0};
+}
+
+double as_double(const Value& v) { return parts_of(v).first; }
+
+bool is_complex_number(const Value& v) {
+    ArrayObj* a = as_array(v);
+    return as_complex(v) || (a && is_complex(a->dtype));
 }
 
 // The default result type: NumPy promotes the arguments' types with a C long,
@@ -164,12 +169,11 @@ Value np_arange(Interp& in, CallArgs& a) {
     if (nums.size() >= 2 && stop.is_none()) stop = start, start = Value::integer(0);
     if (step.is_none()) step = Value::integer(1);
     check_arange_numbers(start, stop, step);
-    if (as_complex(start) || as_complex(stop) || as_complex(step))
-        raise(types::TypeError, "gpy's arange takes real bounds and steps (dtype=complex is supported)");
     std::optional<DType> dt;  // keyword only: the positionals are start, stop, step
     if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) dt = to_dtype(in, *d);
     DType t = dt.value_or(default_dtype({start, stop, step}));
-    bool scalars = is_numpy_scalar(start) || is_numpy_scalar(stop) || is_numpy_scalar(step);
+    bool scalars = is_numpy_scalar(start) || is_numpy_scalar(stop) || is_numpy_scalar(step) || is_complex_number(start) ||
+                   is_complex_number(stop) || is_complex_number(step);
 
     // The length and the second value, in the arguments' own arithmetic: a
     // NumPy scalar's through gpy's operators (np.int8 wraps, np.float16
@@ -179,9 +183,11 @@ Value np_arange(Interp& in, CallArgs& a) {
     if (!scalars && start.is_intlike() && stop.is_intlike() && step.is_intlike()) {
         int64_t b = start.as_int(), e = stop.as_int(), s = step.as_int();
         if (s == 0) raise(types::ZeroDivisionError, "division by zero");
-        __int128 len = s > 0 ? (e > b ? (__int128(e) - b + s - 1) / s : 0) : (b > e ? (__int128(b) - e - s - 1) / -__int128(s) : 0);
-        if (len > INT64_MAX) raise(types::ValueError, "Maximum allowed size exceeded");
-        n = int64_t(len);
+        // Python's (stop - start) / step: exact operands (the distance may
+        // pass int64), one rounding in long double's 64-bit mantissa, then
+        // NumPy's checks on its ceiling (arange(2**62, -2**63) is too long).
+        __int128 distance = __int128(e) - b;
+        n = length_of(double(distance), double((long double)distance / (long double)s));
         __int128 second = __int128(b) + s;
         next = second > INT64_MAX || second < INT64_MIN ? Value::real(double(second)) : Value::integer(int64_t(second));
     } else if (!scalars) {
@@ -192,7 +198,20 @@ Value np_arange(Interp& in, CallArgs& a) {
     } else {
         // A zero NumPy step divides to inf or NaN: NumPy's length errors.
         Value distance = binary_op(in, BinOp::Sub, stop, start);
-        n = length_of(as_double(distance), as_double(binary_op(in, BinOp::Div, distance, step)));
+        Value q = binary_op(in, BinOp::Div, distance, step);
+        double dre = parts_of(distance).first;
+        auto [qre, qim] = parts_of(q);
+        // NumPy's _calc_length: a complex result and a Python complex quotient
+        // (np.complex128 is one) take the shorter of the plain ceilings of
+        // its parts; any other quotient its float() (a complex64's real part).
+        ArrayObj* qa = as_array(q);
+        bool py_complex = as_complex(q) || (qa && qa->dtype == DType::Complex128);
+        if (is_complex(t) && py_complex) {
+            n = std::min(length_of(0, qre), length_of(0, qim));  // a zero distance: no infinite-step rule
+        } else {
+            if (py_complex) raise(types::TypeError, "must be real number, not complex");
+            n = length_of(dre, qre);
+        }
         next = binary_op(in, BinOp::Add, start, step);
     }
     if (t == DType::Bool && n > 2)

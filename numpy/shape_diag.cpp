@@ -50,7 +50,7 @@ Value triangle(Interp& in, CallArgs& a, bool lower, const char* fname) {
     // A 1-D m is the row of a square matrix (NumPy's tri(*m.shape[-2:])).
     int64_t rows = ma->shape[size_t(ma->ndim() == 1 ? 0 : ma->ndim() - 2)];
     int64_t cols = ma->shape.back();
-    Value mask = tri_mask(in, rows, cols, k ? *k : Value::integer(0), lower ? 0 : -1);
+    Value mask = tri_mask(in, Value::integer(rows), Value::integer(cols), k ? *k : Value::integer(0), lower ? 0 : -1);
     ArrayObj* mk = mask.as<ArrayObj>();
     // NumPy's where() broadcasts the mask, m and a (1,) zero in that order
     // (zero before m for triu): a mask narrower than m is its ValueError.
@@ -68,11 +68,11 @@ Value np_triu(Interp& in, CallArgs& a) { return triangle(in, a, false, "triu"); 
 
 // tri(N, M=None, k=0, dtype=float): the mask as `dtype`.
 Value np_tri(Interp& in, CallArgs& a) {
-    int64_t n = to_index(required(a, 0, "N", "tri"));
-    const Value* m = arg_not_none(a, 1, "M");
+    Value n = required(a, 0, "N", "tri");
+    const Value* m = arg(a, 1, "M");
     const Value* k = arg(a, 2, "k");
     std::optional<DType> dt = dtype_arg(in, a, 3);
-    Value mask = tri_mask(in, n, m ? to_index(*m) : n, k ? *k : Value::integer(0));
+    Value mask = tri_mask(in, n, m ? *m : Value::none(), k ? *k : Value::integer(0));
     DType to = dt ? *dt : DType::Float64;
     if (to == DType::Bool) return mask;
     ArrayObj* mk = mask.as<ArrayObj>();
@@ -92,16 +92,16 @@ Value mask_positions(const Value& mask, bool want) {
 
 // tril_indices(n, k=0, m=None) / triu_indices: NumPy's nonzero of tri(n, m, k)
 // and of ~tri(n, m, k - 1).
-Value tri_indices(Interp& in, int64_t n, const Value* k, const Value* m, bool lower) {
-    Value mask = tri_mask(in, n, m ? to_index(*m) : n, k ? *k : Value::integer(0), lower ? 0 : -1);
+Value tri_indices(Interp& in, const Value& n, const Value* k, const Value* m, bool lower) {
+    Value mask = tri_mask(in, n, m ? *m : Value::none(), k ? *k : Value::integer(0), lower ? 0 : -1);
     return mask_positions(mask, lower);
 }
 
 Value np_tril_indices(Interp& in, CallArgs& a) {
-    return tri_indices(in, to_index(required(a, 0, "n", "tril_indices")), arg(a, 1, "k"), arg_not_none(a, 2, "m"), true);
+    return tri_indices(in, required(a, 0, "n", "tril_indices"), arg(a, 1, "k"), arg(a, 2, "m"), true);
 }
 Value np_triu_indices(Interp& in, CallArgs& a) {
-    return tri_indices(in, to_index(required(a, 0, "n", "triu_indices")), arg(a, 1, "k"), arg_not_none(a, 2, "m"), false);
+    return tri_indices(in, required(a, 0, "n", "triu_indices"), arg(a, 1, "k"), arg(a, 2, "m"), false);
 }
 
 // tril_indices_from(arr, k=0): the indices for arr's (2-D) shape.
@@ -110,7 +110,7 @@ Value indices_from(Interp& in, CallArgs& a, bool lower, const char* fname) {
     ArrayObj* aa = arr.as<ArrayObj>();
     if (aa->ndim() != 2) raise(types::ValueError, "input array must be 2-d");
     Value cols = Value::integer(aa->shape[1]);
-    return tri_indices(in, aa->shape[0], arg(a, 1, "k"), &cols, lower);
+    return tri_indices(in, Value::integer(aa->shape[0]), arg(a, 1, "k"), &cols, lower);
 }
 Value np_tril_indices_from(Interp& in, CallArgs& a) { return indices_from(in, a, true, "tril_indices_from"); }
 Value np_triu_indices_from(Interp& in, CallArgs& a) { return indices_from(in, a, false, "triu_indices_from"); }

@@ -6,7 +6,8 @@
 
 namespace gpy {
 
-// k_offset is added to k in k's own arithmetic first (triu's tri(k=k - 1)).
-Value tri_mask(Interp& in, int64_t N, int64_t M, const Value& k, int64_t k_offset = 0);
+// N, M (None: N) and k as given (Python or NumPy numbers); k_offset is added
+// to k in k's own arithmetic first (triu's tri(k=k - 1)).
+Value tri_mask(Interp& in, const Value& N, const Value& M, const Value& k, int64_t k_offset = 0);
 
 }  // namespace gpy
