@@ -1,5 +1,7 @@
 #include "base/phase_times.h"
 
+#include "base/experiments.h"
+
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -15,7 +17,7 @@ std::atomic<int64_t> g_calls[kCount];
 std::atomic<int64_t> g_max_ns[kCount];  // the slowest call: a process's first NVRTC compile pays its start-up
 
 void report() {
-    std::fprintf(stderr, "gpy: phase times (GPY_PHASE_TIMES)\n");
+    std::fprintf(stderr, "gpy: phase times (GPY_EXPERIMENTS=phase_times=1)\n");
     for (int i = 0; i < kCount; ++i) {
         int64_t n = g_calls[i].load();
         if (n)
@@ -27,8 +29,7 @@ void report() {
 
 bool enabled() {
     static const bool on = [] {
-        const char* v = std::getenv("GPY_PHASE_TIMES");
-        bool yes = v && std::strcmp(v, "1") == 0;
+        bool yes = experiments().phase_times;
         if (yes) std::atexit(report);
         return yes;
     }();

@@ -1,4 +1,4 @@
-// GPY_PHASE_TIMES=1: where the host time of each statement's kernels goes
+// GPY_EXPERIMENTS=phase_times=1 (base/experiments.h): where the host time of each statement's kernels goes
 // (emit or memo, allocation, compiled-kernel lookup, the driver's launch
 // call, frees), printed to stderr at exit as calls, mean and max microseconds.
 // A development aid for per-statement overhead; when off, a scope costs one

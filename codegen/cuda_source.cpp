@@ -5,21 +5,22 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/experiments.h"
 #include "codegen/prelude.h"
 
 namespace gpy {
 
 namespace {
 
-// $GPY_KERNEL_OVERRIDE_DIR/NAME.cu, when it exists, replaces the kernel text
+// DIR/NAME.cu (GPY_EXPERIMENTS=kernel_override_dir=DIR), when it exists, replaces the kernel text
 // of kernel NAME (the format --dump-kernels writes): for measuring a
 // hand-edited kernel inside the real program (bench/gpu/kernel_lab.py).
 // Read at each compile; the disk cache keys on the source, so an edit
 // compiles anew.
 bool read_override(const std::string& name, std::string& text) {
-    static const char* dir = std::getenv("GPY_KERNEL_OVERRIDE_DIR");
-    if (!dir || !*dir) return false;
-    std::ifstream f(std::string(dir) + "/" + name + ".cu");
+    const std::string& dir = experiments().kernel_override_dir;
+    if (dir.empty()) return false;
+    std::ifstream f(dir + "/" + name + ".cu");
     if (!f) return false;
     std::ostringstream all;
     all << f.rdbuf();

@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "base/experiments.h"
 #include "base/interrupt.h"
 #include "codegen/cuda_source.h"
 #include "codegen/stand_in.h"
@@ -527,12 +528,8 @@ void run_kernel_cuda(KernelPlan& plan) {
         void* params[] = {argp, &rows, &cols, &aligned};
         int64_t vectors = rows * ((cols + 3) / 4);
         // Light kernels: a thread per vector (KernelSource::light).
-        // GPY_CUDA_VEC4_GRID=full: every kernel so (experiments, bench/gpu/kernel_lab.py).
-        static const bool full = [] {
-            const char* e = std::getenv("GPY_CUDA_VEC4_GRID");
-            return e && std::string(e) == "full";
-        }();
-        unsigned grid = k.light || full ? unsigned(std::min<int64_t>((vectors + c.vec4_shape.block - 1) / c.vec4_shape.block, 0x7fffffff))
+        // GPY_EXPERIMENTS=cuda_vec4_grid=full: every kernel so (base/experiments.h).
+        unsigned grid = k.light || experiments().cuda_vec4_grid_full ? unsigned(std::min<int64_t>((vectors + c.vec4_shape.block - 1) / c.vec4_shape.block, 0x7fffffff))
                                 : grid_for(vectors, c.vec4_shape);
         cuda::launch(c.vec4, {grid}, {unsigned(c.vec4_shape.block)}, 0, stream, params);
     } else if (k.kind != KernelSource::ReduceFull) {
@@ -543,14 +540,10 @@ void run_kernel_cuda(KernelPlan& plan) {
         // One partial per thread over a contiguous chunk of the reduced
         // elements, merged in parallel rounds of kMergeGroup until few are
         // left, which one thread combines with the epilogue. The chunk
-        // (GPY_CUDA_REDUCE_CHUNK elements, at least that many per thread)
+        // (at least 64 elements per thread; an experiment knob, base/experiments.h)
         // trades coalescing against the number of partials.
         constexpr int64_t kMergeGroup = 32;
-        static const int64_t min_chunk = [] {
-            const char* e = std::getenv("GPY_CUDA_REDUCE_CHUNK");
-            int64_t v = e ? std::atoll(e) : 0;
-            return v > 0 ? v : int64_t(64);
-        }();
+        const int64_t min_chunk = experiments().cuda_reduce_chunk;
         int64_t inner = L.inner;
         int64_t threads = int64_t(c.part_shape.block) * c.part_shape.min_grid;
         int64_t chunk = std::max<int64_t>(min_chunk, (inner + threads * 64 - 1) / (threads * 64));

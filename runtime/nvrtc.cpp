@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/experiments.h"
 #include "runtime/dynamic_library.h"
 
 namespace gpy::nvrtc {
@@ -99,12 +100,8 @@ std::string minimal_option() {
 }
 
 std::string launch_compile_level() {
-    static const std::string level = [] {
-        const char* v = std::getenv("GPY_NVRTC_FAST");
-        std::string s = v ? v : "";
-        return s == "min" || s == "mid" || s == "max" ? "--Ofast-compile=" + s : std::string();
-    }();
-    return level;
+    const std::string& level = experiments().nvrtc_fast;
+    return level.empty() ? std::string() : "--Ofast-compile=" + level;
 }
 
 namespace {
@@ -117,9 +114,9 @@ std::string math_option() {
     const char* v = std::getenv("GPY_FAST_MATH");
     bool fast = g_fast_math.load() || (v && std::string(v) == "1");
     std::string opt = fast ? "--use_fast_math" : "--fmad=false";
-    // Experiments only (bench/gpu/kernel_lab.py): options NVRTC takes after
+    // Experiments only (base/experiments.h): options NVRTC takes after
     // these, space-separated, such as "--fmad=true".
-    if (const char* extra = std::getenv("GPY_NVRTC_EXTRA"); extra && *extra) opt += std::string(" ") + extra;
+    if (!experiments().nvrtc_extra.empty()) opt += " " + experiments().nvrtc_extra;
     return opt;
 }
 

@@ -57,8 +57,8 @@ std::string minimal_option();
 // start-up (~20 ms: the libraries' load and the first compile's set-up).
 void warm_up_in_background(const std::string& arch);
 
-// Extra options for launch compiles from $GPY_NVRTC_FAST (min | mid | max:
-// --Ofast-compile=LEVEL; measured on this VM: an elementwise kernel 42 -> 33
+// Extra options for launch compiles from GPY_EXPERIMENTS=nvrtc_fast=LEVEL
+// (min | mid | max: --Ofast-compile=LEVEL; measured on this VM: an elementwise kernel 42 -> 33
 // ms with min, a reduction 120 -> 74 ms), "" when unset. Part of the disk
 // cache key; for A/B runs of compile time against kernel speed.
 std::string launch_compile_level();

@@ -3,11 +3,11 @@
 
 gpy writes its kernels with --dump-kernels; this script rewrites the fused
 kernel of a workload (kernel_lab.gpy) into variants, and runs the workload
-once per variant with GPY_KERNEL_OVERRIDE_DIR pointing at the variant's text
-(codegen/cuda_source.cpp reads it), --profile timing the kernel with device
-events. Launch and compile options vary through GPY_CUDA_VEC4_GRID and
-GPY_NVRTC_EXTRA. Each run prints the result's checksum, so a variant that
-changes the answer shows.
+once per variant with GPY_EXPERIMENTS=kernel_override_dir=DIR pointing at the
+variant's text (base/experiments.h; codegen/cuda_source.cpp reads it),
+--profile timing the kernel with device events. Launch and compile options
+vary through the cuda_vec4_grid and nvrtc_extra experiments. Each run prints
+the result's checksum, so a variant that changes the answer shows.
 
     python3 bench/gpu/kernel_lab.py --gpy dist/gpy [--workload black_scholes] [--n 67108864]
         [--repeat 20] [--rounds 3] [--variants base,fmad,...] [--sass]
@@ -59,13 +59,13 @@ def launch_bounds(threads, blocks):
     return transform
 
 
-# name: (text transform or None, environment)
+# name: (text transform or None, environment; "experiments" are GPY_EXPERIMENTS entries)
 VARIANTS = collections.OrderedDict([
     ("gpy", (None, {})),                                   # no override: what gpy runs
     ("base", (lambda n, t: t, {})),                        # the override path itself, unchanged text
-    ("fmad", (None, {"GPY_NVRTC_EXTRA": "--fmad=true"})),  # FMA contraction (not NumPy's rounding)
+    ("fmad", (None, {"experiments": {"nvrtc_extra": "--fmad=true"}})),  # FMA contraction (not NumPy's rounding)
     ("fast_math", (None, {"GPY_FAST_MATH": "1"})),         # approximate math: a bound, not a candidate
-    ("full_grid", (None, {"GPY_CUDA_VEC4_GRID": "full"})),  # a thread per vector, no grid-stride loop
+    ("full_grid", (None, {"experiments": {"cuda_vec4_grid": "full"}})),  # a thread per vector, no grid-stride loop
     ("no_prefetch", (no_prefetch, {})),
     ("lb_768x2", (launch_bounds(768, 2), {})),  # at most 40 registers
     ("lb_640x2", (launch_bounds(640, 2), {})),  # at most 48
@@ -84,7 +84,7 @@ def sass_size(source_text, env, nvcc, cuobjdump):
     """Instructions per function of the kernel compiled as gpy would (the
     variant's NVRTC options included)."""
     math = ["--use_fast_math"] if env.get("GPY_FAST_MATH") == "1" else ["--fmad=false"]
-    math += env.get("GPY_NVRTC_EXTRA", "").split()
+    math += env.get("experiments", {}).get("nvrtc_extra", "").split()
     prelude = open(os.path.join(HERE, "..", "..", "codegen", "prelude.h")).read()
     raw = lambda n: re.search(n + r' = R"PRELUDE\((.*?)\)PRELUDE"', prelude, re.S).group(1)
     d = tempfile.mkdtemp()
@@ -139,9 +139,11 @@ def main():
     for rnd in range(a.rounds):
         for v in chosen:
             transform, env = VARIANTS[v]
-            e = dict(os.environ, GPY_TIER0="0", **env)
+            knobs = dict(env.get("experiments", {}))
             if v in dirs:
-                e["GPY_KERNEL_OVERRIDE_DIR"] = dirs[v]
+                knobs["kernel_override_dir"] = dirs[v]
+            e = dict(os.environ, GPY_TIER0="0", **{k: val for k, val in env.items() if k != "experiments"})
+            e["GPY_EXPERIMENTS"] = ",".join("%s=%s" % kv for kv in knobs.items())
             p = subprocess.run([a.gpy, "--profile", LAB, a.workload, str(a.n), str(a.repeat)], env=e, capture_output=True, text=True)
             if p.returncode != 0:
                 print(v, "failed:", p.stderr[-2000:])
