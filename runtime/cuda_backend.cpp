@@ -76,10 +76,7 @@ std::string compile_and_store(const std::string& source, const std::string& key,
         phase::Scope timed(phase::NvrtcCompile);
         cubin = nvrtc::compile(source, name + ".cu", arch);
     } catch (const nvrtc::CompileError& e) {
-        std::string msg = "internal error: NVRTC could not compile kernel " + name + " for " + arch + ": " +
-                          (e.log.empty() ? std::string(e.what()) : e.log);
-        if (std::getenv("GPY_DEBUG")) msg += "\n" + source;
-        throw std::runtime_error(msg);
+        throw std::runtime_error(nvrtc::rejected_kernel_message(name, arch, e));
     }
     cache.store(key, cubin);
     return cubin;

@@ -99,6 +99,12 @@ std::string minimal_option() {
     return opt;
 }
 
+std::string rejected_kernel_message(const std::string& kernel, const std::string& arch, const CompileError& e) {
+    return "internal error (a bug in gpy; please report it): NVRTC rejected the generated kernel " + kernel + " for " + arch +
+           "; run with --dump-kernels DIR to write its source to DIR/" + kernel + ".cu. NVRTC's log:\n" +
+           (e.log.empty() ? std::string(e.what()) : e.log);
+}
+
 std::string launch_compile_level() {
     const std::string& level = experiments().nvrtc_fast;
     return level.empty() ? std::string() : "--Ofast-compile=" + level;

@@ -21,6 +21,10 @@ struct CompileError : std::runtime_error {
     std::string log;
 };
 
+// The error for generated code NVRTC rejected: an internal error (a gpy bug,
+// never the user's), saying so and how to see the kernel's source.
+std::string rejected_kernel_message(const std::string& kernel, const std::string& arch, const CompileError& e);
+
 // Whether libnvrtc could be loaded; when not, `why` says what was tried.
 bool available(std::string* why = nullptr);
 // "13.0" (the loaded library's version), or "" when unavailable.

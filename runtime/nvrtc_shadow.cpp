@@ -51,8 +51,7 @@ void shadow_compile_nvrtc(const KernelSource& k) {
             nvrtc::compile(src, k.name + ".cu", arch, /*fast_compile=*/true);
             done_on_disk->store(key, "ok");
         } catch (const nvrtc::CompileError& e) {
-            std::string log = e.log.empty() ? e.what() : e.log;
-            throw ShadowCompileError("internal error: NVRTC could not compile kernel " + k.name + " for " + arch + ": " + log);
+            throw ShadowCompileError(nvrtc::rejected_kernel_message(k.name, arch, e));
         }
     }
     std::lock_guard<std::mutex> lock(mu);

@@ -17,8 +17,7 @@ inline constexpr const char* kShadowArchs[] = {"sm_80", "sm_90"};
 
 
 
-// A kernel NVRTC rejected; what() is "internal error: NVRTC could not compile
-// kernel NAME for ARCH: LOG".
+// A kernel NVRTC rejected; what() is nvrtc::rejected_kernel_message's.
 struct ShadowCompileError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };

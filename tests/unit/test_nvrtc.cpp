@@ -226,3 +226,14 @@ TEST_CASE("nvrtc: a compile error carries NVRTC's log", "[nvrtc]") {
         CHECK(e.log.find("bad.cu") != std::string::npos);
     }
 }
+
+TEST_CASE("nvrtc: a rejected generated kernel is an internal error that points at --dump-kernels") {
+    gpy::nvrtc::CompileError e("NVRTC: NVRTC_ERROR_COMPILATION", "k.cu(3): error: identifier \"x\" is undefined");
+    std::string m = gpy::nvrtc::rejected_kernel_message("k_1a2b", "sm_90", e);
+    CHECK(m.rfind("internal error (a bug in gpy; please report it): NVRTC rejected the generated kernel k_1a2b for sm_90", 0) == 0);
+    CHECK(m.find("--dump-kernels DIR to write its source to DIR/k_1a2b.cu") != std::string::npos);
+    CHECK(m.find("identifier \"x\" is undefined") != std::string::npos);
+    // Without a log, NVRTC's error string stands in.
+    gpy::nvrtc::CompileError bare("NVRTC: NVRTC_ERROR_INVALID_OPTION", "");
+    CHECK(gpy::nvrtc::rejected_kernel_message("k", "sm_80", bare).find("NVRTC_ERROR_INVALID_OPTION") != std::string::npos);
+}
