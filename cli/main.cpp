@@ -64,16 +64,16 @@ struct Job {
 };
 
 int run(Options& o) {
-    gpy::Config cfg;
-    cfg.fast_math = o.fast_math;
-    cfg.backend = o.backend;
+    gpy::Config cfg = gpy::Config::from_environment();
+    cfg.fast_math = cfg.fast_math || o.fast_math;
+    if (o.backend != "auto") cfg.backend = o.backend;  // the option wins over GPY_BACKEND
     cfg.device = o.device;
     cfg.cache_dir = o.cache_dir;
     cfg.dump_kernels_dir = o.dump_kernels;
     cfg.verbose = o.verbose;
     cfg.profile = o.profile;
     cfg.color = o.color == "always" || (o.color == "auto" && isatty(2) && std::getenv("NO_COLOR") == nullptr);
-    gpy::BackendChoice backend = gpy::choose_backend(o.backend, o.device);
+    gpy::BackendChoice backend = gpy::choose_backend(cfg.backend, o.device);
     if (!backend.error.empty()) {
         std::fprintf(stderr, "gpy: error: %s\n", backend.error.c_str());
         return 2;

@@ -4,6 +4,7 @@
 // know (the array module, numpy/) in each interpreter it makes.
 #include <pthread.h>
 
+#include <cstdlib>
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -141,6 +142,19 @@ struct Interpreter::Impl {
         return r;
     }
 };
+
+Config Config::from_environment() {
+    Config c;
+    auto env = [](const char* name) -> std::string {
+        const char* v = std::getenv(name);
+        return v ? v : "";
+    };
+    if (std::string b = env("GPY_BACKEND"); b == "cpu" || b == "cuda") c.backend = b;
+    c.fast_math = env("GPY_FAST_MATH") == "1";
+    c.debug = std::atoi(env("GPY_DEBUG").c_str());
+    c.lazy = env("GPY_LAZY") != "0";
+    return c;
+}
 
 Interpreter::Interpreter(Config config) : impl_(std::make_unique<Impl>(std::move(config))) {}
 Interpreter::~Interpreter() {

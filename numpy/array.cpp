@@ -801,11 +801,11 @@ void init_array_types() {
         types::ndarray->scalar = slot_scalar;
         // Lazy across statements (issue 5): an array bound to a name stays
         // pending until observed, so consecutive statements fuse; the cost
-        // model in materialize() computes held values once. GPY_LAZY=0: one
-        // statement, one kernel (an array is computed when bound to a name).
+        // model in materialize() computes held values once. Config::lazy
+        // false (GPY_LAZY=0): one statement, one kernel (an array is
+        // computed when bound to a name).
         types::ndarray->on_bind = [](const Value& v) {
-            static const bool eager = std::getenv("GPY_LAZY") && std::string(std::getenv("GPY_LAZY")) == "0";
-            if (eager) {
+            if (!bound_array_state().lazy) {
                 MaterializeReason why("bound to a name (GPY_LAZY=0)");
                 materialize(v.as<ArrayObj>());
             }

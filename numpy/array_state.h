@@ -24,6 +24,7 @@ struct ArrayState : ArrayContext {
     // The object of each device's current stream (kept alive while
     // current); Undef: the null stream.
     Value current_streams[64];
+    bool lazy = true;  // Config::lazy: false computes an array when it is bound to a name
     ~ArrayState() override;  // arrays that outlive it forget their slot
 };
 

@@ -695,7 +695,9 @@ static void make_array_context(Interp& in) {
     o.cache_dir = in.cfg.cache_dir;
     o.max_array_bytes = in.cfg.max_array_bytes;
     o.fast_math = in.cfg.fast_math;
+    o.debug = in.cfg.debug;
     install_backend(st, o);
+    st.lazy = in.cfg.lazy;
     st.runner = [run = std::move(st.runner)](KernelPlan& plan) {
         if (!plan.device_error.empty()) raise(types::ValueError, plan.device_error);
         try {
@@ -713,8 +715,7 @@ static void make_array_context(Interp& in) {
             raise(types::ValueError, "Integers to negative integer powers are not allowed.");
     };
     if (in.cfg.profile) profile::enable([] { cuda_call([] { wait_for_device_work(); }); });
-    const char* dbg = std::getenv("GPY_DEBUG");
-    int level = dbg ? std::atoi(dbg) : 0;
+    int level = in.cfg.debug;
     std::string dump = in.cfg.dump_kernels_dir;
     if (level <= 0 && dump.empty()) return;
     if (!dump.empty()) std::filesystem::create_directories(dump);

@@ -18,6 +18,7 @@ public:
     size_t max_array_bytes = 0;               // 0: no cap (Config::max_array_bytes)
     std::string cache_dir;                    // "" = the default kernel cache folder
     bool fast_math = false;                   // NVRTC --use_fast_math (gpy --fast-math)
+    int debug = 0;                            // Config::debug: runtime diagnostics on stderr when > 0
     // The current stream of each device (devices past 63 share the last
     // slot); nullptr is the legacy default stream. A CUstream, kept as void*
     // so that this header does not need the driver's.

@@ -10,13 +10,8 @@
 
 namespace gpy {
 
-BackendChoice choose_backend(const std::string& requested_option, int device) {
+BackendChoice choose_backend(const std::string& requested, int device) {
     BackendChoice c;
-    // GPY_BACKEND overrides "auto" (test runners pick a backend without
-    // changing each command line).
-    std::string requested = requested_option;
-    const char* env = std::getenv("GPY_BACKEND");
-    if (requested == "auto" && env && (std::string(env) == "cpu" || std::string(env) == "cuda")) requested = env;
     if (requested == "cpu") {
         c.name = "cpu";
         c.description = "cpu (requested with --backend cpu)";
@@ -68,6 +63,7 @@ BackendChoice install_backend(ArrayContext& ctx, const BackendOptions& o) {
     ctx.max_array_bytes = o.max_array_bytes;
     ctx.cache_dir = o.cache_dir;
     ctx.fast_math = o.fast_math;
+    ctx.debug = o.debug;
     if (o.fast_math) nvrtc::set_fast_math(true);
     if (cuda) {
         ctx.runner = run_kernel_cuda;

@@ -25,6 +25,7 @@ struct BackendOptions {
     std::string cache_dir;         // "" = the default kernel cache folder
     size_t max_array_bytes = 0;
     bool fast_math = false;
+    int debug = 0;                 // Config::debug
 };
 
 // Makes `ctx` an interpreter's backend: chooses the device (a request that

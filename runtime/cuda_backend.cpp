@@ -334,7 +334,8 @@ bool interpreter_ready(int dev, bool wait) {
         compiled_for(dev, k, &cubin);
     } catch (const std::exception& e) {
         ok = false;  // kernels compile before their first launch, as without tier 0
-        if (std::getenv("GPY_DEBUG")) std::fprintf(stderr, "gpy: tier-0 interpreter unavailable: %s\n", e.what());
+        if (const ArrayContext* c = array_context(); c && c->debug > 0)
+            std::fprintf(stderr, "gpy: tier-0 interpreter unavailable: %s\n", e.what());
     }
     std::lock_guard<std::mutex> lock(tier0_mu);
     Interpreter& in = interpreters[dev];

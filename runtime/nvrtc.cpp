@@ -117,8 +117,7 @@ std::atomic<bool> g_fast_math{false};
 void set_fast_math(bool on) { g_fast_math = on; }
 
 std::string math_option() {
-    const char* v = std::getenv("GPY_FAST_MATH");
-    bool fast = g_fast_math.load() || (v && std::string(v) == "1");
+    bool fast = g_fast_math.load();
     std::string opt = fast ? "--use_fast_math" : "--fmad=false";
     // Experiments only (base/experiments.h): options NVRTC takes after
     // these, space-separated, such as "--fmad=true".

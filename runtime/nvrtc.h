@@ -41,14 +41,13 @@ std::string compile(const std::string& source, const std::string& name, const st
 
 // "--fmad=false": no FMA contraction, IEEE division and square root, so
 // results match NumPy's unfused arithmetic (as the CPU backend's
-// -ffp-contract=off). With GPY_FAST_MATH=1 (gpy --fast-math),
+// -ffp-contract=off). With Config::fast_math (gpy --fast-math, GPY_FAST_MATH=1),
 // "--use_fast_math": approximate division, square root, exp/log/sin/cos,
 // FMA contraction and denormals flushed to zero, as torch.compile's Triton
 // kernels do (docs/differences.md). Read per compile; part of the disk
 // cache key.
 std::string math_option();
-// Config::fast_math: fast math for the process from now on (as
-// GPY_FAST_MATH=1). Process-wide: compiled kernels are shared by the
+// Config::fast_math: fast math for the process from now on. Process-wide: compiled kernels are shared by the
 // interpreters of a process and keyed without it (docs/architecture.md).
 void set_fast_math(bool on);
 

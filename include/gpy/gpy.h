@@ -21,7 +21,7 @@ struct Config {
     TextSink out;                   // print(), REPL echo
     TextSink err;                   // diagnostics, tracebacks
     std::vector<std::string> argv;  // sys.argv
-    std::string backend = "auto";   // auto | cpu | cuda ($GPY_BACKEND replaces auto)
+    std::string backend = "auto";   // auto | cpu | cuda
     int device = 0;
     std::string cache_dir;          // kernel cache folder ("" = $GPY_CACHE_DIR, else ~/.cache/gpy)
     bool fast_math = false;         // GPU kernels with --use_fast_math (gpy --fast-math); process-wide once set
@@ -37,6 +37,18 @@ struct Config {
     // machine's memory) raise MemoryError before allocating, per interpreter.
     size_t max_array_bytes = 0;
     int recursion_limit = 1000;     // as Python's sys.getrecursionlimit()
+    int debug = 0;                  // 1: report each kernel and what forced it (stderr); 3: with its source
+    bool lazy = true;               // false: an array is computed when it is bound to a name
+
+    // These defaults with the user's GPY_* environment variables applied,
+    // read here and nowhere else (the gpy command and its REPL start from
+    // it; a Config made directly ignores the environment):
+    //   GPY_BACKEND=cpu|cuda  GPY_FAST_MATH=1  GPY_DEBUG=N  GPY_LAZY=0
+    // Process-wide settings stay in the environment: GPY_CACHE_DIR (the
+    // default kernel cache folder), GPY_NUM_THREADS, GPY_TIER0, GPY_TF32,
+    // GPY_GPU_MEMORY_LIMIT, GPY_SHADOW_NVRTC, the GPY_*_LIB library paths,
+    // and GPY_EXPERIMENTS (bench/ harnesses).
+    static Config from_environment();
 };
 
 // Outcome of running a piece of source.

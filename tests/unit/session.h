@@ -16,7 +16,7 @@ namespace gpy::test {
 struct Session {
     std::string out, err;
     Interpreter interp;
-    explicit Session(gpy::Config c = {}) : interp(with_sinks(std::move(c))) {}
+    explicit Session(gpy::Config c = gpy::Config::from_environment()) : interp(with_sinks(std::move(c))) {}
 
     gpy::Config with_sinks(gpy::Config c) {
         c.out = [this](std::string_view s) { out.append(s); };

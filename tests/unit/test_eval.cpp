@@ -253,7 +253,7 @@ TEST_CASE("eval: deep recursion raises RecursionError and the interpreter stays 
 }
 
 TEST_CASE("eval: recursion_limit is configurable") {
-    gpy::Config c;
+    gpy::Config c = gpy::Config::from_environment();
     c.recursion_limit = 50;
     Session s(c);
     CHECK(s.ok("def d(n):\n    return 0 if n == 0 else 1 + d(n - 1)\nprint(d(40))\n") == "40\n");
@@ -267,7 +267,7 @@ TEST_CASE("eval: a long flat expression is a result or an error, not a crash") {
     // Run in a child so that a crash fails this test instead of the whole run.
     std::string how = in_child([] {
         std::string out, err;
-        gpy::Config c;
+        gpy::Config c = gpy::Config::from_environment();
         c.out = [&](std::string_view v) { out.append(v); };
         c.err = [&](std::string_view v) { err.append(v); };
         Interpreter in(c);
@@ -284,7 +284,7 @@ TEST_CASE("eval: a long flat expression is a result or an error, not a crash") {
 TEST_CASE("eval: deeply nested lists: repr is a RecursionError, freeing does not crash") {
     std::string how = in_child([] {
         std::string out, err;
-        gpy::Config c;
+        gpy::Config c = gpy::Config::from_environment();
         c.out = [&](std::string_view v) { out.append(v); };
         c.err = [&](std::string_view v) { err.append(v); };
         Interpreter in(c);
@@ -297,7 +297,7 @@ TEST_CASE("eval: deeply nested lists: repr is a RecursionError, freeing does not
     // without recursion, via its "trashcan").
     how = in_child([] {
         std::string out;
-        gpy::Config c;
+        gpy::Config c = gpy::Config::from_environment();
         c.out = [&](std::string_view v) { out.append(v); };
         c.err = [](std::string_view) {};
         Interpreter in(c);
@@ -308,7 +308,7 @@ TEST_CASE("eval: deeply nested lists: repr is a RecursionError, freeing does not
 }
 
 TEST_CASE("eval: max_steps stops an endless loop with an error") {
-    gpy::Config c;
+    gpy::Config c = gpy::Config::from_environment();
     c.max_steps = 100000;
     Session s(c);
     std::string err = s.fails("while True:\n    pass\n");
@@ -322,7 +322,7 @@ TEST_CASE("eval: max_steps stops an endless loop with an error") {
 }
 
 TEST_CASE("eval: max_array_bytes turns a too-large array into a catchable MemoryError") {
-    gpy::Config c;
+    gpy::Config c = gpy::Config::from_environment();
     c.max_array_bytes = 1 << 20;
     {
         Session s(c);
@@ -491,7 +491,7 @@ TEST_CASE("eval: Result status and exit codes") {
 }
 
 TEST_CASE("eval: sys.argv comes from Config") {
-    gpy::Config c;
+    gpy::Config c = gpy::Config::from_environment();
     c.argv = {"prog.gpy", "a", "b c"};
     Session s(c);
     CHECK(s.ok("import sys\nprint(sys.argv)") == "['prog.gpy', 'a', 'b c']\n");

@@ -6,6 +6,8 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
+
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -56,6 +58,43 @@ TEST_CASE("contexts: each interpreter's max_array_bytes is its own, whatever the
     CHECK(r == "MemoryError True\n");
     CHECK(a.ok("print(np.zeros(100).sum())") == "0.0\n");
     CHECK(b.ok("print(np.ones(100000).sum())") == "100000.0\n");
+}
+
+TEST_CASE("contexts: the GPY_* user variables are read into a Config by from_environment only") {
+    const char* names[] = {"GPY_BACKEND", "GPY_FAST_MATH", "GPY_DEBUG", "GPY_LAZY"};
+    std::vector<std::pair<std::string, std::string>> saved;
+    for (const char* n : names)
+        if (const char* v = std::getenv(n)) saved.push_back({n, v});
+    setenv("GPY_BACKEND", "cpu", 1);
+    setenv("GPY_FAST_MATH", "1", 1);
+    setenv("GPY_DEBUG", "3", 1);
+    setenv("GPY_LAZY", "0", 1);
+    gpy::Config e = gpy::Config::from_environment(), plain;
+    for (const char* n : names) unsetenv(n);
+    for (auto& [n, v] : saved) setenv(n.c_str(), v.c_str(), 1);
+    CHECK(e.backend == "cpu");
+    CHECK(e.fast_math);
+    CHECK(e.debug == 3);
+    CHECK_FALSE(e.lazy);
+    CHECK(plain.backend == "auto");  // a Config made directly ignores the environment
+    CHECK_FALSE(plain.fast_math);
+    CHECK(plain.debug == 0);
+    CHECK(plain.lazy);
+}
+
+TEST_CASE("contexts: Config::lazy is each interpreter's own") {
+    gpy::Config eager = cpu_config();
+    eager.lazy = false;
+    Session a(eager), b(cpu_config());
+    a.ok("import numpy as np\nx = np.arange(4.0)");
+    b.ok("import numpy as np\nx = np.arange(4.0)");
+    uint64_t a0 = a.interp.kernels_launched(), b0 = b.interp.kernels_launched();
+    // Eager: y and z are each computed when bound; lazy: one fused kernel when printed.
+    const char* prog = "y = x * 2 + 1\nz = y - 1\nprint(z)";
+    CHECK(a.ok(prog) == "[0. 2. 4. 6.]\n");
+    CHECK(b.ok(prog) == "[0. 2. 4. 6.]\n");
+    CHECK(a.interp.kernels_launched() == a0 + 2);
+    CHECK(b.interp.kernels_launched() == b0 + 1);
 }
 
 TEST_CASE("contexts: kernel records and %kernels are per interpreter") {

@@ -177,25 +177,22 @@ TEST_CASE("nvrtc: costly vector kernels pipeline their input loads", "[nvrtc]") 
     require_compiles(sum);
 }
 
-// GPY_FAST_MATH=1 (gpy --fast-math) must reach NVRTC: the same source
-// compiles to other code, and the option is part of what keys the cubin.
-TEST_CASE("nvrtc: GPY_FAST_MATH=1 compiles with --use_fast_math", "[nvrtc]") {
+// Config::fast_math (gpy --fast-math, GPY_FAST_MATH=1) must reach NVRTC: the
+// same source compiles to other code, and the option is part of what keys the cubin.
+TEST_CASE("nvrtc: fast math compiles with --use_fast_math", "[nvrtc]") {
     if (!nvrtc_or_skip()) return;
     NodeP x = input(DType::Float32, {100});
     NodeP y = make_binary(BinaryOp::TrueDiv, make_unary(UnaryOp::Exp, x, DType::Float32), make_unary(UnaryOp::Sqrt, x, DType::Float32),
                           DType::Float32, {100});
     KernelPlan plan = emit_kernel(y);
     std::string src = cuda_kernel_source(*plan.source);
-    const char* old = std::getenv("GPY_FAST_MATH");
-    std::string saved = old ? old : "";
-    unsetenv("GPY_FAST_MATH");
+    nvrtc::set_fast_math(false);
     CHECK(nvrtc::math_option() == "--fmad=false");
     std::string exact = nvrtc::compile(src, "exact.cu", "sm_90");
-    setenv("GPY_FAST_MATH", "1", 1);
+    nvrtc::set_fast_math(true);
     CHECK(nvrtc::math_option() == "--use_fast_math");
     std::string fast = nvrtc::compile(src, "fast.cu", "sm_90");
-    if (old) setenv("GPY_FAST_MATH", saved.c_str(), 1);
-    else unsetenv("GPY_FAST_MATH");
+    nvrtc::set_fast_math(false);
     CHECK(!fast.empty());
     CHECK(fast != exact);
 }
