@@ -138,6 +138,9 @@ struct Target {
 // The error codes a kernel can report through GPY_REPORT_ERROR.
 enum KernelErrorCode : int { kErrNegativeIntPower = 1 };
 
+// The kernel computing `root` (into `target` when given). Defined in
+// kernel_memo.cpp: a memo of the last emission of each tree shape in front
+// of the emitter proper (emit.cpp's emit_kernel_fresh).
 KernelPlan emit_kernel(const dag::NodeP& root, const Target* target = nullptr);
 // Whether `roots` are a row pattern that one RowFused kernel computes (the
 // first root spans the rows; others do too, or are keepdims values of shape

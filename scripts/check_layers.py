@@ -33,7 +33,9 @@ def violations(root):
     bad = []
     for layer, allowed in ALLOWED.items():
         folder = os.path.join(root, layer)
-        for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        # Subfolders belong to their layer (runtime/llvm/).
+        files = sorted(os.path.relpath(os.path.join(d, f), folder) for d, _, fs in os.walk(folder) for f in fs)
+        for name in files:
             if not name.endswith((".h", ".cpp", ".inc")):
                 continue
             path = os.path.join(folder, name)
