@@ -432,17 +432,22 @@ Value eigh_impl(Interp& in, CallArgs& a, bool vectors) {
 Value la_eigh(Interp& in, CallArgs& a) { return eigh_impl(in, a, true); }
 Value la_eigvalsh(Interp& in, CallArgs& a) { return eigh_impl(in, a, false); }
 
+// NumPy's cholesky reads one triangle of each matrix: the lower one (L with
+// A = L L^H), or with upper=True the upper one (R with A = R^H R), so a
+// matrix that is not symmetric gives different factors for the two.
 template <class T>
-void cholesky_run(const Stack& st) {
+void cholesky_run(const Stack& st, bool upper) {
     const blas::Library& L = blas_library();
     lapack_int n = lint(st.rows), info = 0;
     for (int64_t k = 0; k < st.count; ++k) {
         T* m = st.mat<T>(k);
-        // 'U' of A^T (the row-major copy) is L of A, read back row-major.
-        if (n > 0) blas::potrf<T>(L, 'U', n, m, &info);
+        // The row-major matrix is A^T to LAPACK: 'U' of it is L of A's lower
+        // triangle, 'L' of it is R of A's upper triangle, read back row-major.
+        if (n > 0) blas::potrf<T>(L, upper ? 'L' : 'U', n, m, &info);
         if (info > 0) linalg_error("Matrix is not positive definite");
         for (int64_t i = 0; i < n; ++i)
-            for (int64_t j = i + 1; j < n; ++j) m[i * n + j] = 0;
+            for (int64_t j = 0; j < n; ++j)
+                if (upper ? j < i : j > i) m[i * n + j] = 0;
     }
 }
 
@@ -450,10 +455,10 @@ Value la_cholesky(Interp& in, CallArgs& a) {
     const Value* x = arg(a, 0, "a");
     if (!x) raise(types::TypeError, "cholesky() missing required argument 'a' (pos 0)");
     const Value* up = kwarg(a, "upper");
+    bool upper = up && truthy(*up);
     Stack st = stack_of(checked_matrices(in, *x, true), false);
-    if (st.t == DType::Float32) cholesky_run<float>(st);
-    else cholesky_run<double>(st);
-    if (up && truthy(*up)) return contiguous(swap_last(st.a));
+    if (st.t == DType::Float32) cholesky_run<float>(st, upper);
+    else cholesky_run<double>(st, upper);
     return st.a;
 }
 

@@ -70,6 +70,20 @@ Value nan_max_min(Interp& in, CallArgs& a) {
     ReduceOptions o = options(in, a, false);
     Value x = as_array_value(in, a.pos[0]);
     if (!has_nan_values(x)) return reduce(in, OP, x, o);
+    Value neutral = Value::real(OP == ReduceOp::Max ? -INFINITY : INFINITY);
+    ArrayObj* given = as_array(a.pos[0]);
+    if (!given || given->numpy_scalar) {
+        // NumPy's nanmax of anything but an ndarray (a list, a Python or
+        // NumPy scalar): amax of it with NaNs replaced, then NaN wherever
+        // all(isnan(a), where=where) holds, an empty where-slice included
+        // (nanmax(np.float32(2.5), initial=-2.5, where=False) is nan).
+        ReduceOptions inner = o;
+        inner.out = nullptr;
+        Value m = reduce(in, OP, replace_nan(in, x, neutral), inner);
+        inner.initial = nullptr;
+        Value valid = reduce(in, ReduceOp::Any, not_nan(in, x), inner);
+        return finish(in, nan_unless(valid, m), o);
+    }
     ArrayObj* xa = x.as<ArrayObj>();
     int64_t count = 1;
     for (int d : parse_axes(in, o.axis, xa->ndim())) count *= xa->shape[size_t(d)];
@@ -78,12 +92,9 @@ Value nan_max_min(Interp& in, CallArgs& a) {
                                      " which has no identity");
     ReduceOptions inner = o;
     inner.out = nullptr;
-    Value neutral = Value::real(OP == ReduceOp::Max ? -INFINITY : INFINITY);
     // With initial= on an ndarray NumPy runs fmax.reduce(a, initial=...): a
     // NaN initial is ignored too, and a slice of NaNs gives the initial value.
-    // (A list goes through amax and its all-NaN mask: an all-NaN or empty
-    // slice is NaN, below.)
-    if (o.initial && as_array(a.pos[0])) {
+    if (o.initial) {
         inner.initial = &neutral;
         Value m = reduce(in, OP, replace_nan(in, x, neutral), inner);
         Value init = initial_value(in, *o.initial, m.as<ArrayObj>()->dtype);

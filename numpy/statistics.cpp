@@ -76,7 +76,9 @@ int64_t drop_nans(T* p, int64_t n) {
     return std::partition(p, p + n, [](T v) { return !is_nan(v); }) - p;
 }
 
-enum class Method { Linear, Lower, Higher, Nearest, Midpoint, Median };
+// MaskedMedian: np.ma.median's arithmetic, what NumPy's nanmedian uses for
+// the slices of a >1-d array shorter than 600 (its _nanmedian_small).
+enum class Method { Linear, Lower, Higher, Nearest, Midpoint, Median, MaskedMedian };
 
 // NumPy's _lerp: a + (b-a)*t, or b - (b-a)*(1-t) from t >= 0.5 on, each
 // operation rounded to R (b - a is computed in the input type T, as NumPy does).
@@ -100,14 +102,26 @@ R lerp(T a, T b, double t) {
 template <class T, class R>
 R row_value(T* v, int64_t n, double q, Method m) {
     if (m == Method::Median) {
-        // NumPy takes the mean of the middle one or two: float16 in float32, ints in float64.
+        // NumPy takes the mean of the middle one or two: float16 in float32,
+        // ints in float64, the sum starting from 0 (so a -0.0 median is 0.0).
         using A = std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, _Float16>, float, double>;
         int64_t h = n / 2;
         std::nth_element(v, v + h, v + n, nan_last_less<T>);
-        if (n % 2) return R(A(v[h]));
+        if (n % 2) return R(A(0) + A(v[h]));
         T lo = *std::max_element(v, v + h, nan_last_less<T>);
-        A s = A(lo) + A(v[h]);
+        A s = A(0) + A(lo) + A(v[h]);
         return R(s / A(2));
+    }
+    if (m == Method::MaskedMedian) {
+        // The two middle values (the middle one twice when n is odd) summed
+        // in the dtype (float16 through float32, then rounded), then halved
+        // in it: a float16 middle of 65504 is inf, as in NumPy.
+        using A = std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, _Float16>, float, double>;
+        int64_t h = n / 2;
+        std::nth_element(v, v + h, v + n, nan_last_less<T>);
+        T hi = v[h], lo = n % 2 ? hi : *std::max_element(v, v + h, nan_last_less<T>);
+        T s = T(A(0) + A(lo) + A(hi));
+        return R(T(A(s) / A(2)));
     }
     double virt = q * double(n - 1);
     auto kth = [&](int64_t k) {
@@ -163,7 +177,14 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
                : promote_types(t == DType::Bool ? DType::Float64 : t, qa.q_dtype);
     if (t == DType::Bool && !exact && qa.method != Method::Median)
         raise(types::TypeError, "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.");
+    // Integer q: NumPy takes the element at the (integral) virtual index
+    // without interpolating, so quantile([-inf, -7], 0) is -inf, not
+    // -inf + inf * 0 (NaN): the lower neighbour is that element.
+    Method method = qa.method == Method::Linear && qa.q_integer ? Method::Lower : qa.method;
     Rows r = gather_rows(in, arr, qa.axis);
+    if (method == Method::Median && qa.skip_nan && is_float(t) && arr.as<ArrayObj>()->ndim() > 1 && qa.axis && !qa.axis->is_none() &&
+        r.len < 600)
+        method = Method::MaskedMedian;
     if (r.len == 0 && qa.method != Method::Median)
         raise(types::IndexError, "index -1 is out of bounds for axis 0 with size 0");
     int64_t nq = int64_t(qa.q.size());
@@ -188,7 +209,7 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
                     bool nan = n == 0 || (!qa.skip_nan && std::any_of(v, v + n, [](T e) { return is_nan(e); }));
                     if (nan && n > 0 && !qa.skip_nan) row_had_nan = true;  // an empty slice is not one holding NaN
                     for (int64_t k = 0; k < nq; ++k)
-                        out[k * r.rows + i] = nan ? R(NAN) : row_value<T, R>(v, n, qa.q[size_t(k)], qa.method);
+                        out[k * r.rows + i] = nan ? R(NAN) : row_value<T, R>(v, n, qa.q[size_t(k)], method);
                 }
             });
         });

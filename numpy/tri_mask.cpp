@@ -50,6 +50,7 @@ struct Num {
     DType dtype = DType::Int64;  // Int/Float: the NumPy type
     __int128 i = 0;
     double f = 0;
+    bool array = false;  // from an array of one or more dimensions (size 1)
 
     bool is_float() const { return kind == PyFloat || kind == Float; }
     bool is_python() const { return kind == PyInt || kind == PyFloat; }
@@ -91,7 +92,7 @@ Num::Kind combine(const Num& a, const Num& b, DType& t) {
     return is_float(t) ? Num::Float : Num::Int;
 }
 
-Num arith(const Num& a, const Num& b, int sign) {
+Num arith_values(const Num& a, const Num& b, int sign) {
     DType t;
     Num::Kind k = combine(a, b, t);
     if (k == Num::PyInt) return py_int(a.i + sign * b.i);
@@ -103,12 +104,20 @@ Num arith(const Num& a, const Num& b, int sign) {
     return typed(t, as_type(a, t).i + sign * as_type(b, t).i, 0);
 }
 
+Num arith(const Num& a, const Num& b, int sign) {
+    Num r = arith_values(a, b, sign);
+    r.array = a.array || b.array;
+    return r;
+}
+
 Num neg(const Num& x) {
     if (x.kind == Num::Int && x.dtype == DType::Bool)
         raise(types::TypeError,
               "The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.");
-    if (x.is_python()) return Num{x.kind, x.dtype, -x.i, -x.f};
-    return typed(x.dtype, -x.i, -x.f);
+    if (x.is_python()) return Num{x.kind, x.dtype, -x.i, -x.f, x.array};
+    Num r = typed(x.dtype, -x.i, -x.f);
+    r.array = x.array;
+    return r;
 }
 
 bool le(const Num& x, __int128 v) { return x.is_float() ? x.f <= double(v) : x.i <= v; }
@@ -131,11 +140,12 @@ __int128 store(const Num& x, DType t) {
 }
 
 Num num_of(const Value& v) {
-    if (ArrayObj* a = as_array(v); a && a->ndim() == 0 && !is_complex(a->dtype)) {
+    if (ArrayObj* a = as_array(v); a && a->size() == 1 && !is_complex(a->dtype)) {
         HostArrayView h = host_view(a);
-        if (is_float(a->dtype)) return Num{Num::Float, a->dtype, 0, element_to_python(a, h.data).as_float()};
-        if (a->dtype == DType::UInt64) return Num{Num::Int, a->dtype, __int128(*reinterpret_cast<const uint64_t*>(h.data)), 0};
-        return Num{Num::Int, a->dtype, element_to_python(a, h.data).as_int(), 0};
+        bool array = a->ndim() > 0;  // its arithmetic works; arange's float() of it does not
+        if (is_float(a->dtype)) return Num{Num::Float, a->dtype, 0, element_to_python(a, h.data).as_float(), array};
+        if (a->dtype == DType::UInt64) return Num{Num::Int, a->dtype, __int128(*reinterpret_cast<const uint64_t*>(h.data)), 0, array};
+        return Num{Num::Int, a->dtype, element_to_python(a, h.data).as_int(), 0, array};
     }
     if (v.is_float()) return Num{Num::PyFloat, DType::Float64, 0, v.as_float()};
     return py_int(to_index(v));
@@ -159,6 +169,7 @@ Num arange_arith(const Num& a, const Num& b, int sign) {
 // The length of arange(lo, hi): ceil(hi - lo) in the bounds' arithmetic.
 int64_t arange_length(const Num& lo, const Num& hi) {
     Num range = arange_arith(hi, lo, -1);
+    if (range.array) raise(types::TypeError, "only 0-dimensional arrays can be converted to Python scalars");
     // NumPy's _arange_safe_ceil_to_intp of (hi - lo) / 1 as a Python float:
     // exactly 2**63 passes its check and casts to INT64_MIN on x86 (empty).
     double len = std::ceil(range.is_float() ? range.f : double(range.i));

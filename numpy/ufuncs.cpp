@@ -9,6 +9,7 @@
 #include "codegen/plan.h"
 #include "numpy/promote.h"
 #include "numpy/array.h"
+#include "numpy/shape_funcs.h"
 #include "numpy/ufuncs.h"
 
 namespace gpy {
@@ -204,6 +205,22 @@ static Value mask_result(Interp& in, const Value& result, const Value& where, co
     return array_from_node(make_where(cond, array_node(r), keep, shape), r->numpy_scalar && m->numpy_scalar);
 }
 
+// NumPy's float32/float64 power loop takes a fast path when the exponent's
+// stride is zero (a scalar, or a size-1 array broadcast against the base):
+// an exponent of 0.5 is then sqrt, so (-0.0) ** 0.5 is -0.0 and
+// (-inf) ** 0.5 NaN, where pow gives +0.0 and inf. (Its other fast paths,
+// -1, 0, 1 and 2, give pow's own results.)
+static bool is_sqrt_power(Interp& in, const Arg& exponent, DType base_loop, const Shape& shape) {
+    if (base_loop != DType::Float32 && base_loop != DType::Float64) return false;
+    if (exponent.array.is_undef()) return exponent.python.is_number() && exponent.python.as_float() == 0.5;
+    ArrayObj* e = exponent.array.as<ArrayObj>();
+    if (e->size() != 1 || (e->ndim() > 0 && e->shape == shape) || is_complex(e->dtype)) return false;
+    (void)in;
+    HostArrayView h = host_view(e);
+    Value v = element_to_python(e, h.data);
+    return v.is_number() && v.as_float() == 0.5;
+}
+
 Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> values, const UfuncOptions& opts) {
     // Fixed-size operand arrays: this runs once per array operation, and its
     // allocations were most of a graph's build time (Black-Scholes, 2026-11-25).
@@ -292,7 +309,15 @@ Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> valu
             node = make_unary(code->u, std::move(inputs[0]), out_dtype);
             if (node->shape != shape) node->shape = shape;  // a Python scalar operand: shape ()
         } else {
-            node = make_binary(code->b, std::move(inputs[0]), std::move(inputs[1]), out_dtype, Shape(shape));
+            if (code->b == BinaryOp::Pow && is_sqrt_power(in, args[1], loop_in[0], shape)) {
+                NodeP base = std::move(inputs[0]);
+                // A size-1 exponent of more dimensions broadcasts the base.
+                if (ArrayObj* b = as_array(args[0].array); b && b->shape != shape)
+                    base = make_cast(array_node(broadcast_view(b, shape).as<ArrayObj>()), loop_in[0]);
+                node = make_unary(UnaryOp::Sqrt, std::move(base), out_dtype);
+                if (node->shape != shape) node->shape = shape;  // a Python scalar base: shape ()
+            } else
+                node = make_binary(code->b, std::move(inputs[0]), std::move(inputs[1]), out_dtype, Shape(shape));
         }
         // NumPy: integer ** negative integer is an error, checked here for
         // scalar exponents (array exponents report from the kernel); an empty

@@ -65,6 +65,8 @@ INT_DTYPE_REDUCTIONS = {"mean", "sum", "prod", "var", "std", "average", "cumsum"
 DIVIDING_REDUCTIONS = {"mean", "var", "std", "average", "nanmean", "nanvar", "nanstd"}
 # Set functions whose third positional parameter is assume_unique.
 ASSUME_UNIQUE_3RD = {"np.setxor1d", "np.setdiff1d", "np.intersect1d", "np.isin", "np.in1d"}
+# Products NumPy hands to BLAS, which may skip a zero factor (0 * NaN is 0).
+BLAS_PRODUCTS = {"np.tensordot", "np.dot", "ndarray.dot", "np.matmul", "matmul", "np.inner", "np.vdot"}
 # Integer reciprocal of 0 (and the like) is undefined in NumPy too.
 UNDEF_INT_UFUNCS = {"reciprocal"}
 def _float_ufuncs():
@@ -474,6 +476,12 @@ def classify(case, pyres, gres):
         if pyres[2] != gres[2]:
             return ("MSG", pyres[1], "")
         return (None, "", "")
+    call = next((ln for ln in case.lines if ln.startswith("r = ")), "")
+    if "np.iinfo(np.uint64).max" in _without_array_literals(call):
+        # A bare Python int past int64 is a np.uint64 in gpy (strong, not
+        # weak; no big ints): NumPy's Python-int arithmetic on it (an
+        # arange's length, an OverflowError) is not an oracle.
+        return ("KNOWN", "gpy int64: a Python int past int64", "")
     if pyres[0] == "ERR" or gres[0] == "ERR":
         if gres[0] == "ERR" and gres[1] == "OverflowError" and "integer overflow" in gres[2]:
             return ("KNOWN", "gpy int64 overflow", "")
@@ -487,10 +495,6 @@ def classify(case, pyres, gres):
     if pyres[1] == gres[1]:
         return (None, "", "")
     src = case.source()
-    call = next((ln for ln in case.lines if ln.startswith("r = ")), "")
-    if "np.iinfo(np.uint64).max" in _without_array_literals(call):
-        # A bare Python int past int64 is a np.uint64 in gpy (strong, not weak).
-        return ("KNOWN", "gpy int64: a Python int past int64", "")
     try:
         vn = ast.literal_eval(pyres[1])
     except (ValueError, SyntaxError, MemoryError, RecursionError):
@@ -499,6 +503,7 @@ def classify(case, pyres, gres):
         vg = ast.literal_eval(gres[1])
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return ("GARBAGE", "unparseable gpy output", "")
+    base0 = case.target.name.split(".")[0]
     novalue = case.target.novalue or (
         case.target.kind in ("ufunc", "ufunc.outer") and "where=" in src
         and not re.search(r"out=(?!None\b|\(None,\))", src))
@@ -524,18 +529,26 @@ def classify(case, pyres, gres):
     # (NumPy's float32 SVD of arange(9) has a third singular value of 5e-16,
     # another LAPACK's 3e-8: pinv's 1e-15 cutoff keeps one and drops the other).
     novalue = novalue or (case.target.name.startswith("np.linalg.") and re.search(
-        r"\bnan\b|\binf\b|1e30|65504|2147483647|4294967295|9223372036854775807|32767|65535", src))
+        r"\bnan\b|\binf\b|1e30|65504|214748364[78]|4294967295|922337203685477580[78]|3276[78]|65535|iinfo", src))
+    # A zero cutoff keeps singular values at rounding level (1e-16 of a
+    # rank-deficient matrix): their reciprocals are any LAPACK's noise.
+    novalue = novalue or (case.target.name in ("np.linalg.pinv", "np.linalg.matrix_rank", "np.linalg.lstsq")
+                          and re.search(r"\b(rtol|rcond|tol)=(0\b|0\.0\b|-|np\.float\d+\(0)", src))
     novalue = novalue or (case.target.name in ("np.linalg.pinv", "np.linalg.matrix_rank", "np.linalg.lstsq")
                           and re.search(r"float32|complex64|\bsingle\b|'f4'", src))
     # tensordot with a 0-d operand is a BLAS product in NumPy (gemm/axpy:
     # OpenBLAS skips a zero factor, so 0 * NaN may come out 0).
-    novalue = novalue or (case.target.name == "np.tensordot" and re.search(r"\bnan\b|\binf\b", src) is not None)
+    novalue = novalue or (case.target.name in BLAS_PRODUCTS and re.search(r"\bnan\b|\binf\b", src) is not None)
+    # An integer reciprocal of 0 is undefined in NumPy (x86 gives INT_MIN),
+    # whatever out= it is cast into afterwards.
+    novalue = novalue or (base0 in UNDEF_INT_UFUNCS and re.search(r"np\.u?int\d*\(|dtype=np\.u?int", src) is not None)
     # A complex product through infinities depends on the order of the
     # factors ((-inf * z1) * z2 is NaN where -inf * (z1 * z2) is -inf-infj),
     # and NumPy folds initial= first where gpy's reduction does not.
     novalue = novalue or (case.target.name.split(".")[-1] in ("prod", "nanprod", "cumprod", "nancumprod")
                           or case.target.name in ("multiply.reduce", "multiply.accumulate")) and (
-        re.search(r"complex", src) is not None and re.search(r"\bnan\b|\binf\b|e\+?([3-9]\d|\d{3})\b", src) is not None)
+        re.search(r"complex", src) is not None
+        and re.search(r"\bnan\b|\binf\b|e\+?([3-9]\d|\d{3})\b|iinfo|9223372036854775807|\d{12}", src) is not None)
     if "assume_unique" in src or (case.target.name in ASSUME_UNIQUE_3RD and _positional_count(case) >= 3):
         return (None, "", "")    # NumPy: non-unique input with assume_unique=True gives undefined results
     if case.target.name in ("ndarray.argsort", "np.argsort", "np.unique") and not re.search(
@@ -579,6 +592,8 @@ def classify(case, pyres, gres):
         # NumPy casts a reduction's accumulator into an out= of another dtype
         # between inner loops, so where it is cast depends on its iteration order.
         or (case.target.kind in ("ufunc.reduce", "ufunc.accumulate") and re.search(r"\bout=", src))
+        # a float result cast into an out= of an integer dtype (nanprod(float16, out=int8))
+        or (base[-1] in INT_DTYPE_REDUCTIONS and re.search(r"out=[^=]*?dtype=(np\.)?'?u?int", src))
         or ((base[-1] in INT_DTYPE_REDUCTIONS or case.target.kind in ("ufunc.reduce", "ufunc.accumulate"))
             and (re.search(r"\bnan\b|\binf\b", src)
                  or (re.search(r"dtype=(np\.)?'?uint", src) and re.search(r"-\d+\.\d", src)))  # negative float to unsigned
