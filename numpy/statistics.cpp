@@ -216,9 +216,9 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
     });
     // NumPy's _quantile: a 0-d result (no out=) of a slice holding NaN is
     // arr[-1], the NaN in the array's own dtype (float32 data and a float64
-    // q give np.float32(nan)).
-    if (out_shape.empty() && !qa.out && row_had_nan && rt != t && is_float(t)) {
-        res = new_array(t, {});
+    // q give np.float32(nan)); keepdims reshapes that result afterwards.
+    if (qa.q_shape.empty() && r.kept.empty() && !qa.out && row_had_nan && rt != t && is_float(t)) {
+        res = new_array(t, out_shape);
         ScalarValue nanv = convert_scalar(Value::real(NAN), t);
         std::memcpy(res.as<ArrayObj>()->buffer.bytes(), nanv.raw, itemsize(t));
     }
