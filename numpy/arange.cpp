@@ -100,9 +100,11 @@ template <class T>
 void fill_real(uint8_t* bytes, int64_t n) {
     T* p = reinterpret_cast<T*>(bytes);
     if constexpr (std::is_integral_v<T>) {
+        // In 64-bit unsigned arithmetic: narrow types would promote to int,
+        // whose overflow is undefined; the low bits are the same.
         using U = std::make_unsigned_t<T>;
-        U start = U(p[0]), delta = U(U(p[1]) - start);
-        for (int64_t i = 2; i < n; ++i) p[i] = T(U(start + U(uint64_t(i)) * delta));
+        uint64_t start = U(p[0]), delta = U(U(p[1]) - U(p[0]));
+        for (int64_t i = 2; i < n; ++i) p[i] = T(U(start + uint64_t(i) * delta));
     } else if constexpr (std::is_same_v<T, _Float16>) {
         float start = float(p[0]), delta = float(p[1]) - start;
         for (int64_t i = 2; i < n; ++i) p[i] = _Float16(start + float(i) * delta);
