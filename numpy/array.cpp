@@ -566,8 +566,17 @@ void scan(Interp& in, const Value& v, size_t depth, Nested& n, bool& shape_fixed
         return;
     }
     if (ArrayObj* a = as_array(v)) {
-        // An array nested in a list contributes its dims.
-        if (depth == n.shape.size() && !shape_fixed) n.shape.insert(n.shape.end(), a->shape.begin(), a->shape.end());
+        // An array nested in a list contributes its dims; a later one must
+        // have exactly the dims left ([zeros((3, 3)), zeros((2, 2))] is
+        // inhomogeneous after 1 dimension: NumPy's message names how many
+        // dims agreed).
+        if (depth == n.shape.size() && !shape_fixed) {
+            n.shape.insert(n.shape.end(), a->shape.begin(), a->shape.end());
+        } else {
+            size_t left = n.shape.size() - std::min(depth, n.shape.size()), k = 0;
+            while (k < left && k < a->shape.size() && n.shape[depth + k] == a->shape[k]) ++k;
+            if (depth > n.shape.size() || k != left || k != a->shape.size()) inhomogeneous(std::min(depth + k, n.shape.size()), n.shape);
+        }
         shape_fixed = true;
         n.any_array = true;
         n.array_dtype = n.array_dtype ? promote_types(*n.array_dtype, a->dtype) : a->dtype;  // np.array((f32, c64)) is c64

@@ -199,11 +199,45 @@ Value isin_mask(Interp& in, const Value& element, const Value& test, bool invert
     return out;
 }
 
+// isin's kind= (NumPy's _isin): 'sort' and 'table' give the same values as
+// the default, but 'table' only takes integers and builds a table over
+// max(test) - min(test), with NumPy's errors when that cannot be.
+void check_isin_kind(Interp& in, const Value& kind, const Value& element, const Value& test) {
+    std::string k = is_kind(kind, OK::Str) ? kind.as<StrObj>()->s : "";
+    if (k != "sort" && k != "table")
+        raise(types::ValueError, "Invalid kind: '" + (is_kind(kind, OK::Str) ? k : to_str(in, kind)) + "'. Please use None, 'sort' or 'table'.");
+    if (k != "table") return;
+    Value x = as_array_value(in, element), y = as_array_value(in, test);
+    DType tx = x.as<ArrayObj>()->dtype, ty = y.as<ArrayObj>()->dtype;
+    if (!(is_integer(tx) || tx == DType::Bool) || !(is_integer(ty) || ty == DType::Bool))
+        raise(types::ValueError, "The 'table' method is only supported for boolean or integer arrays. Please select 'sort' or None for kind.");
+    ArrayObj* ya = y.as<ArrayObj>();
+    if (ya->size() == 0) return;
+    Value flat = contiguous_as(ya, ty);
+    HostArrayView h = host_view(flat.as<ArrayObj>());
+    __int128 lo = 0, hi = 0;
+    for (int64_t i = 0; i < ya->size(); ++i) {
+        const uint8_t* p = h.data + i * int64_t(itemsize(ty));
+        __int128 v = ty == DType::UInt64 ? __int128(*reinterpret_cast<const uint64_t*>(p)) : __int128(element_to_python(ya, p).as_int());
+        if (i == 0 || v < lo) lo = v;
+        if (i == 0 || v > hi) hi = v;
+    }
+    __int128 range = hi - lo;
+    // (bool tests count as uint8, as NumPy converts them)
+    int bits = ty == DType::Bool ? 8 : int(itemsize(ty)) * 8;
+    __int128 dtype_max = gpy::kind(ty) == DKind::Int ? (__int128(1) << (bits - 1)) - 1 : (__int128(1) << bits) - 1;
+    if (range > dtype_max)
+        raise(types::RuntimeError, "You have specified kind='table', but the range of values in `ar2` or `ar1` exceed the maximum integer of the datatype. Please set `kind` to None or 'sort'.");
+    if (range + 1 > INT64_MAX) raise(types::ValueError, "Maximum allowed dimension exceeded");
+    (void)new_array(DType::Bool, {int64_t(range + 1)});  // NumPy's table: a MemoryError where it cannot be made
+}
+
 Value np_isin(Interp& in, CallArgs& a) {
     const Value* element = arg(a, 0, "element");
     const Value* test = arg(a, 1, "test_elements");
     if (!element || !test) raise(types::TypeError, "isin() missing required argument 'test_elements' (pos 1)");
     const Value* invert = arg(a, 3, "invert");
+    if (const Value* kind = kwarg(a, "kind"); kind && !kind->is_none()) check_isin_kind(in, *kind, *element, *test);
     return isin_mask(in, *element, *test, invert && truthy(*invert));
 }
 

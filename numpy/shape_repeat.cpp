@@ -154,14 +154,15 @@ Value np_roll(Interp& in, CallArgs& a) {
                                      std::to_string(sh.size()) + ",) and arg 1 with shape (" + std::to_string(ax.size()) + ",).");
     // Broadcast as NumPy does: a size-1 side repeats, so an empty side means no roll at all.
     size_t count = sh.size() == 1 ? ax.size() : sh.size();
+    // NumPy sums the shifts of an axis as Python ints, then takes them
+    // modulo its length: summed modulo the length here (two shifts of -2**63
+    // on one axis must not wrap to 0).
     std::vector<int64_t> shifts(size_t(xa->ndim()), 0);
+    auto py_mod = [](int64_t v, int64_t n) { return ((v % n) + n) % n; };
     for (size_t k = 0; k < count; ++k) {
         int d = normalize_axis(ax[ax.size() == 1 ? 0 : k], xa->ndim());
-        shifts[size_t(d)] += sh[sh.size() == 1 ? 0 : k];
-    }
-    for (int d = 0; d < xa->ndim(); ++d) {
         int64_t n = std::max<int64_t>(xa->shape[size_t(d)], 1);
-        shifts[size_t(d)] = ((shifts[size_t(d)] % n) + n) % n;  // Python's %
+        shifts[size_t(d)] = py_mod(shifts[size_t(d)] + py_mod(sh[sh.size() == 1 ? 0 : k], n), n);
     }
     Value out = new_array_order(xa->dtype, xa->shape, 'K', xa);
     if (xa->size() > 0) roll_blocks(in, xa, out.as<ArrayObj>(), shifts, 0);

@@ -541,7 +541,8 @@ def classify(case, pyres, gres):
     novalue = novalue or (case.target.name in BLAS_PRODUCTS and re.search(r"\bnan\b|\binf\b", src) is not None)
     # An integer reciprocal of 0 is undefined in NumPy (x86 gives INT_MIN),
     # whatever out= it is cast into afterwards.
-    novalue = novalue or (base0 in UNDEF_INT_UFUNCS and re.search(r"np\.u?int\d*\(|dtype=np\.u?int", src) is not None)
+    novalue = novalue or (base0 in UNDEF_INT_UFUNCS and re.search(
+        r"np\.u?int\d*\(|dtype=np\.u?int|%s\(\s*-?\d+\s*[,)]" % re.escape(base0), src) is not None)
     # A complex product through infinities depends on the order of the
     # factors ((-inf * z1) * z2 is NaN where -inf * (z1 * z2) is -inf-infj),
     # and NumPy folds initial= first where gpy's reduction does not.
@@ -556,6 +557,11 @@ def classify(case, pyres, gres):
         novalue = True           # ties in any order (stable=np.array(False) is not a stable sort either)
     if len(vn) != len(vg):
         return ("GARBAGE", "result count", "")
+    # NumPy's nanpercentile/nanquantile over a tuple axis (reshaped to axis
+    # -1 by _ureduce) with a q of two or more dims moves q's axes from
+    # [-1, 0, ...]: a transposed shape (2, 1, 1) for (1, 2, 1). Not an oracle.
+    if case.target.name in ("np.nanpercentile", "np.nanquantile") and re.search(r"axis=\(", src) and re.search(r"\[\[", call):
+        return ("UNDEF", "NumPy's nan-quantile axes for a tuple axis and a 2-d q", "")
     # searchsorted of an unsorted `a` (v0, the method's self or the
     # function's first argument) is a binary search over anything: undefined.
     if case.target.name.endswith("searchsorted") and len(vn) > 1 and not _sorted_values(vn[1]) and (
