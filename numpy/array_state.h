@@ -38,6 +38,10 @@ inline ArrayState& array_state(Interp& in) {
 // the array being worked on); throws std::logic_error when none is bound.
 ArrayState& bound_array_state();
 
+// Makes the interpreter's array context at its `import numpy`: its backend,
+// launch errors as Python exceptions, the kernel observer (array_context_setup.cpp).
+void make_array_context(Interp& in);
+
 void install_array_methods();  // numpy/array_methods.cpp
 
 }  // namespace gpy

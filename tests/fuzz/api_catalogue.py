@@ -86,7 +86,7 @@ SHAPE_ARGS = ["()", "0", "1", "3", "(2, 3)", "(3, 2)", "(0,)", "(2, 0, 3)", "-1"
 DTYPE_ARGS = ["np." + d if d != "bool" else "np.bool_" for d in DTYPES] + [
     "'f4'", "'int8'", "'<u2'", "'c16'", "'?'", "'f2'", "'>i4'", "int", "float", "complex", "bool",
     "None", "'x'", "np.dtype('int16')", "np.dtype('float32')", "str", "'S3'", "'U2'", "'O'",
-    "np.float64(1)", "3", "np.bool", "np.intp", "np.single", "np.double", "np.half", "np.float_"]
+    "np.float64(1)", "3", "np.bool", "np.intp", "np.single", "np.double", "np.half"]
 ORDERS = ["'C'", "'F'", "'A'", "'K'", "'x'", "None", "'c'", "1", "''"]
 BOOLS = ["True", "False", "None", "0", "1", "np.bool_(True)", "np.array(False)", "'yes'", "2",
          "[True]", "1.5"]
