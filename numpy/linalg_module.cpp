@@ -304,6 +304,15 @@ void svd_run(const Stack& st, bool full, bool uv, SvdResult& r) {
     std::vector<T> work(size_t(query) + 1);
     int64_t usz = (full ? N : K) * N, vsz = M * (full ? M : K);
     for (int64_t k = 0; k < st.count; ++k) {
+        // An infinite entry (and no NaN, which LAPACK reports itself) sends
+        // the reference LAPACK's gesdd with vectors into an endless loop;
+        // NumPy's (OpenBLAS's) reports "SVD did not converge".
+        if (uv) {
+            const T* a = st.mat<T>(k);
+            bool inf = false, nan = false;
+            for (int64_t i = 0; i < M * N; ++i) inf |= std::isinf(a[i]), nan |= std::isnan(a[i]);
+            if (inf && !nan) linalg_error("SVD did not converge");
+        }
         blas::gesdd<T>(L, jobz, m, n, st.mat<T>(k), data<T>(r.s) + k * K, uv ? lu + k * usz : lu, ldu, uv ? lvt + k * vsz : lvt, ldvt,
                        work.data(), lapack_int(work.size()), iwork.data(), &info);
         if (info != 0) linalg_error("SVD did not converge");  // info < 0: LAPACK 3.7+ reports a NaN entry as argument 4
