@@ -309,7 +309,8 @@ Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> valu
             node = make_unary(code->u, std::move(inputs[0]), out_dtype);
             if (node->shape != shape) node->shape = shape;  // a Python scalar operand: shape ()
         } else {
-            if (code->b == BinaryOp::Pow && is_sqrt_power(in, args[1], loop_in[0], shape)) {
+            // (power's own loop: float_power, the same op, has no such path)
+            if (code->b == BinaryOp::Pow && name == "power" && is_sqrt_power(in, args[1], loop_in[0], shape)) {
                 NodeP base = std::move(inputs[0]);
                 // A size-1 exponent of more dimensions broadcasts the base.
                 if (ArrayObj* b = as_array(args[0].array); b && b->shape != shape)
