@@ -13,6 +13,7 @@
 
 #include "codegen/free_list.h"
 #include "codegen/small_vec.h"
+#include "base/source_position.h"
 #include "base/buffer.h"
 #include "base/dtype.h"
 
@@ -178,9 +179,9 @@ struct Node {
     // An integer power may be pending in this tree (its kernel can fail at
     // run time: a negative exponent), kept the same way.
     bool may_fail = false;
-    // Where the program built it (opaque to the DAG: the array module stores
-    // the interpreter's statement), for GPY_DEBUG's plan report.
-    const void* origin = nullptr;
+    // Where the program built it (the array module stores the interpreter's
+    // statement), for GPY_DEBUG's plan report.
+    const SourcePosition* origin = nullptr;
     // Scratch of the kernel memo's key walk and of count_pending (WalkMark).
     mutable WalkMark memo_mark, count_mark;
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/source_position.h"
 #include "lang/source.h"
 #include "lang/value.h"
 
@@ -250,10 +251,11 @@ enum class SK : uint8_t {
     With, Try, Raise, Assert, Import, ImportFrom
 };
 
-struct Stmt : Node {
+struct Stmt : Node, SourcePosition {
     SK kind;
     explicit Stmt(SK k) : kind(k) {}
     virtual Flow exec(Frame& f) const = 0;
+    int source_line() const override { return span.line(); }
 };
 
 struct ExprStmt : Stmt {

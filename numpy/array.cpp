@@ -2,6 +2,7 @@
 // attributes), conversion from Python values, materialisation and views.
 #include "numpy/array.h"
 #include "numpy/module_parts.h"
+#include "lang/ast.h"
 #include "numpy/promote.h"
 
 #include <algorithm>

@@ -10,7 +10,6 @@
 
 #include "codegen/cuda_source.h"
 #include "codegen/profile.h"
-#include "lang/ast.h"
 #include "numpy/array.h"
 #include "numpy/array_state.h"
 #include "numpy/cuda_errors.h"
@@ -35,7 +34,7 @@ std::string source_lines_of(const KernelPlan& k) {
         const dag::Node* n = todo.back();
         todo.pop_back();
         if (!n || n->result || n->op == dag::Op::Input || n->op == dag::Op::Scalar || !seen.insert(n).second) continue;
-        if (n->origin) lines.insert(static_cast<const Stmt*>(n->origin)->span.line());
+        if (n->origin) lines.insert(n->origin->source_line());
         for (const dag::NodeP& c : n->in) todo.push_back(c.get());
     }
     lines.erase(0);
