@@ -81,9 +81,29 @@ DType default_dtype(const std::vector<Value>& args) {
 }
 
 // Stores arange's first or second value into element p of type t (NumPy's
-// setitem: a Python int out of an integer type's range is an OverflowError).
+// setitem: a Python int out of an integer type's range is an OverflowError;
+// a float into an integer type is int(x) first, then that check).
 void store(Interp& in, const Value& v, DType t, uint8_t* p) {
-    if (ArrayObj* a = as_array(v)) {
+    ArrayObj* a = as_array(v);
+    bool float_into_int = is_integer(t) && (v.is_float() || (a && is_float(a->dtype)));
+    if (float_into_int) {
+        double f = a ? element_to_python(a, host_view(a).data).as_float() : v.as_float();
+        if (std::isnan(f)) raise(types::ValueError, "cannot convert float NaN to integer");
+        if (std::isinf(f)) raise(types::OverflowError, "cannot convert float infinity to integer");
+        double tr = std::trunc(f);
+        if (t == DType::UInt64 && tr >= 0x1p63 && tr < 0x1p64) {  // past int64, within uint64
+            uint64_t u = uint64_t(tr);
+            std::memcpy(p, &u, sizeof u);
+            return;
+        }
+        if (!(tr >= -0x1p63 && tr < 0x1p63)) raise(types::OverflowError, "Python int too large to convert to C long");
+        Value iv = Value::integer(int64_t(tr));
+        check_python_store(iv, t);
+        dag::ScalarValue sv = convert_scalar(iv, t);
+        std::memcpy(p, sv.raw, itemsize(t));
+        return;
+    }
+    if (a) {
         Value cast = compute_into_new(dag::make_cast(array_node(a), t), t, {});
         std::memcpy(p, host_view(cast.as<ArrayObj>()).data, itemsize(t));
         return;

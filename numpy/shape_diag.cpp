@@ -50,7 +50,7 @@ Value triangle(Interp& in, CallArgs& a, bool lower, const char* fname) {
     // A 1-D m is the row of a square matrix (NumPy's tri(*m.shape[-2:])).
     int64_t rows = ma->shape[size_t(ma->ndim() == 1 ? 0 : ma->ndim() - 2)];
     int64_t cols = ma->shape.back();
-    Value mask = tri_mask(in, Value::integer(rows), Value::integer(cols), k ? *k : Value::integer(0), lower ? 0 : -1);
+    Value mask = tri_mask(in, Value::integer(rows), Value::integer(cols), k ? *k : Value::integer(0), lower ? 0 : -1, !lower);
     ArrayObj* mk = mask.as<ArrayObj>();
     // NumPy's where() broadcasts the mask, m and a (1,) zero in that order
     // (zero before m for triu): a mask narrower than m is its ValueError.
@@ -58,8 +58,6 @@ Value triangle(Interp& in, CallArgs& a, bool lower, const char* fname) {
     const dag::Shape* shapes[3] = {&mk->shape, lower ? &ma->shape : &one, lower ? &one : &ma->shape};
     Shape shape = broadcast_shapes(shapes);
     dag::NodeP zero = dag::make_scalar(ma->dtype, dag::ScalarValue());
-    if (!lower)  // keep where the mask is false
-        for (uint8_t *p = mk->buffer.bytes(), *e = p + mk->size(); p != e; ++p) *p ^= 1;
     return array_from_node(dag::make_where(array_node(mk), array_node(ma), zero, shape));
 }
 
@@ -85,8 +83,13 @@ Value mask_positions(const Value& mask, bool want) {
     int64_t cols = mk->shape[1];
     const uint8_t* p = mk->buffer.bytes();
     std::vector<int64_t> r, c;
-    for (int64_t i = 0; i < mk->size(); ++i)
-        if (bool(p[i]) == want) r.push_back(i / cols), c.push_back(i % cols);
+    int64_t n = 0;
+    for (int64_t i = 0; i < mk->size(); ++i) n += bool(p[i]) == want;
+    r.reserve(size_t(n));
+    c.reserve(size_t(n));
+    for (int64_t i = 0, rows = mk->shape[0]; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j)
+            if (bool(p[i * cols + j]) == want) r.push_back(i), c.push_back(j);
     return make_tuple({int64_array(r), int64_array(c)});
 }
 

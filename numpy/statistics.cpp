@@ -182,8 +182,9 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
     // -inf + inf * 0 (NaN): the lower neighbour is that element.
     Method method = qa.method == Method::Linear && qa.q_integer ? Method::Lower : qa.method;
     Rows r = gather_rows(in, arr, qa.axis);
+    // (A tuple axis covering every axis is NumPy's 1-d path: r.kept is empty.)
     if (method == Method::Median && qa.skip_nan && is_float(t) && arr.as<ArrayObj>()->ndim() > 1 && qa.axis && !qa.axis->is_none() &&
-        r.len < 600)
+        r.len < 600 && !r.kept.empty())
         method = Method::MaskedMedian;
     if (r.len == 0 && qa.method != Method::Median)
         raise(types::IndexError, "index -1 is out of bounds for axis 0 with size 0");

@@ -9,6 +9,7 @@
 // bounds for int8"). The mask has arange's length, which need not be M:
 // tril/triu then fail to broadcast as NumPy's where() does.
 #include <cmath>
+#include <vector>
 
 #include "numpy/array.h"
 #include "numpy/array_print.h"
@@ -131,12 +132,18 @@ DType min_int(const Num& low, const Num& high) {
 }
 
 // arange's store of one bound into an element of t (its setitem).
+// A float is int(x) first, then the same checks.
 __int128 store(const Num& x, DType t) {
-    if (x.is_float()) return wrap(__int128(std::trunc(x.f)), t);  // within t: arange's length says so
-    if (x.i > INT64_MAX || x.i < INT64_MIN) raise(types::OverflowError, "Python int too large to convert to C long");
-    if (x.i > max_of(t) || x.i < min_of(t))
-        raise(types::OverflowError, "Python integer " + std::to_string(int64_t(x.i)) + " out of bounds for " + name(t));
-    return x.i;
+    __int128 v = x.i;
+    if (x.is_float()) {
+        double tr = std::trunc(x.f);
+        if (!(tr >= -0x1p63 && tr < 0x1p63)) raise(types::OverflowError, "Python int too large to convert to C long");
+        v = __int128(int64_t(tr));
+    }
+    if (v > INT64_MAX || v < INT64_MIN) raise(types::OverflowError, "Python int too large to convert to C long");
+    if (v > max_of(t) || v < min_of(t))
+        raise(types::OverflowError, "Python integer " + std::to_string(int64_t(v)) + " out of bounds for " + name(t));
+    return v;
 }
 
 Num num_of(const Value& v) {
@@ -180,7 +187,7 @@ int64_t arange_length(const Num& lo, const Num& hi) {
 
 }  // namespace
 
-Value tri_mask(Interp&, const Value& n_value, const Value& m_value, const Value& k_value, int64_t k_offset) {
+Value tri_mask(Interp&, const Value& n_value, const Value& m_value, const Value& k_value, int64_t k_offset, bool invert) {
     Num N = num_of(n_value), M = m_value.is_none() ? N : num_of(m_value), k = num_of(k_value);
     if (k_offset) k = arith(k, py_int(k_offset < 0 ? -k_offset : k_offset), k_offset < 0 ? -1 : 1);  // k - 1, not k + (-1)
     Num lo = neg(k), hi = arith(M, k, -1);
@@ -197,11 +204,11 @@ Value tri_mask(Interp&, const Value& n_value, const Value& m_value, const Value&
     // arange stores start and start + 1 and steps by their difference in T.
     __int128 first = store(lo, T);
     __int128 delta = wrap(store(arange_arith(lo, py_int(1), 1), T) - first, T);
+    std::vector<int64_t> cols(static_cast<size_t>(length));  // within T, so within int64
+    for (int64_t j = 0; j < length; ++j) cols[size_t(j)] = int64_t(wrap(first + j * delta, T));
     uint8_t* p = mask.as<ArrayObj>()->buffer.bytes();
-    for (int64_t j = 0; j < length; ++j) {
-        __int128 col = wrap(first + j * delta, T);
-        for (int64_t i = 0; i < rows; ++i) p[i * length + j] = i >= col;
-    }
+    for (int64_t i = 0; i < rows; ++i)  // row-major, as the buffer is laid out
+        for (int64_t j = 0; j < length; ++j) p[i * length + j] = (i >= cols[size_t(j)]) != invert;
     return mask;
 }
 

@@ -310,7 +310,7 @@ Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> valu
             if (node->shape != shape) node->shape = shape;  // a Python scalar operand: shape ()
         } else {
             // (power's own loop: float_power, the same op, has no such path)
-            if (code->b == BinaryOp::Pow && name == "power" && is_sqrt_power(in, args[1], loop_in[0], shape)) {
+            if (code->b == BinaryOp::Pow && name == "power" && !opts.scalar_power && is_sqrt_power(in, args[1], loop_in[0], shape)) {
                 NodeP base = std::move(inputs[0]);
                 // A size-1 exponent of more dimensions broadcasts the base.
                 if (ArrayObj* b = as_array(args[0].array); b && b->shape != shape)
@@ -367,6 +367,16 @@ Value slot_binary(Interp& in, BinOp op, const Value& a, const Value& b) {
     // array ** scalar: NumPy's operator fast paths (np.power itself has none):
     // ** 2 is square for every dtype (bool ** 2 is int8), and for inexact
     // arrays ** 0.5, ** 1, ** -1 are sqrt, positive, reciprocal.
+    // A NumPy scalar base with a scalar exponent is NumPy's scalar math: pow
+    // ((-0.0) ** 0.5 is 0.0, not sqrt's -0.0).
+    ArrayObj* base = as_array(a);
+    ArrayObj* ex = as_array(b);
+    bool scalar_math = op == BinOp::Pow && base && base->numpy_scalar && (b.is_number() || (ex && ex->numpy_scalar));
+    if (scalar_math) {
+        UfuncOptions o;
+        o.scalar_power = true;
+        return apply_ufunc(in, "power", {a, b}, o);
+    }
     if (op == BinOp::Pow && as_array(a) && (b.is_int() || b.is_float())) {
         double e = b.as_float();
         bool inexact = is_inexact(as_array(a)->dtype);

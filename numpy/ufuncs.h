@@ -17,6 +17,9 @@ struct UfuncOptions {
     std::optional<DType> dtype;
     // where=: a boolean mask; where False, out keeps its value (0 without out=).
     const Value* where = nullptr;
+    // The `**` of NumPy scalars: NumPy's scalar math calls pow, without the
+    // power loop's sqrt fast path.
+    bool scalar_power = false;
 };
 
 // np.<name>(*values): builds the lazy node (or writes into out=).
