@@ -369,10 +369,9 @@ Value slot_binary(Interp& in, BinOp op, const Value& a, const Value& b) {
     // arrays ** 0.5, ** 1, ** -1 are sqrt, positive, reciprocal.
     // A NumPy scalar base with a scalar exponent is NumPy's scalar math: pow
     // ((-0.0) ** 0.5 is 0.0, not sqrt's -0.0).
-    ArrayObj* base = as_array(a);
-    ArrayObj* ex = as_array(b);
-    bool scalar_math = op == BinOp::Pow && base && base->numpy_scalar && (b.is_number() || (ex && ex->numpy_scalar));
-    if (scalar_math) {
+    ArrayObj* base = op == BinOp::Pow ? as_array(a) : nullptr;  // only ** looks (every operator passes here)
+    ArrayObj* ex = base ? as_array(b) : nullptr;
+    if (base && base->numpy_scalar && (b.is_number() || (ex && ex->numpy_scalar))) {
         UfuncOptions o;
         o.scalar_power = true;
         return apply_ufunc(in, "power", {a, b}, o);
