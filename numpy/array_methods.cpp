@@ -272,7 +272,7 @@ Value m_fill(Interp& in, CallArgs& a) {
 
 Value m_get(Interp&, CallArgs& a) { return copy_array(self_array(a)); }
 
-Value m_abs(Interp& in, CallArgs& a) { return apply_ufunc(in, "absolute", {a.pos[0]}); }
+Value m_abs(Interp& in, CallArgs& a) { return apply_ufunc(in, Ufunc::absolute, {a.pos[0]}); }
 
 Value m_clip(Interp& in, CallArgs& a) {
     UfuncOptions o;
@@ -296,19 +296,19 @@ static Value round_bool(Interp& in, ArrayObj* x, int64_t d, const Value* out) {
     Value xv = Value::object(x);
     if (d == 0) {
         if (out && !can_cast(DType::Float16, as_array(*out)->dtype, Casting::SameKind)) cannot_cast("rint", DType::Float16, as_array(*out)->dtype);
-        Value r = apply_ufunc(in, "rint", {xv});
+        Value r = apply_ufunc(in, Ufunc::rint, {xv});
         if (!out) return r;
         assign_array(in, *out, r);
         return *out;
     }
-    const char* first = d > 0 ? "multiply" : "true_divide";
+    const Ufunc first = d > 0 ? Ufunc::multiply : Ufunc::true_divide;
     DType o = out ? as_array(*out)->dtype : DType::Bool;
     if (!can_cast(DType::Float64, o, Casting::SameKind)) cannot_cast(d > 0 ? "multiply" : "divide", DType::Float64, o);
     Value f = Value::real(std::pow(10.0, std::fabs(double(d))));
     Value s = apply_ufunc(in, first, {xv, f});
     s = array_from_node(make_cast(array_node(s.as<ArrayObj>()), o));
-    s = apply_ufunc(in, "rint", {s});
-    s = apply_ufunc(in, d > 0 ? "true_divide" : "multiply", {s, f});
+    s = apply_ufunc(in, Ufunc::rint, {s});
+    s = apply_ufunc(in, d > 0 ? Ufunc::true_divide : Ufunc::multiply, {s, f});
     assign_array(in, *out, s);
     return *out;
 }
@@ -329,17 +329,17 @@ Value m_round(Interp& in, CallArgs& a) {
         // divided in float64, rinted, multiplied back and cast to its dtype,
         // or straight to out='s (int32 max into a float32 out does not wrap).
         Value f = Value::real(std::pow(10.0, std::fabs(double(d))));
-        Value s = apply_ufunc(in, "rint", {apply_ufunc(in, "true_divide", {x, f})});
-        s = apply_ufunc(in, "multiply", {s, f});
+        Value s = apply_ufunc(in, Ufunc::rint, {apply_ufunc(in, Ufunc::true_divide, {x, f})});
+        s = apply_ufunc(in, Ufunc::multiply, {s, f});
         DType to = out && as_array(*out) ? as_array(*out)->dtype : t;
         r = array_from_node(make_cast(array_node(s.as<ArrayObj>()), to), self_array(a)->numpy_scalar);
     } else {
         auto round_real = [&](const Value& v) {
-            if (d == 0) return apply_ufunc(in, "rint", {v});
+            if (d == 0) return apply_ufunc(in, Ufunc::rint, {v});
             Value f = Value::real(std::pow(10.0, std::fabs(double(d))));  // (-d overflows for d = -2**63)
-            Value s = apply_ufunc(in, d > 0 ? "multiply" : "true_divide", {v, f});
-            s = apply_ufunc(in, "rint", {s});
-            return apply_ufunc(in, d > 0 ? "true_divide" : "multiply", {s, f});
+            Value s = apply_ufunc(in, d > 0 ? Ufunc::multiply : Ufunc::true_divide, {v, f});
+            s = apply_ufunc(in, Ufunc::rint, {s});
+            return apply_ufunc(in, d > 0 ? Ufunc::true_divide : Ufunc::multiply, {s, f});
         };
         if (is_complex(t)) {
             // NumPy rounds the real and imaginary parts on their own (a NaN

@@ -52,8 +52,8 @@ Value np_angle(Interp& in, CallArgs& a) {
     if (a.npos < 1 || a.npos > 2) raise(types::TypeError, "angle() takes from 1 to 2 positional arguments but " + std::to_string(a.npos) + " were given");
     Value z = as_array_value(in, a.pos[0]);
     bool cplx = is_complex(z.as<ArrayObj>()->dtype);
-    Value r = apply_ufunc(in, "arctan2", {cplx ? complex_part(z, true) : Value::integer(0), cplx ? complex_part(z, false) : z});
-    if (deg && truthy(*deg)) r = apply_ufunc(in, "multiply", {r, Value::real(180 / M_PI)});
+    Value r = apply_ufunc(in, Ufunc::arctan2, {cplx ? complex_part(z, true) : Value::integer(0), cplx ? complex_part(z, false) : z});
+    if (deg && truthy(*deg)) r = apply_ufunc(in, Ufunc::multiply, {r, Value::real(180 / M_PI)});
     return r;
 }
 
@@ -73,20 +73,20 @@ Value np_isrealobj(Interp& in, CallArgs& a) {
 }
 
 // iscomplex: imag != 0 elementwise; isreal: imag == 0.
-Value imag_test(Interp& in, CallArgs& a, const char* fname, const char* ufunc) {
+Value imag_test(Interp& in, CallArgs& a, const char* fname, Ufunc ufunc) {
     expect_args(a, fname, 1, 1);
     Value x = as_array_value(in, a.pos[0]);
     return apply_ufunc(in, ufunc, {complex_part(x, true), Value::integer(0)});
 }
-Value np_iscomplex(Interp& in, CallArgs& a) { return imag_test(in, a, "iscomplex", "not_equal"); }
-Value np_isreal(Interp& in, CallArgs& a) { return imag_test(in, a, "isreal", "equal"); }
+Value np_iscomplex(Interp& in, CallArgs& a) { return imag_test(in, a, "iscomplex", Ufunc::not_equal); }
+Value np_isreal(Interp& in, CallArgs& a) { return imag_test(in, a, "isreal", Ufunc::equal); }
 
 // x.conj(): the conjugate ufunc for complex x; a real x is returned itself
 // (NumPy's PyArray_Conjugate: a bool array stays bool, where np.conj gives int8).
 Value m_conj(Interp& in, CallArgs& a) {
     expect_args(a, "conj", 1, 1);
     if (ArrayObj* x = as_array(a.pos[0]); x && !is_complex(x->dtype)) return a.pos[0];
-    return apply_ufunc(in, "conjugate", {a.pos[0]});
+    return apply_ufunc(in, Ufunc::conjugate, {a.pos[0]});
 }
 
 }  // namespace

@@ -134,7 +134,7 @@ Value contract_kernel(Interp& in, const Problem& p, DType t) {
         for (int l : p.order) strides.push_back(p.stride(k, l));
         Value view = array_from_buffer(a->buffer, a->dtype, full, strides, a->offset);
         if (a->dtype != t) view = array_from_node(make_cast(array_node(view.as<ArrayObj>()), t));
-        prod = k == 0 ? view : apply_ufunc(in, "multiply", {prod, view});
+        prod = k == 0 ? view : apply_ufunc(in, Ufunc::multiply, {prod, view});
     }
     if (p.order.size() == p.nout) return prod;
     std::vector<Value> axes;

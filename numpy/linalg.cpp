@@ -168,7 +168,7 @@ Value as_blas_scaled(Interp& in, const Value& r, const Value& A, const Value& B)
     if (!ra || !blas || x->ndim() == 0 || x->ndim() > 2 || x->size() <= 1) return r;
     Value sv = Value::object(const_cast<ArrayObj*>(s));
     if (!truthy(sv)) return new_array(t, ra->shape, true);
-    return apply_ufunc(in, "add", {r, is_complex(t) ? make_complex(0.0, 0.0) : Value::real(0.0)});
+    return apply_ufunc(in, Ufunc::add, {r, is_complex(t) ? make_complex(0.0, 0.0) : Value::real(0.0)});
 }
 
 Value dot_impl(Interp& in, const Value& av, const Value& bv, const Value* out) {
@@ -181,7 +181,7 @@ Value dot_impl(Interp& in, const Value& av, const Value& bv, const Value* out) {
         // (np.dot(int8 array, 0) is int64, as NumPy).
         UfuncOptions o;
         o.out = out;
-        Value r = apply_ufunc(in, "multiply", {A, B}, o);
+        Value r = apply_ufunc(in, Ufunc::multiply, {A, B}, o);
         ArrayObj* ra = as_array(r);
         if (ra && !out && ra->ndim() == 0) ra->numpy_scalar = true;
         return out ? r : as_blas_scaled(in, r, A, B);
@@ -237,7 +237,7 @@ Value np_inner(Interp& in, CallArgs& a) {
     int na = arr(A)->ndim(), nb = arr(B)->ndim();
     if (na == 0 || nb == 0) {
         // As dot: both are arrays here, a Python scalar is not weak.
-        Value r = apply_ufunc(in, "multiply", {A, B});
+        Value r = apply_ufunc(in, Ufunc::multiply, {A, B});
         if (ArrayObj* ra = as_array(r); ra && ra->ndim() == 0) ra->numpy_scalar = true;
         return as_blas_scaled(in, r, A, B);
     }

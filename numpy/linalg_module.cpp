@@ -481,7 +481,7 @@ Value la_matrix_rank(Interp& in, CallArgs& a) {
     Value A = as_array_value(in, *x);
     if (arr(A)->ndim() < 2) {
         ReduceOptions o;
-        Value all_zero = reduce(in, ReduceOp::All, apply_ufunc(in, "equal", {A, Value::integer(0)}), o);
+        Value all_zero = reduce(in, ReduceOp::All, apply_ufunc(in, Ufunc::equal, {A, Value::integer(0)}), o);
         return Value::integer(truthy(all_zero) ? 0 : 1);
     }
     if (const Value* h = arg(a, 2, "hermitian"); h && truthy(*h))
@@ -505,12 +505,12 @@ Value la_matrix_rank(Interp& in, CallArgs& a) {
     } else {
         Value rtol = Value::real(double(std::max(M, N)) * eps_of(s->dtype));
         if (const Value* rt = arg_not_none(a, 3, "rtol")) rtol = per_matrix(*rt);
-        tol = apply_ufunc(in, "multiply", {reduce(in, ReduceOp::Max, r.s, mo), rtol});
+        tol = apply_ufunc(in, Ufunc::multiply, {reduce(in, ReduceOp::Max, r.s, mo), rtol});
     }
     ReduceOptions co;
     co.axis = &axis;
     co.dtype = DType::Int64;
-    return reduce(in, ReduceOp::Sum, apply_ufunc(in, "greater", {r.s, tol}), co);
+    return reduce(in, ReduceOp::Sum, apply_ufunc(in, Ufunc::greater, {r.s, tol}), co);
 }
 
 // NumPy's pinv: rcond= or rtol= (not both; neither: 1e-15; rtol=None:
@@ -545,14 +545,14 @@ Value la_pinv(Interp& in, CallArgs& a) {
     ReduceOptions mo;
     mo.axis = &axis;
     mo.keepdims = true;
-    Value cutoff = apply_ufunc(in, "multiply", {rcond, reduce(in, ReduceOp::Max, r.s, mo)});
-    Value large = apply_ufunc(in, "greater", {r.s, cutoff});
+    Value cutoff = apply_ufunc(in, Ufunc::multiply, {rcond, reduce(in, ReduceOp::Max, r.s, mo)});
+    Value large = apply_ufunc(in, Ufunc::greater, {r.s, cutoff});
     const Shape& ss = arr(r.s)->shape;
     Shape bs = broadcast_shapes({&arr(large)->shape, &ss});
     if (bs != ss)
         raise(types::ValueError, "non-broadcastable output operand with shape " + compact_shape_text(ss) +
                                      " doesn't match the broadcast shape " + compact_shape_text(bs));
-    Value inv = apply_ufunc(in, "true_divide", {Value::integer(1), r.s});
+    Value inv = apply_ufunc(in, Ufunc::true_divide, {Value::integer(1), r.s});
     Value sinv = array_from_node(make_where(array_node(arr(large)), array_node(arr(inv)), make_scalar(t, ScalarValue()), ss));
     // V (N x K) scaled column-wise by sinv (as (..., 1, K)), then @ U^T (K x M).
     ArrayObj* si = arr(sinv);
@@ -561,7 +561,7 @@ Value la_pinv(Interp& in, CallArgs& a) {
     std::vector<int64_t> st1 = si->strides;
     s1.insert(s1.end() - 1, 1);
     st1.insert(st1.end() - 1, 0);
-    Value vs = apply_ufunc(in, "multiply", {swap_last(r.vh), array_from_buffer(si->buffer, si->dtype, s1, st1, si->offset)});
+    Value vs = apply_ufunc(in, Ufunc::multiply, {swap_last(r.vh), array_from_buffer(si->buffer, si->dtype, s1, st1, si->offset)});
     return matmul(in, vs, swap_last(r.u));
 }
 
@@ -648,20 +648,20 @@ Value extreme(Interp& in, ReduceOp op, const Value& x, const Value& axis, bool k
 }
 
 Value vector_norm(Interp& in, const Value& x, const Value* ord, const Value& axis, bool keepdims) {
-    Value ab = apply_ufunc(in, "absolute", {x});
-    if (!ord || ord->is_none()) return apply_ufunc(in, "sqrt", {sum_over(in, apply_ufunc(in, "multiply", {x, x}), axis, keepdims)});
+    Value ab = apply_ufunc(in, Ufunc::absolute, {x});
+    if (!ord || ord->is_none()) return apply_ufunc(in, Ufunc::sqrt, {sum_over(in, apply_ufunc(in, Ufunc::multiply, {x, x}), axis, keepdims)});
     if (!ord->is_number()) raise(types::ValueError, "Invalid norm order '" + to_str(in, *ord) + "' for vectors");
     double p = ord->as_float();
     if (std::isinf(p)) return extreme(in, p > 0 ? ReduceOp::Max : ReduceOp::Min, ab, axis, keepdims);
     if (p == 0) {
-        Value nz = apply_ufunc(in, "not_equal", {x, Value::integer(0)});
+        Value nz = apply_ufunc(in, Ufunc::not_equal, {x, Value::integer(0)});
         Value c = array_from_node(make_cast(array_node(arr(nz)), arr(x)->dtype));
         return sum_over(in, c, axis, keepdims);
     }
     if (p == 1) return sum_over(in, ab, axis, keepdims);
-    if (p == 2) return apply_ufunc(in, "sqrt", {sum_over(in, apply_ufunc(in, "multiply", {x, x}), axis, keepdims)});
-    Value powered = apply_ufunc(in, "power", {ab, *ord});
-    return apply_ufunc(in, "power", {sum_over(in, powered, axis, keepdims), Value::real(1.0 / p)});
+    if (p == 2) return apply_ufunc(in, Ufunc::sqrt, {sum_over(in, apply_ufunc(in, Ufunc::multiply, {x, x}), axis, keepdims)});
+    Value powered = apply_ufunc(in, Ufunc::power, {ab, *ord});
+    return apply_ufunc(in, Ufunc::power, {sum_over(in, powered, axis, keepdims), Value::real(1.0 / p)});
 }
 
 // Singular values of x's (row, col) matrices: the other axes first.
@@ -706,14 +706,14 @@ Value matrix_norm(Interp& in, const Value& x, const Value* ord, int row, int col
     };
     Value last = Value::integer(-1);
     if (!ord || ord->is_none() || (is_kind(*ord, OK::Str) && str_of(*ord, "ord") == "fro"))
-        return apply_ufunc(in, "sqrt", {sum_over(in, apply_ufunc(in, "multiply", {x, x}), both, keepdims)});
+        return apply_ufunc(in, Ufunc::sqrt, {sum_over(in, apply_ufunc(in, Ufunc::multiply, {x, x}), both, keepdims)});
     if (is_kind(*ord, OK::Str)) {
         if (str_of(*ord, "ord") != "nuc") raise(types::ValueError, "Invalid norm order for matrices.");
         return restore(sum_over(in, singular_values(in, x, row, col), last, false));
     }
     if (!ord->is_number()) raise(types::ValueError, "Invalid norm order for matrices.");
     double p = ord->as_float();
-    Value ab = apply_ufunc(in, "absolute", {x});
+    Value ab = apply_ufunc(in, Ufunc::absolute, {x});
     if (p == 2 || p == -2) return restore(extreme(in, p > 0 ? ReduceOp::Max : ReduceOp::Min, singular_values(in, x, row, col), last, false));
     // 1 / -1: max / min over columns of the column sums; inf / -inf: rows of row sums.
     int sum_axis, ext_axis;
@@ -745,7 +745,7 @@ Value la_norm(Interp& in, CallArgs& a) {
     std::vector<int> axes;
     if (!axis) {
         if (!ord) {  // the 2-norm of everything
-            Value r = apply_ufunc(in, "sqrt", {sum_over(in, apply_ufunc(in, "multiply", {x, x}), Value::none(), keepdims)});
+            Value r = apply_ufunc(in, Ufunc::sqrt, {sum_over(in, apply_ufunc(in, Ufunc::multiply, {x, x}), Value::none(), keepdims)});
             return r;
         }
         if (nd != 1 && nd != 2) raise(types::ValueError, "Improper number of dimensions to norm.");

@@ -41,7 +41,7 @@ Value finish(Interp& in, const Value& r, const ReduceOptions& o) {
 
 bool has_nan_values(const Value& x) { return is_inexact(x.as<ArrayObj>()->dtype); }
 
-Value not_nan(Interp& in, const Value& x) { return apply_ufunc(in, "logical_not", {apply_ufunc(in, "isnan", {x})}); }
+Value not_nan(Interp& in, const Value& x) { return apply_ufunc(in, Ufunc::logical_not, {apply_ufunc(in, Ufunc::isnan, {x})}); }
 
 // c ? r : nan, keeping r's dtype and scalar-ness.
 Value nan_unless(const Value& c, const Value& r) {
@@ -98,7 +98,7 @@ Value nan_max_min(Interp& in, CallArgs& a) {
         inner.initial = &neutral;
         Value m = reduce(in, OP, replace_nan(in, x, neutral), inner);
         Value init = initial_value(in, *o.initial, m.as<ArrayObj>()->dtype);
-        Value r = apply_ufunc(in, OP == ReduceOp::Max ? "fmax" : "fmin", {m, init});
+        Value r = apply_ufunc(in, OP == ReduceOp::Max ? Ufunc::fmax : Ufunc::fmin, {m, init});
         // A slice with no number (empty, or all NaN) folds to the initial
         // value itself, NaN included (nanmin(empty, initial=nan) is nan).
         inner.initial = nullptr;
@@ -122,7 +122,7 @@ Value nan_arg(Interp& in, CallArgs& a) {
     if (has_nan_values(x) && x.as<ArrayObj>()->size() > 0) {
         ReduceOptions all;
         all.axis = o.axis;
-        Value all_nan = reduce(in, ReduceOp::All, apply_ufunc(in, "isnan", {x}), all);
+        Value all_nan = reduce(in, ReduceOp::All, apply_ufunc(in, Ufunc::isnan, {x}), all);
         if (truthy(reduce(in, ReduceOp::Any, all_nan, ReduceOptions{})))
             raise(types::ValueError, "All-NaN slice encountered");
         x = replace_nan(in, x, Value::real(OP == ReduceOp::ArgMax ? -INFINITY : INFINITY));
@@ -149,7 +149,7 @@ Value np_nanmean(Interp& in, CallArgs& a) {
     if (!has_nan_values(x)) return mean(in, x, o);
     SumCount sc = sum_count(in, x, o, o.keepdims);
     // An all-NaN slice divides 0 by 0: NaN, as in NumPy (which also warns).
-    Value avg = apply_ufunc(in, "true_divide", {sc.sum, sc.count});
+    Value avg = apply_ufunc(in, Ufunc::true_divide, {sc.sum, sc.count});
     return finish(in, cast_to(avg, sc.sum.as<ArrayObj>()->dtype), o);
 }
 
@@ -161,23 +161,23 @@ Value nan_var_std(Interp& in, CallArgs& a, bool take_sqrt) {
     if (!has_nan_values(x)) return finish(in, variance(in, x, o, ddof, take_sqrt), o);
     SumCount k = sum_count(in, x, o, true);
     DType t = k.sum.as<ArrayObj>()->dtype;
-    Value avg = cast_to(apply_ufunc(in, "true_divide", {k.sum, k.count}), t);
+    Value avg = cast_to(apply_ufunc(in, Ufunc::true_divide, {k.sum, k.count}), t);
     // Deviations are zeroed where x is NaN (not where they are: inf - inf
     // stays NaN, as in NumPy's _nanvar); complex ones square to re^2 + im^2.
-    Value diff = apply_ufunc(in, "subtract", {x, avg});
+    Value diff = apply_ufunc(in, Ufunc::subtract, {x, avg});
     ArrayObj* da = diff.as<ArrayObj>();
-    NodeP isnan_x = array_node(apply_ufunc(in, "isnan", {x}).as<ArrayObj>());
+    NodeP isnan_x = array_node(apply_ufunc(in, Ufunc::isnan, {x}).as<ArrayObj>());
     Value dev = array_from_node(make_where(isnan_x, make_scalar(da->dtype, ScalarValue()), array_node(da), da->shape));
     Value sq = squared_magnitude(in, dev);
     ReduceOptions so = o;
     so.out = nullptr;
     Value ss = reduce(in, ReduceOp::Sum, sq, so);
     so.dtype = DType::Int64;
-    Value dof = apply_ufunc(in, "subtract", {reduce(in, ReduceOp::Sum, not_nan(in, x), so), ddof});
-    Value v = cast_to(apply_ufunc(in, "true_divide", {ss, dof}), ss.as<ArrayObj>()->dtype);
+    Value dof = apply_ufunc(in, Ufunc::subtract, {reduce(in, ReduceOp::Sum, not_nan(in, x), so), ddof});
+    Value v = cast_to(apply_ufunc(in, Ufunc::true_divide, {ss, dof}), ss.as<ArrayObj>()->dtype);
     // Slices with no degrees of freedom are NaN (NumPy warns as well).
-    v = nan_unless(apply_ufunc(in, "greater", {dof, Value::integer(0)}), v);
-    if (take_sqrt) v = apply_ufunc(in, "sqrt", {v});
+    v = nan_unless(apply_ufunc(in, Ufunc::greater, {dof, Value::integer(0)}), v);
+    if (take_sqrt) v = apply_ufunc(in, Ufunc::sqrt, {v});
     return finish(in, v, o);
 }
 Value np_nanvar(Interp& in, CallArgs& a) { return nan_var_std(in, a, false); }

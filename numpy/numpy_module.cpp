@@ -230,7 +230,7 @@ Value linspace_of_numbers(Interp& in, double b, double e, int64_t num, bool endp
         p[i] = y + b;
     }
     if (endpoint && num > 1) p[num - 1] = e;
-    if (want && is_integer(*want)) out = apply_ufunc(in, "floor", {out});
+    if (want && is_integer(*want)) out = apply_ufunc(in, Ufunc::floor, {out});
     if (want && *want != DType::Float64) out = array_from_node(make_cast(array_node(out.as<ArrayObj>()), *want));
     if (!retstep) return out;
     ScalarValue sv;
@@ -266,7 +266,7 @@ Value np_linspace(Interp& in, CallArgs& a) {
     if (!is_inexact(dt)) dt = result_type({Operand::array(dt), Operand::py_float(0)});
     UfuncOptions in_dt;
     in_dt.dtype = dt;
-    Value delta = apply_ufunc(in, "subtract", {stop, start}, in_dt);
+    Value delta = apply_ufunc(in, Ufunc::subtract, {stop, start}, in_dt);
     ArrayObj* da = delta.as<ArrayObj>();
 
     // y = arange(0, num, dtype=dt).reshape((-1,) + (1,) * ndim(delta))
@@ -281,20 +281,20 @@ Value np_linspace(Interp& in, CallArgs& a) {
     y = array_from_node(make_cast(array_node(y.as<ArrayObj>()), dt));
     Value step;
     if (div > 0) {
-        step = apply_ufunc(in, "true_divide", {delta, Value::integer(div)});
-        Value zero = apply_ufunc(in, "equal", {step, Value::integer(0)});
+        step = apply_ufunc(in, Ufunc::true_divide, {delta, Value::integer(div)});
+        Value zero = apply_ufunc(in, Ufunc::equal, {step, Value::integer(0)});
         ReduceOptions any_axis;
         if (truthy(reduce(in, ReduceOp::Any, zero, any_axis))) {
-            y = apply_ufunc(in, "true_divide", {y, Value::integer(div)});
-            y = apply_ufunc(in, "multiply", {y, delta});
+            y = apply_ufunc(in, Ufunc::true_divide, {y, Value::integer(div)});
+            y = apply_ufunc(in, Ufunc::multiply, {y, delta});
         } else {
-            y = apply_ufunc(in, "multiply", {y, step});
+            y = apply_ufunc(in, Ufunc::multiply, {y, step});
         }
     } else {
         step = Value::real(NAN);
-        y = apply_ufunc(in, "multiply", {y, delta});
+        y = apply_ufunc(in, Ufunc::multiply, {y, delta});
     }
-    y = apply_ufunc(in, "add", {y, start});
+    y = apply_ufunc(in, Ufunc::add, {y, start});
     ArrayObj* ya = y.as<ArrayObj>();
     if (endpoint && num > 1) {
         y = compute_into_new(array_node(ya), ya->dtype, ya->shape);
@@ -309,7 +309,7 @@ Value np_linspace(Interp& in, CallArgs& a) {
         }
     }
     if (want && is_integer(*want)) {
-        y = apply_ufunc(in, "floor", {y});
+        y = apply_ufunc(in, Ufunc::floor, {y});
         ya = y.as<ArrayObj>();
     }
     if (want && *want != ya->dtype) y = array_from_node(make_cast(array_node(ya), *want));
@@ -348,9 +348,9 @@ Value np_identity(Interp& in, CallArgs& a) {
 
 // ---- ufuncs as functions ----
 
-template <const char* NAME>
+template <Ufunc F>
 Value np_ufunc(Interp& in, CallArgs& a) {
-    return call_ufunc(in, NAME, a);
+    return call_ufunc(in, F, a);
 }
 
 Value np_where(Interp& in, CallArgs& a) {
@@ -444,7 +444,7 @@ Value np_ptp(Interp& in, CallArgs& a) {
         for (auto& [k, v] : *a.kw)
             if (k != "out") kw.emplace_back(k, v);
     CallArgs inner{pos.data(), pos.size(), kw.empty() ? nullptr : &kw};
-    if (!out) return apply_ufunc(in, "subtract", {call_method(in, "max", inner), call_method(in, "min", inner)});
+    if (!out) return apply_ufunc(in, Ufunc::subtract, {call_method(in, "max", inner), call_method(in, "min", inner)});
     // NumPy's _ptp: the maximum into out (out's dtype is the accumulator),
     // then subtract(out, minimum, out): int16 data into a float64 out do not wrap.
     std::vector<std::pair<std::string, Value>> kwo = kw;
@@ -453,7 +453,7 @@ Value np_ptp(Interp& in, CallArgs& a) {
     Value mx = call_method(in, "max", with_out);
     UfuncOptions o;
     o.out = out;
-    return apply_ufunc(in, "subtract", {mx, call_method(in, "min", inner)}, o);
+    return apply_ufunc(in, Ufunc::subtract, {mx, call_method(in, "min", inner)}, o);
 }
 
 Value np_count_nonzero(Interp& in, CallArgs& a) {
@@ -486,21 +486,21 @@ Value np_isclose(Interp& in, CallArgs& a) {
         DType yt = ya.as<ArrayObj>()->dtype;
         yv = is_inexact(yt) ? ya : array_from_node(make_cast(array_node(ya.as<ArrayObj>()), promote_types(yt, DType::Float64)));
     }
-    Value diff = apply_ufunc(in, "absolute", {apply_ufunc(in, "subtract", {*x, yv})});
+    Value diff = apply_ufunc(in, Ufunc::absolute, {apply_ufunc(in, Ufunc::subtract, {*x, yv})});
     // With Python numbers NumPy's tolerance is Python arithmetic, a weak
     // float (|x - 1e300| <= 1e295 compares in float32 for float32 x: inf <= inf).
     Value tol;
     if (rtol.is_number() && atol.is_number() && yv.is_number()) {
         tol = Value::real(atol.as_float() + rtol.as_float() * std::fabs(yv.as_float()));
     } else {
-        Value scaled = apply_ufunc(in, "multiply", {rtol, apply_ufunc(in, "absolute", {yv})});
-        tol = apply_ufunc(in, "add", {atol, scaled});
+        Value scaled = apply_ufunc(in, Ufunc::multiply, {rtol, apply_ufunc(in, Ufunc::absolute, {yv})});
+        tol = apply_ufunc(in, Ufunc::add, {atol, scaled});
     }
-    Value close = apply_ufunc(in, "logical_and", {apply_ufunc(in, "less_equal", {diff, tol}), apply_ufunc(in, "isfinite", {yv})});
-    Value same = apply_ufunc(in, "equal", {*x, yv});
-    Value r = apply_ufunc(in, "logical_or", {close, same});
+    Value close = apply_ufunc(in, Ufunc::logical_and, {apply_ufunc(in, Ufunc::less_equal, {diff, tol}), apply_ufunc(in, Ufunc::isfinite, {yv})});
+    Value same = apply_ufunc(in, Ufunc::equal, {*x, yv});
+    Value r = apply_ufunc(in, Ufunc::logical_or, {close, same});
     if (en && truthy(*en))
-        r = apply_ufunc(in, "logical_or", {r, apply_ufunc(in, "logical_and", {apply_ufunc(in, "isnan", {*x}), apply_ufunc(in, "isnan", {*y})})});
+        r = apply_ufunc(in, Ufunc::logical_or, {r, apply_ufunc(in, Ufunc::logical_and, {apply_ufunc(in, Ufunc::isnan, {*x}), apply_ufunc(in, Ufunc::isnan, {*y})})});
     return r;
 }
 
@@ -519,12 +519,12 @@ Value np_array_equal(Interp& in, CallArgs& a) {
     Value x = as_array_value(in, *a1), y = as_array_value(in, *a2);
     if (x.as<ArrayObj>()->shape != y.as<ArrayObj>()->shape) return Value::boolean(false);
     ReduceOptions o;
-    Value same = apply_ufunc(in, "equal", {x, y});
+    Value same = apply_ufunc(in, Ufunc::equal, {x, y});
     // equal_nan (any truthy value, as NumPy's `if equal_nan:`): NaN where
     // both have NaN counts as equal.
     if (en && truthy(*en) && is_inexact(x.as<ArrayObj>()->dtype) | is_inexact(y.as<ArrayObj>()->dtype)) {
-        Value both_nan = apply_ufunc(in, "logical_and", {apply_ufunc(in, "isnan", {x}), apply_ufunc(in, "isnan", {y})});
-        same = apply_ufunc(in, "logical_or", {same, both_nan});
+        Value both_nan = apply_ufunc(in, Ufunc::logical_and, {apply_ufunc(in, Ufunc::isnan, {x}), apply_ufunc(in, Ufunc::isnan, {y})});
+        same = apply_ufunc(in, Ufunc::logical_or, {same, both_nan});
     }
     return Value::boolean(truthy(reduce(in, ReduceOp::All, same, o)));
 }
@@ -570,28 +570,17 @@ Value np_size(Interp& in, CallArgs& a) {
     return get_attr(in, as_array_value(in, a.pos[0]), "size");
 }
 
-#define UFUNC_NAMES(X) \
-    X(add) X(subtract) X(multiply) X(divide) X(true_divide) X(floor_divide) X(remainder) X(mod) X(fmod) X(power) \
-    X(float_power) X(negative) X(positive) X(absolute) X(fabs) X(sign) X(reciprocal) X(square) X(sqrt) X(cbrt) \
-    X(exp) X(exp2) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sin) X(cos) X(tan) X(arcsin) X(arccos) X(arctan) \
-    X(arctan2) X(sinh) X(cosh) X(tanh) X(arcsinh) X(arccosh) X(arctanh) X(hypot) X(floor) X(ceil) X(trunc) X(rint) \
-    X(maximum) X(minimum) X(fmax) X(fmin) X(isnan) X(isinf) X(isfinite) X(signbit) X(copysign) X(logical_and) \
-    X(logical_or) X(logical_not) X(logical_xor) X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(invert) \
-    X(left_shift) X(right_shift) X(deg2rad) X(rad2deg) X(degrees) X(radians) X(heaviside) X(greater) \
-    X(greater_equal) X(less) X(less_equal) X(equal) X(not_equal) X(conjugate)
-
-#define X(n) constexpr char k_##n[] = #n;
-UFUNC_NAMES(X)
-#undef X
-
-// The ufuncs are numpy.ufunc objects (numpy/ufunc_object.cpp).
+// The ufuncs are numpy.ufunc objects (numpy/ufunc_object.cpp): every ufunc
+// of GPY_UFUNCS that has an operation.
 const struct {
-    const char* name;
+    Ufunc id;
     NativeFn fn;
 } kUfuncs[] = {
-#define X(n) {#n, np_ufunc<k_##n>},
-    UFUNC_NAMES(X)
-#undef X
+#define GPY_UFUNC_ENTRY(n, op) {Ufunc::n, np_ufunc<Ufunc::n>},
+#define GPY_UFUNC_SKIP(n)
+    GPY_UFUNCS(GPY_UFUNC_ENTRY, GPY_UFUNC_ENTRY, GPY_UFUNC_SKIP)
+#undef GPY_UFUNC_ENTRY
+#undef GPY_UFUNC_SKIP
 };
 
 const FunctionSpec kFunctions[] = {
@@ -682,7 +671,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     auto* m = new ModuleObj("numpy");
     m->doc = "gpy's NumPy-compatible array module (lazy, fused, compiled kernels).";
     add_functions(m, kFunctions);
-    for (const auto& u : kUfuncs) m->set(u.name, make_ufunc(u.name, u.fn));
+    for (const auto& u : kUfuncs) m->set(std::string(ufunc_def(u.id).name), make_ufunc(u.id, u.fn));
     // NumPy's aliases are the same objects (np.true_divide.__name__ == 'divide').
     for (auto [alias, target] : {std::pair{"true_divide", "divide"}, {"mod", "remainder"}, {"abs", "absolute"}, {"pow", "power"}})
         m->set(alias, *m->get(target));

@@ -409,11 +409,11 @@ DType result_type(std::span<const Operand> ops) {
     return concrete_of(promote_sequence(metas));
 }
 
-const UfuncLoop& resolve_ufunc_memo(std::string_view name, std::span<const Operand> ops) {
+const UfuncLoop& resolve_ufunc_memo(Ufunc f, std::span<const Operand> ops) {
     // Direct-mapped: a miss overwrites its slot. A loop's operations repeat
     // their operands exactly, so a few hundred slots hold any program's set.
     struct Slot {
-        std::string name;
+        int ufunc = -1;
         std::vector<Operand> ops;
         UfuncLoop loop;
     };
@@ -422,13 +422,13 @@ const UfuncLoop& resolve_ufunc_memo(std::string_view name, std::span<const Opera
     auto same = [](const Operand& a, const Operand& b) {
         return a.dtype == b.dtype && a.weak == b.weak && a.int_value == b.int_value;  // float_value is never read
     };
-    size_t h = std::hash<std::string_view>()(name);
+    size_t h = size_t(f) * 0x9E3779B97F4A7C15ull;
     for (const Operand& o : ops) h = h * 1000003 ^ (size_t(o.dtype) | size_t(o.weak) << 8) ^ size_t(o.int_value) * 0x9E3779B97F4A7C15ull;
     Slot& slot = slots[h % kSlots];
-    if (slot.name == name && slot.ops.size() == ops.size() && std::equal(ops.begin(), ops.end(), slot.ops.begin(), same))
+    if (slot.ufunc == int(f) && slot.ops.size() == ops.size() && std::equal(ops.begin(), ops.end(), slot.ops.begin(), same))
         return slot.loop;
-    UfuncLoop loop = resolve_ufunc(name, ops);  // throws before the slot changes
-    slot.name.assign(name);
+    UfuncLoop loop = resolve_ufunc(f, ops);  // throws before the slot changes
+    slot.ufunc = int(f);
     slot.ops.assign(ops.begin(), ops.end());
     slot.loop = std::move(loop);
     return slot.loop;
@@ -444,10 +444,9 @@ int ufunc_nout(std::string_view name) {
     return u ? u->nout : -1;
 }
 
-UfuncLoop resolve_ufunc_for_dtype(std::string_view name, std::span<const Operand> ops, DType want) {
-    const UfuncDef* up = find_ufunc(name);
-    if (!up || int(ops.size()) != up->nin) return resolve_ufunc(name, ops);  // raises the unknown-ufunc or arity error
-    const UfuncDef& u = *up;
+UfuncLoop resolve_ufunc_for_dtype(Ufunc f, std::span<const Operand> ops, DType want) {
+    const UfuncDef& u = ufunc_def(f);
+    if (int(ops.size()) != u.nin) return resolve_ufunc(f, ops);  // raises the arity error
     auto castable = [](const Operand& op, DType to, Casting c) {
         if (!is_weak(op)) return can_cast(op.dtype, to, c);
         return weak_can_cast(op.weak, to) || can_cast(default_dtype(op.weak), to, c);
@@ -486,9 +485,13 @@ UfuncLoop resolve_ufunc_for_dtype(std::string_view name, std::span<const Operand
 }
 
 UfuncLoop resolve_ufunc(std::string_view name, std::span<const Operand> ops) {
-    const UfuncDef* up = find_ufunc(name);
-    if (!up) type_error("unknown ufunc '" + std::string(name) + "'");
-    const UfuncDef& u = *up;
+    const UfuncDef* u = find_ufunc(name);
+    if (!u) type_error("unknown ufunc '" + std::string(name) + "'");
+    return resolve_ufunc(ufunc_id(*u), ops);
+}
+
+UfuncLoop resolve_ufunc(Ufunc f, std::span<const Operand> ops) {
+    const UfuncDef& u = ufunc_def(f);
     if (int(ops.size()) != u.nin) {
         std::string got = std::to_string(ops.size());
         std::string given = ops.size() == 1 ? " was given" : " were given";

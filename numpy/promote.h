@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/dtype.h"
+#include "numpy/ufunc_table.h"
 
 namespace gpy {
 
@@ -65,27 +66,32 @@ struct UfuncLoop {
     std::optional<bool> constant_result;
 };
 
-// Resolves np.<name>(*ops) the way NumPy 2 does (dispatch on exact loops,
+// Resolves np.<ufunc>(*ops) the way NumPy 2 does (dispatch on exact loops,
 // the logical/comparison special cases, then the ufunc's legacy resolver),
 // then checks weak Python ints against the loop's integer input dtypes.
-// Throws PromotionError (TypeError for no loop / wrong arity / unknown ufunc,
+// Throws PromotionError (TypeError for no loop / wrong arity,
 // OverflowError for "Python integer 300 out of bounds for int8").
+UfuncLoop resolve_ufunc(Ufunc f, std::span<const Operand> ops);
+inline UfuncLoop resolve_ufunc(Ufunc f, std::initializer_list<Operand> ops) {
+    return resolve_ufunc(f, std::span<const Operand>(ops.begin(), ops.size()));
+}
+// By name (tests, generated cases): also "unknown ufunc 'x'".
 UfuncLoop resolve_ufunc(std::string_view name, std::span<const Operand> ops);
 inline UfuncLoop resolve_ufunc(std::string_view name, std::initializer_list<Operand> ops) {
     return resolve_ufunc(name, std::span<const Operand>(ops.begin(), ops.size()));
 }
-// np.<name>(*ops, dtype=want): NumPy's type-tuple resolver with the output
+// np.<ufunc>(*ops, dtype=want): NumPy's type-tuple resolver with the output
 // fixed. The first loop giving `want` whose inputs the operands cast to
 // safely (weak Python scalars by kind), else the first loop giving `want` if
 // every input casts same_kind ("Cannot cast ufunc 'add' input 0 from ...":
 // UFuncTypeError), else "No loop matching the specified signature" (TypeError).
-UfuncLoop resolve_ufunc_for_dtype(std::string_view name, std::span<const Operand> ops, DType want);
+UfuncLoop resolve_ufunc_for_dtype(Ufunc f, std::span<const Operand> ops, DType want);
 
-// resolve_ufunc through a per-thread memo keyed by the name and the operands
+// resolve_ufunc through a per-thread memo keyed by the ufunc and the operands
 // (dtype, weak kind, a weak int's value): an operation in a loop resolves
 // once. The reference is valid until the thread's next call. Errors are not
 // memoised (they throw again).
-const UfuncLoop& resolve_ufunc_memo(std::string_view name, std::span<const Operand> ops);
+const UfuncLoop& resolve_ufunc_memo(Ufunc f, std::span<const Operand> ops);
 
 bool is_known_ufunc(std::string_view name);
 int ufunc_nin(std::string_view name);   // -1 for an unknown ufunc

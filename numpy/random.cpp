@@ -179,7 +179,7 @@ dag::Shape draw_shape(const std::optional<dag::Shape>& size, std::initializer_li
 // `loc + scale * x` for array parameters; raises if the parameters do not
 // broadcast to size.
 Value affine(Interp& in, const Param& loc, const Param& scale, Value x) {
-    Value out = apply_ufunc(in, "add", {loc.value, apply_ufunc(in, "multiply", {scale.value, x})});
+    Value out = apply_ufunc(in, Ufunc::add, {loc.value, apply_ufunc(in, Ufunc::multiply, {scale.value, x})});
     if (as_array(out)->shape != as_array(x)->shape)
         raise(types::ValueError, "shape mismatch: objects cannot be broadcast to a single shape");
     return out;
@@ -251,7 +251,7 @@ Value uniform_fn(Interp& in, CallArgs& a) {
         });
     }
     Value u = uniform_doubles(g, draw_shape(size, {&low, &high}));
-    Param span{apply_ufunc(in, "subtract", {high.value, low.value}), true, 0.0};
+    Param span{apply_ufunc(in, Ufunc::subtract, {high.value, low.value}), true, 0.0};
     return affine(in, low, span, u);
 }
 

@@ -108,7 +108,7 @@ Value replace_nan(Interp& in, const Value& x, const Value& fill) {
     Value arr = as_array_value(in, x);
     ArrayObj* a = arr.as<ArrayObj>();
     if (!is_inexact(a->dtype)) return arr;
-    NodeP isnan = array_node(apply_ufunc(in, "isnan", {arr}).as<ArrayObj>());
+    NodeP isnan = array_node(apply_ufunc(in, Ufunc::isnan, {arr}).as<ArrayObj>());
     NodeP f = make_scalar(a->dtype, convert_scalar(fill, a->dtype));
     return array_from_node(make_where(isnan, f, array_node(a), a->shape), a->numpy_scalar);
 }
@@ -191,7 +191,9 @@ Value reduce(Interp& in, ReduceOp op, const Value& x, const ReduceOptions& o) {
     }
     NodeP node = make_reduce(op, input, axes, out);
     if (o.initial) {
-        const char* uf = ufunc_of(op);
+        // (argmax/argmin take no initial=)
+        const Ufunc uf = op == ReduceOp::Sum ? Ufunc::add : op == ReduceOp::Prod ? Ufunc::multiply : op == ReduceOp::Max ? Ufunc::maximum
+                       : op == ReduceOp::Min ? Ufunc::minimum : op == ReduceOp::Any ? Ufunc::logical_or : Ufunc::logical_and;
         Value r = array_from_node(node);
         // No element: the initial value itself (a complex NaN+0j stays so;
         // NaN+0j times the identity 1+0j would be NaN+NaNj).
@@ -267,7 +269,7 @@ Value mean(Interp& in, const Value& x, const ReduceOptions& o) {
     so.keepdims = false;
     so.out = nullptr;
     Value s = reduce(in, ReduceOp::Sum, arr, so);
-    Value m = apply_ufunc(in, "true_divide", {s, element_count(in, a, axes, o)});
+    Value m = apply_ufunc(in, Ufunc::true_divide, {s, element_count(in, a, axes, o)});
     if (m.as<ArrayObj>()->dtype != acc) m = array_from_node(make_cast(array_node(m.as<ArrayObj>()), acc), m.as<ArrayObj>()->numpy_scalar);
     if (o.keepdims) m = keep_dims(m, axes, a->ndim());
     if (o.out) return store_reduction_out(in, *o.out, m, "add", a->shape, o.keepdims);
@@ -285,7 +287,7 @@ static Value divide_by_count(Interp& in, const Value& sum, const Value& count) {
         c = array_from_node(make_scalar(DType::Int64, sv), true);
     }
     ArrayObj* sa = sum.as<ArrayObj>();
-    Value q = apply_ufunc(in, "true_divide", {sum, c});
+    Value q = apply_ufunc(in, Ufunc::true_divide, {sum, c});
     ArrayObj* qa = q.as<ArrayObj>();
     if (qa->dtype == sa->dtype) {
         if (sa->numpy_scalar && qa->ndim() == 0) qa->numpy_scalar = true;  // also over a 0-d count array (ddof=np.uint64)
@@ -295,9 +297,9 @@ static Value divide_by_count(Interp& in, const Value& sum, const Value& count) {
 }
 
 Value squared_magnitude(Interp& in, const Value& x) {
-    if (!is_complex(x.as<ArrayObj>()->dtype)) return apply_ufunc(in, "multiply", {x, x});
+    if (!is_complex(x.as<ArrayObj>()->dtype)) return apply_ufunc(in, Ufunc::multiply, {x, x});
     Value re = complex_part(x, false), im = complex_part(x, true);
-    return apply_ufunc(in, "add", {apply_ufunc(in, "multiply", {re, re}), apply_ufunc(in, "multiply", {im, im})});
+    return apply_ufunc(in, Ufunc::add, {apply_ufunc(in, Ufunc::multiply, {re, re}), apply_ufunc(in, Ufunc::multiply, {im, im})});
 }
 
 // NumPy's _var, step for step: bool and integer inputs default to dtype
@@ -321,7 +323,7 @@ Value variance(Interp& in, const Value& x, const ReduceOptions& o, const Value& 
     Value mcount = element_count(in, a, axes, mo);
     if (!mcount.is_int()) mcount = keep_dims(mcount, axes, a->ndim());
     Value mu = divide_by_count(in, reduce(in, ReduceOp::Sum, arr, mo), mcount);
-    Value sq = squared_magnitude(in, apply_ufunc(in, "subtract", {arr, mu}));
+    Value sq = squared_magnitude(in, apply_ufunc(in, Ufunc::subtract, {arr, mu}));
     ReduceOptions so;
     so.axis = o.axis;
     // keepdims before the division, as NumPy's _var: a ddof array then
@@ -335,12 +337,12 @@ Value variance(Interp& in, const Value& x, const ReduceOptions& o, const Value& 
     if (o.keepdims && !count.is_int()) count = keep_dims(count, axes, a->ndim());
     // NumPy's _var first tests `ddof >= rcount` for its warning (without
     // where=): a ddof array of several elements is then ambiguous, ValueError.
-    if (!o.where && !ddof.is_number()) (void)truthy(apply_ufunc(in, "greater_equal", {ddof, count}));
+    if (!o.where && !ddof.is_number()) (void)truthy(apply_ufunc(in, Ufunc::greater_equal, {ddof, count}));
     // max(count - ddof, 0); ddof may be a float or an array (then broadcast, as NumPy).
     // NumPy's count is an intp (strong): count - np.uint64(3) is float64 -2.0, not a wrapped uint64.
     Value dof = count.is_int() && ddof.is_int()
                     ? Value::integer(std::max<int64_t>(count.i - ddof.i, 0))
-                    : apply_ufunc(in, "maximum", {apply_ufunc(in, "subtract", {count.is_int() ? as_array_value(in, count, DType::Int64) : count, ddof}),
+                    : apply_ufunc(in, Ufunc::maximum, {apply_ufunc(in, Ufunc::subtract, {count.is_int() ? as_array_value(in, count, DType::Int64) : count, ddof}),
                                                   Value::integer(0)});
     if (o.out) {
         // NumPy sums into out, then divides (and takes the sqrt) in place in
@@ -349,7 +351,7 @@ Value variance(Interp& in, const Value& x, const ReduceOptions& o, const Value& 
         Value ret = store_reduction_out(in, *o.out, ss, "add", a->shape, o.keepdims);
         assign_array(in, ret, divide_by_count(in, ret, dof));
         if (take_sqrt) {
-            Value r = apply_ufunc(in, "sqrt", {ret});
+            Value r = apply_ufunc(in, Ufunc::sqrt, {ret});
             DType rt = r.as<ArrayObj>()->dtype, ot = as_array(ret)->dtype;
             if (!can_cast(rt, ot, Casting::SameKind))  // sqrt(ret, out=ret) casts same_kind
                 raise(types::UFuncTypeError, std::string("Cannot cast ufunc 'sqrt' output from dtype('") + name(rt) + "') to dtype('" +
@@ -361,7 +363,7 @@ Value variance(Interp& in, const Value& x, const ReduceOptions& o, const Value& 
     Value v = divide_by_count(in, ss, dof);
     if (take_sqrt) {
         ArrayObj* va = v.as<ArrayObj>();
-        Value r = apply_ufunc(in, "sqrt", {v});
+        Value r = apply_ufunc(in, Ufunc::sqrt, {v});
         DType rt = r.as<ArrayObj>()->dtype;
         if (rt != va->dtype) {
             if (!va->numpy_scalar && !can_cast(rt, va->dtype, Casting::SameKind))

@@ -233,7 +233,7 @@ Value np_diff(Interp& in, CallArgs& a) {
         x = concat_axis(in, parts, axis);
     }
     // NumPy subtracts, except for bools, where a difference is `!=`.
-    const char* op = x.as<ArrayObj>()->dtype == DType::Bool ? "not_equal" : "subtract";
+    const Ufunc op = x.as<ArrayObj>()->dtype == DType::Bool ? Ufunc::not_equal : Ufunc::subtract;
     for (int64_t k = 0; k < n; ++k) {
         ArrayObj* cur = x.as<ArrayObj>();
         materialize(cur);
@@ -262,7 +262,7 @@ Value np_ediff1d(Interp& in, CallArgs& a) {
     Value flat = flat_copy(xa, t);
     ArrayObj* fa = flat.as<ArrayObj>();
     int64_t n = fa->size();
-    Value d = n > 1 ? apply_ufunc(in, "subtract", {slice_axis(fa, 0, 1, n), slice_axis(fa, 0, 0, n - 1)})
+    Value d = n > 1 ? apply_ufunc(in, Ufunc::subtract, {slice_axis(fa, 0, 1, n), slice_axis(fa, 0, 0, n - 1)})
                     : new_array(t, {0});
     std::vector<Value> parts;
     if (const Value* b = arg_not_none(a, 2, "to_begin")) parts.push_back(ediff_edge(in, *b, t, "to_begin"));

@@ -72,7 +72,7 @@ Value logspace(Interp& in, Value start, Value stop, const Value& num, bool endpo
     Value args[7] = {start, stop, num, Value::boolean(endpoint), Value::boolean(false), Value::none(), axis};
     CallArgs la{args, 7, nullptr};
     Value y = g_linspace(in, la);
-    return apply_ufunc(in, "power", {base, y});
+    return apply_ufunc(in, Ufunc::power, {base, y});
 }
 
 Value np_logspace(Interp& in, CallArgs& a) {
@@ -106,7 +106,7 @@ Value np_geomspace(Interp& in, CallArgs& a) {
     const Value* axis_v = arg(a, 5, "axis");
     ReduceOptions any;
     for (const Value* v : {&start, &stop})
-        if (truthy(reduce(in, dag::ReduceOp::Any, apply_ufunc(in, "equal", {*v, Value::integer(0)}), any)))
+        if (truthy(reduce(in, dag::ReduceOp::Any, apply_ufunc(in, Ufunc::equal, {*v, Value::integer(0)}), any)))
             raise(types::ValueError, "Geometric sequence cannot include zero");
     Operand ops[4] = {Operand::array(start.as<ArrayObj>()->dtype), Operand::array(stop.as<ArrayObj>()->dtype),
                       Operand::py_float(double(num)), Operand::array(want.value_or(DType::Float64))};
@@ -114,17 +114,17 @@ Value np_geomspace(Interp& in, CallArgs& a) {
     auto as_dt = [&](const Value& v) { return compute_into_new(dag::make_cast(array_node(v.as<ArrayObj>()), dt), dt, v.as<ArrayObj>()->shape); };
     start = as_dt(start);
     stop = as_dt(stop);
-    Value out_sign = apply_ufunc(in, "sign", {start});
-    start = as_dt(apply_ufunc(in, "true_divide", {start, out_sign}));
-    stop = apply_ufunc(in, "true_divide", {stop, out_sign});
-    Value r = logspace(in, apply_ufunc(in, "log10", {start}), apply_ufunc(in, "log10", {stop}), Value::integer(num), endpoint,
+    Value out_sign = apply_ufunc(in, Ufunc::sign, {start});
+    start = as_dt(apply_ufunc(in, Ufunc::true_divide, {start, out_sign}));
+    stop = apply_ufunc(in, Ufunc::true_divide, {stop, out_sign});
+    Value r = logspace(in, apply_ufunc(in, Ufunc::log10, {start}), apply_ufunc(in, Ufunc::log10, {stop}), Value::integer(num), endpoint,
                        Value::real(10.0), Value::integer(0));
     r = compute_into_new(dag::make_cast(array_node(r.as<ArrayObj>()), dt), dt, r.as<ArrayObj>()->shape);
     if (num > 0) {
         array_setitem(in, r, Value::integer(0), start);
         if (num > 1 && endpoint) array_setitem(in, r, Value::integer(-1), stop);
     }
-    r = apply_ufunc(in, "multiply", {r, out_sign});
+    r = apply_ufunc(in, Ufunc::multiply, {r, out_sign});
     if (axis_v) {
         ArrayObj* ra = r.as<ArrayObj>();
         int ax = normalize_axis(to_index(*axis_v, "axis"), ra->ndim());

@@ -46,7 +46,7 @@ Pairs as_pairs(Interp& in, const Value* v, int ndim, bool as_index, std::optiona
     if (!v || v->is_none()) return Pairs(size_t(ndim));
     Value x = materialized(in, *v);
     if (as_index && !is_integer(x.as<ArrayObj>()->dtype))  // NumPy rounds stat_length to intp
-        x = materialized(in, copy_order(in, apply_ufunc(in, "rint", {x}), DType::Int64, 'C'));
+        x = materialized(in, copy_order(in, apply_ufunc(in, Ufunc::rint, {x}), DType::Int64, 'C'));
     ArrayObj* xa = x.as<ArrayObj>();
     std::vector<Value> items = elements(xa);
     for (auto& e : items)
@@ -96,7 +96,7 @@ std::pair<int64_t, int64_t> reflect_both(Interp& in, const AxisPad& p, int64_t p
     auto oddify = [&](Value chunk, int64_t edge) {
         if (!odd) return chunk;
         Value e = area(p, edge, edge + 1);
-        return apply_ufunc(in, "subtract", {apply_ufunc(in, "multiply", {Value::integer(2), e}), chunk});
+        return apply_ufunc(in, Ufunc::subtract, {apply_ufunc(in, Ufunc::multiply, {Value::integer(2), e}), chunk});
     };
     if (left > 0) {
         int64_t chunk = std::min(old_length, left);
@@ -165,15 +165,15 @@ std::pair<Value, Value> linear_ramps(Interp& in, const AxisPad& p, const Value& 
             std::memcpy(kp + i * int64_t(itemsize(dt)), sv.raw, itemsize(dt));
         }
         Value start = as_array_value(in, end, dt);
-        Value delta = apply_ufunc(in, "subtract", {copy_order(in, edge, dt, 'C'), start});
-        Value step = materialized(in, apply_ufunc(in, "true_divide", {delta, Value::integer(width)}));
+        Value delta = apply_ufunc(in, Ufunc::subtract, {copy_order(in, edge, dt, 'C'), start});
+        Value step = materialized(in, apply_ufunc(in, Ufunc::true_divide, {delta, Value::integer(width)}));
         ReduceOptions all;
-        bool any_zero = truthy(reduce(in, dag::ReduceOp::Any, apply_ufunc(in, "equal", {step, Value::integer(0)}), all));
+        bool any_zero = truthy(reduce(in, dag::ReduceOp::Any, apply_ufunc(in, Ufunc::equal, {step, Value::integer(0)}), all));
         // linspace's two formulas: k * step, or k / div * delta when a step is zero.
-        Value y = any_zero ? apply_ufunc(in, "multiply", {apply_ufunc(in, "true_divide", {k, Value::integer(width)}), delta})
-                           : apply_ufunc(in, "multiply", {k, step});
-        y = apply_ufunc(in, "add", {y, start});
-        if (is_integer(t)) y = apply_ufunc(in, "floor", {y});
+        Value y = any_zero ? apply_ufunc(in, Ufunc::multiply, {apply_ufunc(in, Ufunc::true_divide, {k, Value::integer(width)}), delta})
+                           : apply_ufunc(in, Ufunc::multiply, {k, step});
+        y = apply_ufunc(in, Ufunc::add, {y, start});
+        if (is_integer(t)) y = apply_ufunc(in, Ufunc::floor, {y});
         if (dt != t) y = array_from_node(dag::make_cast(array_node(materialized(in, y).as<ArrayObj>()), t));  // astype (a complex ramp into reals keeps the real part)
         return y;
     };
@@ -210,7 +210,7 @@ std::pair<Value, Value> stats(Interp& in, const AxisPad& p, const std::string& m
             r = in.import_module("numpy")->get("median")->as<BuiltinObj>()->fn(in, ca);
         }
         // NumPy's _round_if_needed: integer arrays get the rounded mean.
-        if (is_integer(t) && !is_integer(r.as<ArrayObj>()->dtype)) r = apply_ufunc(in, "rint", {r});
+        if (is_integer(t) && !is_integer(r.as<ArrayObj>()->dtype)) r = apply_ufunc(in, Ufunc::rint, {r});
         return materialized(in, r);
     };
     Value left = stat(area(p, left_index, left_index + ll));

@@ -354,11 +354,11 @@ Value np_average(Interp& in, CallArgs& a) {
         so.dtype = rt;
         scl = reduce(in, ReduceOp::Sum, w, so);
         ReduceOptions any;
-        if (truthy(reduce(in, ReduceOp::Any, apply_ufunc(in, "equal", {scl, Value::integer(0)}), any)))
+        if (truthy(reduce(in, ReduceOp::Any, apply_ufunc(in, Ufunc::equal, {scl, Value::integer(0)}), any)))
             raise(types::ZeroDivisionError, "Weights sum to zero, can't be normalized");
         UfuncOptions uo;
         uo.dtype = rt;
-        avg = apply_ufunc(in, "true_divide", {reduce(in, ReduceOp::Sum, apply_ufunc(in, "multiply", {x, w}, uo), so), scl});
+        avg = apply_ufunc(in, Ufunc::true_divide, {reduce(in, ReduceOp::Sum, apply_ufunc(in, Ufunc::multiply, {x, w}, uo), so), scl});
     }
     if (!returned) return avg;
     ArrayObj* aa = avg.as<ArrayObj>();

@@ -23,49 +23,68 @@ using namespace dag;
 
 namespace {
 
+// A ufunc object: a builtin that knows which ufunc it is.
+struct UfuncObj : BuiltinObj {
+    Ufunc id;
+    UfuncObj(Ufunc f, NativeFn call, std::string sig)
+        : BuiltinObj(std::string(ufunc_def(f).name), call, std::move(sig), "NumPy ufunc " + std::string(ufunc_def(f).name) + "."), id(f) {}
+};
+
+Ufunc ufunc_of(const Value& self) { return static_cast<UfuncObj*>(self.as<BuiltinObj>())->id; }
 const std::string& ufunc_name(const Value& self) { return self.as<BuiltinObj>()->name; }
 
-int nin_of(const std::string& name) {
-    int n = ufunc_nin(name);
-    return n < 0 ? 2 : n;
-}
+int nin_of(Ufunc f) { return ufunc_def(f).nin; }
 
 // NumPy's ufunc.identity (None for the rest).
-Value identity_of(const std::string& name) {
-    static const std::map<std::string, Value, std::less<>> ids = {
-        {"add", Value::integer(0)},          {"multiply", Value::integer(1)},     {"logical_and", Value::boolean(true)},
-        {"logical_or", Value::boolean(false)}, {"logical_xor", Value::boolean(false)}, {"bitwise_and", Value::integer(-1)},
-        {"bitwise_or", Value::integer(0)},   {"bitwise_xor", Value::integer(0)},  {"hypot", Value::integer(0)},
-    };
-    auto it = ids.find(name);
-    return it == ids.end() ? Value::none() : it->second;
+Value identity_of(Ufunc f) {
+    switch (f) {
+        case Ufunc::add: case Ufunc::bitwise_or: case Ufunc::bitwise_xor: case Ufunc::hypot: return Value::integer(0);
+        case Ufunc::multiply: return Value::integer(1);
+        case Ufunc::bitwise_and: return Value::integer(-1);
+        case Ufunc::logical_and: return Value::boolean(true);
+        case Ufunc::logical_or: case Ufunc::logical_xor: return Value::boolean(false);
+        default: return Value::none();
+    }
 }
 
-// The existing reduction that computes name.reduce, if any.
-std::optional<ReduceOp> reduce_op_of(const std::string& name) {
-    if (name == "add") return ReduceOp::Sum;
-    if (name == "multiply") return ReduceOp::Prod;
-    if (name == "maximum") return ReduceOp::Max;
-    if (name == "minimum") return ReduceOp::Min;
-    if (name == "logical_and") return ReduceOp::All;
-    if (name == "logical_or") return ReduceOp::Any;
-    return std::nullopt;
+// The existing reduction that computes f.reduce, if any.
+std::optional<ReduceOp> reduce_op_of(Ufunc f) {
+    switch (f) {
+        case Ufunc::add: return ReduceOp::Sum;
+        case Ufunc::multiply: return ReduceOp::Prod;
+        case Ufunc::maximum: return ReduceOp::Max;
+        case Ufunc::minimum: return ReduceOp::Min;
+        case Ufunc::logical_and: return ReduceOp::All;
+        case Ufunc::logical_or: return ReduceOp::Any;
+        default: return std::nullopt;
+    }
+}
+
+// add/multiply/maximum/minimum as a running scan (accumulate, at).
+std::optional<ScanOp> scan_op_of(Ufunc f) {
+    switch (f) {
+        case Ufunc::add: return ScanOp::Sum;
+        case Ufunc::multiply: return ScanOp::Prod;
+        case Ufunc::maximum: return ScanOp::Max;
+        case Ufunc::minimum: return ScanOp::Min;
+        default: return std::nullopt;
+    }
 }
 
 std::string repr_ufunc(Interp&, const Value& v) { return "<ufunc '" + ufunc_name(v) + "'>"; }
 
 Value getattr_ufunc(Interp&, const Value& v, const std::string& attr) {
-    const std::string& name = ufunc_name(v);
-    int nin = nin_of(name);
+    Ufunc f = ufunc_of(v);
+    int nin = nin_of(f);
     if (attr == "nin") return Value::integer(nin);
     if (attr == "nout") return Value::integer(1);
     if (attr == "nargs") return Value::integer(nin + 1);
-    if (attr == "identity") return identity_of(name);
+    if (attr == "identity") return identity_of(f);
     return Value();
 }
 
-void require_binary(const std::string& name, const char* what) {
-    if (nin_of(name) != 2) raise(types::ValueError, std::string(what) + " only supported for binary functions");
+void require_binary(Ufunc f, const char* what) {
+    if (nin_of(f) != 2) raise(types::ValueError, std::string(what) + " only supported for binary functions");
 }
 
 // x[i] along `axis` (x materialised): a view without that axis.
@@ -82,21 +101,21 @@ Value take_axis(ArrayObj* x, int axis, int64_t i) {
 // (t, t), t being dtype= or the input's (bool for the logical ufuncs), must
 // take and give one dtype (dtype= itself when given): less.reduce of ints
 // (-> bool) and true_divide.reduce(dtype=int64) (-> float64) have none.
-DType fold_dtype(const std::string& name, DType xdt, std::optional<DType> requested, std::optional<DType> out) {
-    const UfuncDef* def = find_ufunc(name);
-    DType t = requested ? *requested : def && def->resolver == UfuncResolver::Logical ? DType::Bool : xdt;
+DType fold_dtype(Ufunc f, DType xdt, std::optional<DType> requested, std::optional<DType> out) {
+    const UfuncDef& def = ufunc_def(f);
+    DType t = requested ? *requested : def.resolver == UfuncResolver::Logical ? DType::Bool : xdt;
     // Given out= (and no dtype=), out is the accumulator: the loop for (out, input).
-    DType acc = !requested && out && !(def && def->resolver == UfuncResolver::Logical) ? *out : t;
+    DType acc = !requested && out && def.resolver != UfuncResolver::Logical ? *out : t;
     UfuncLoop loop;
     try {
-        loop = resolve_ufunc(name, {Operand::array(acc), Operand::array(t)});
+        loop = resolve_ufunc(f, {Operand::array(acc), Operand::array(t)});
     } catch (const PromotionError& e) {
         raise(e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError, e.what());
     }
     DType lt = loop.out[0];
     if (loop.in[0] != lt || loop.in[1] != lt || (requested && lt != *requested))
         raise(types::TypeError, "No loop matching the specified signature and casting was found for ufunc " +
-                                    std::string(def ? def->numpy_name : std::string_view(name)));
+                                    std::string(def.numpy_name));
     return lt;
 }
 
@@ -106,13 +125,13 @@ DType fold_dtype(const std::string& name, DType xdt, std::optional<DType> reques
 // 64 nodes). The fold starts from `init` (initial= or the identity) or else
 // from the first element; where `mask` (bool, x's
 // shape) is False the step keeps the accumulator.
-Value fold(Interp& in, const std::string& name, ArrayObj* x, int axis, DType t, Value init, ArrayObj* mask) {
+Value fold(Interp& in, Ufunc f, ArrayObj* x, int axis, DType t, Value init, ArrayObj* mask) {
     int64_t n = x->shape[size_t(axis)];
     Shape shape = x->shape;
     shape.erase(shape.begin() + axis);
     Value acc = init;
     int64_t first = 0;
-    if (acc.is_undef() && n == 0) raise(types::ValueError, "zero-size array to reduction operation " + name + " which has no identity");
+    if (acc.is_undef() && n == 0) raise(types::ValueError, "zero-size array to reduction operation " + std::string(ufunc_def(f).name) + " which has no identity");
     if (acc.is_undef()) {
         acc = take_axis(x, axis, 0);
         first = 1;
@@ -120,7 +139,7 @@ Value fold(Interp& in, const std::string& name, ArrayObj* x, int axis, DType t, 
     UfuncOptions uo;
     uo.dtype = t;
     for (int64_t i = first; i < n; ++i) {
-        Value step = apply_ufunc(in, name, {acc, take_axis(x, axis, i)}, uo);
+        Value step = apply_ufunc(in, f, {acc, take_axis(x, axis, i)}, uo);
         if (mask) {
             Value m = take_axis(mask, axis, i);
             Value prev = as_array_value(in, acc);
@@ -139,8 +158,9 @@ Value fold(Interp& in, const std::string& name, ArrayObj* x, int axis, DType t, 
 
 // ufunc.reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=<no value>, where=True)
 Value m_reduce(Interp& in, CallArgs& a) {
+    const Ufunc f = ufunc_of(a.pos[0]);
     const std::string& name = ufunc_name(a.pos[0]);
-    require_binary(name, "reduce");
+    require_binary(f, "reduce");
     const Value* xv = arg(a, 1, "array");
     if (!xv) raise(types::TypeError, "reduce() missing required argument 'array' (pos 0)");
     Value x = as_array_value(in, *xv);
@@ -155,11 +175,11 @@ Value m_reduce(Interp& in, CallArgs& a) {
     o.initial = initial_arg(arg(a, 6, "initial"));
     o.where = arg(a, 7, "where");
     if (o.where && o.where->is_bool() && o.where->b) o.where = nullptr;
-    if (auto op = reduce_op_of(name)) {
+    if (auto op = reduce_op_of(f)) {
         // NumPy resolves the loop first: a TypeError even over no elements.
         try {
             DType t = o.dtype.value_or(xa->dtype);
-            resolve_ufunc(name, {Operand::array(t), Operand::array(t)});
+            resolve_ufunc(f, {Operand::array(t), Operand::array(t)});
         } catch (const PromotionError& e) {
             raise(e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError, e.what());
         }
@@ -168,7 +188,7 @@ Value m_reduce(Interp& in, CallArgs& a) {
     std::optional<DType> out_dt;
     if (o.out)
         if (ArrayObj* oa = as_array(*o.out)) out_dt = oa->dtype;
-    DType t = fold_dtype(name, xa->dtype, o.dtype, out_dt);
+    DType t = fold_dtype(f, xa->dtype, o.dtype, out_dt);
     std::vector<int> axes = parse_axes(in, o.axis, xa->ndim());
     if (axes.size() > 1)
         raise(types::ValueError, "reduction operation '" + name + "' is not reorderable, so at most one axis may be specified");
@@ -176,7 +196,7 @@ Value m_reduce(Interp& in, CallArgs& a) {
     // hypot.reduce([-3.0]) is hypot(0, -3.0) = 3.0), else from the first element.
     Value init;
     if (o.initial) init = initial_value(in, *o.initial, t);
-    else if (Value id = identity_of(name); !id.is_none()) init = initial_value(in, id, t, true);
+    else if (Value id = identity_of(f); !id.is_none()) init = initial_value(in, id, t, true);
     Value mask;
     if (o.where) {
         if (init.is_undef())
@@ -188,7 +208,7 @@ Value m_reduce(Interp& in, CallArgs& a) {
     Value r;
     if (axes.empty()) {
         // No axis: each element on its own, combined with the start value where the mask allows.
-        r = init.is_undef() ? xt : apply_ufunc(in, name, {init, xt}, UfuncOptions{.dtype = t});
+        r = init.is_undef() ? xt : apply_ufunc(in, f, {init, xt}, UfuncOptions{.dtype = t});
         if (!mask.is_undef())
             r = array_from_node(make_where(array_node(mask.as<ArrayObj>()), array_node(r.as<ArrayObj>()),
                                            array_node(init.as<ArrayObj>()), xa->shape));
@@ -197,7 +217,7 @@ Value m_reduce(Interp& in, CallArgs& a) {
             r.as<ArrayObj>()->numpy_scalar = true;
         }
     } else {
-        r = fold(in, name, xt.as<ArrayObj>(), axes[0], t, init, mask.is_undef() ? nullptr : mask.as<ArrayObj>());
+        r = fold(in, f, xt.as<ArrayObj>(), axes[0], t, init, mask.is_undef() ? nullptr : mask.as<ArrayObj>());
     }
     if (o.keepdims) r = keep_dims(r, axes, xa->ndim());
     if (o.out) return store_reduction_out(in, *o.out, r, name.c_str(), xa->shape, o.keepdims);
@@ -206,8 +226,8 @@ Value m_reduce(Interp& in, CallArgs& a) {
 
 // ufunc.accumulate(array, axis=0, dtype=None, out=None)
 Value m_accumulate(Interp& in, CallArgs& a) {
-    const std::string& name = ufunc_name(a.pos[0]);
-    require_binary(name, "accumulate");
+    const Ufunc f = ufunc_of(a.pos[0]);
+    require_binary(f, "accumulate");
     const Value* xv = arg(a, 1, "array");
     if (!xv) raise(types::TypeError, "accumulate() missing required argument 'array' (pos 0)");
     Value x = as_array_value(in, *xv);
@@ -218,27 +238,22 @@ Value m_accumulate(Interp& in, CallArgs& a) {
     if (axis->is_none() || !axis->is_intlike()) raise(types::ValueError, "accumulate does not allow multiple axes");
     std::optional<DType> dtype = dtype_arg(in, a, 3);
     const Value* out = out_arg(a, 4);
-    ScanOp op;
-    if (name == "add") op = ScanOp::Sum;
-    else if (name == "multiply") op = ScanOp::Prod;
-    else if (name == "maximum") op = ScanOp::Max;
-    else if (name == "minimum") op = ScanOp::Min;
+    std::optional<ScanOp> op = scan_op_of(f);
     // On bools, or is a running maximum and and a running minimum.
-    else if (name == "logical_or" || name == "logical_and") {
-        op = name == "logical_or" ? ScanOp::Max : ScanOp::Min;
+    if (f == Ufunc::logical_or || f == Ufunc::logical_and) {
+        op = f == Ufunc::logical_or ? ScanOp::Max : ScanOp::Min;
         dtype = DType::Bool;
-    } else {
-        raise(types::NotImplementedError, name + ".accumulate is not supported yet");
     }
-    return scan(in, op, x, axis, dtype, out);
+    if (!op) raise(types::NotImplementedError, ufunc_name(a.pos[0]) + ".accumulate is not supported yet");
+    return scan(in, *op, x, axis, dtype, out);
 }
 
 // ufunc.outer(A, B, **kwargs): A viewed with B.ndim trailing size-1 axes,
 // broadcast against B: one elementwise kernel, no copies. The keywords are
 // the call's (out=, where=, dtype=: where= broadcasts into the result).
 Value m_outer(Interp& in, CallArgs& a) {
-    const std::string& name = ufunc_name(a.pos[0]);
-    require_binary(name, "outer product");
+    const Ufunc f = ufunc_of(a.pos[0]);
+    require_binary(f, "outer product");
     if (a.npos != 3) raise(types::TypeError, "outer() takes exactly 2 positional arguments");
     Value x = as_array_value(in, a.pos[1]);
     Value y = as_array_value(in, a.pos[2]);
@@ -253,7 +268,7 @@ Value m_outer(Interp& in, CallArgs& a) {
     Value operands[2] = {array_from_buffer(xa->buffer, xa->dtype, shape, strides, xa->offset), y};
     CallArgs call{operands, 2, a.kw};
     if (a.kw) reject_unknown_keywords(a.pos[0].as<BuiltinObj>(), call);
-    Value r = call_ufunc(in, name, call);
+    Value r = call_ufunc(in, f, call);
     // Like any ufunc result, a 0-d one is a NumPy scalar.
     if (ArrayObj* ra = as_array(r); ra && ra->ndim() == 0 && !kwarg(a, "out")) ra->numpy_scalar = true;
     return r;
@@ -307,10 +322,9 @@ Value gather_bytes(const uint8_t* base, const std::vector<int64_t>& offsets, con
 // The add/multiply/maximum/minimum case whose loop runs in x's own dtype: one
 // typed host loop in index order (a repeat sees the previous update).
 // Returns false when the case is not covered.
-bool at_host_loop(const std::string& name, ArrayObj* x, uint8_t* base, const std::vector<int64_t>& offsets,
+bool at_host_loop(Ufunc f, ArrayObj* x, uint8_t* base, const std::vector<int64_t>& offsets,
                   ArrayObj* b, const UfuncLoop& loop) {
-    std::optional<ScanOp> op = name == "add" ? ScanOp::Sum : name == "multiply" ? ScanOp::Prod
-                             : name == "maximum" ? ScanOp::Max : name == "minimum" ? ScanOp::Min : std::optional<ScanOp>();
+    std::optional<ScanOp> op = scan_op_of(f);
     DType t = x->dtype;
     if (!op || t == DType::Bool || is_complex(t) || loop.in[0] != t || loop.in[1] != t || loop.out[0] != t) return false;
     Value bc = flat_copy(b, t);
@@ -346,12 +360,12 @@ bool at_host_loop(const std::string& name, ArrayObj* x, uint8_t* base, const std
 // occurrence at once (one gather, one elementwise kernel, one scatter), so
 // an index list without repeats is one round.
 Value m_at(Interp& in, CallArgs& a) {
-    const std::string& name = ufunc_name(a.pos[0]);
+    const Ufunc f = ufunc_of(a.pos[0]);
     if (a.npos < 3) raise(types::TypeError, "at() takes at least 2 positional arguments");
     if (a.npos > 4) raise(types::TypeError, "at() takes at most 3 arguments (" + std::to_string(a.npos - 1) + " given)");
     ArrayObj* x = as_array(a.pos[1]);
     if (!x) raise(types::TypeError, "first operand must be array");
-    int nin = nin_of(name);
+    int nin = nin_of(f);
     const Value* bv = arg_not_none(a, 3, "b");
     if (nin == 2 && !bv) raise(types::ValueError, "second operand needed for ufunc");
     if (nin == 1 && bv) raise(types::ValueError, "second operand provided when ufunc is unary");
@@ -366,7 +380,7 @@ Value m_at(Interp& in, CallArgs& a) {
     try {
         std::vector<Operand> ops{Operand::array(x->dtype)};
         if (ba) ops.push_back(Operand::array(ba->dtype));
-        loop = resolve_ufunc(name, ops);
+        loop = resolve_ufunc(f, ops);
     } catch (const PromotionError& e) {
         raise(e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError, e.what());
     }
@@ -388,7 +402,7 @@ Value m_at(Interp& in, CallArgs& a) {
     // Pending arrays that read x keep the values from before the update.
     uint8_t* base = const_cast<uint8_t*>(host_view(x).data) - x->offset;
     flush_readers(x->buffer.get());
-    if (ba && at_host_loop(name, x, base, sel.offsets, ba, loop)) return Value::none();
+    if (ba && at_host_loop(f, x, base, sel.offsets, ba, loop)) return Value::none();
     // Round r holds the positions k whose offset occurs for the r-th time.
     std::vector<std::vector<int64_t>> rounds;
     {
@@ -411,7 +425,7 @@ Value m_at(Interp& in, CallArgs& a) {
     for (const std::vector<int64_t>& which : rounds) {
         std::vector<Value> args{gather_bytes(base, sel.offsets, which, x->dtype)};
         if (ba) args.push_back(gather_bytes(host_view(bflat.as<ArrayObj>()).data, boffsets, which, ba->dtype));
-        Value r = apply_ufunc(in, name, args);
+        Value r = apply_ufunc(in, f, args);
         Value rc = compute_into_new(make_cast(array_node(as_array_value(in, r).as<ArrayObj>()), x->dtype), x->dtype, {int64_t(which.size())});
         const uint8_t* src = host_view(rc.as<ArrayObj>()).data;
         // The kernels above may have read x; they are done before the writes.
@@ -422,8 +436,9 @@ Value m_at(Interp& in, CallArgs& a) {
 
 }  // namespace
 
-Value call_ufunc(Interp& in, std::string_view name, CallArgs& a) {
-    int nin = nin_of(std::string(name));
+Value call_ufunc(Interp& in, Ufunc f, CallArgs& a) {
+    const std::string_view name = ufunc_def(f).name;
+    int nin = nin_of(f);
     if (a.npos < size_t(nin) || a.npos > size_t(nin) + 1)
         raise(types::TypeError, std::string(name) + "() takes from " + std::to_string(nin) + " to " + std::to_string(nin + 1) +
                                     " positional arguments but " + std::to_string(a.npos) + (a.npos == 1 ? " was" : " were") + " given");
@@ -432,7 +447,7 @@ Value call_ufunc(Interp& in, std::string_view name, CallArgs& a) {
     if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) o.dtype = to_dtype(in, *d);
     o.where = kwarg(a, "where");
     if (o.where && o.where->is_bool() && o.where->b) o.where = nullptr;
-    return apply_ufunc(in, name, std::vector<Value>(a.pos, a.pos + nin), o);
+    return apply_ufunc(in, f, std::span<const Value>(a.pos, size_t(nin)), o);
 }
 
 TypeObject* ufunc_type() {
@@ -446,11 +461,10 @@ TypeObject* ufunc_type() {
     return t;
 }
 
-Value make_ufunc(const char* name, NativeFn call) {
-    int nin = nin_of(name);
-    std::string sig = std::string(name) + (nin == 1 ? "(x, /, out=None, *, where=True, dtype=None)"
-                                                    : "(x1, x2, /, out=None, *, where=True, dtype=None)");
-    auto* b = new BuiltinObj(name, call, sig, std::string("NumPy ufunc ") + name + ".");
+Value make_ufunc(Ufunc f, NativeFn call) {
+    std::string sig = std::string(ufunc_def(f).name) + (nin_of(f) == 1 ? "(x, /, out=None, *, where=True, dtype=None)"
+                                                                       : "(x1, x2, /, out=None, *, where=True, dtype=None)");
+    auto* b = new UfuncObj(f, call, sig);
     b->type = ufunc_type();
     return Value::object(b);
 }

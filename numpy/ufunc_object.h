@@ -5,14 +5,15 @@
 #include <string_view>
 
 #include "lang/interp.h"
+#include "numpy/ufunc_table.h"
 
 namespace gpy {
 
-// np.<name>(*inputs, out=None, dtype=None, where=True), out also positional.
-Value call_ufunc(Interp& in, std::string_view name, CallArgs& a);
-// A ufunc object named `name`; `call` receives the call's arguments (a
-// function that calls call_ufunc with that name).
-Value make_ufunc(const char* name, NativeFn call);
+// np.<f>(*inputs, out=None, dtype=None, where=True), out also positional.
+Value call_ufunc(Interp& in, Ufunc f, CallArgs& a);
+// The ufunc object of `f`; `call` receives the call's arguments (a function
+// that calls call_ufunc with f).
+Value make_ufunc(Ufunc f, NativeFn call);
 // The numpy.ufunc type (np.ufunc).
 TypeObject* ufunc_type();
 

@@ -129,63 +129,6 @@ NodeP python_scalar_node(DType t, const Value& v) {
     return slot;
 }
 
-struct OpCode {
-    bool unary;
-    UnaryOp u;
-    BinaryOp b;
-};
-
-struct NameHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-};
-
-// Hashed: looked up at every array operation.
-const std::unordered_map<std::string, OpCode, NameHash, std::equal_to<>>& op_table() {
-    static const std::unordered_map<std::string, OpCode, NameHash, std::equal_to<>> t = [] {
-        std::unordered_map<std::string, OpCode, NameHash, std::equal_to<>> m;
-#define X(n, s) m[s] = OpCode{true, UnaryOp::n, BinaryOp::Add};
-        GPY_UNARY_OPS(X)
-#undef X
-#define X(n, s) m[s] = OpCode{false, UnaryOp::Neg, BinaryOp::n};
-        GPY_BINARY_OPS(X)
-#undef X
-        m["negative"] = m["neg"];
-        m["positive"] = m["pos"];
-        m["absolute"] = m["abs"];
-        m["fabs"] = m["abs"];
-        m["divide"] = m["true_divide"];
-        m["mod"] = m["remainder"];
-        m["float_power"] = m["power"];
-        m["degrees"] = m["rad2deg"];
-        m["radians"] = m["deg2rad"];
-        m["bitwise_not"] = m["invert"];
-        m["conjugate"] = m["conj"];
-        m["bitwise_invert"] = m["invert"];
-        return m;
-    }();
-    return t;
-}
-
-const OpCode* find_op(std::string_view name) {
-    // Names come from string literals (operators) and ufunc objects, so the
-    // same few addresses repeat: a per-thread cache by address, the text
-    // still compared with the table's key, skips hashing the name and the
-    // table's bucket division (perf: ~10% of apply_ufunc).
-    struct Slot {
-        const char* ptr;
-        const std::string* key;
-        const OpCode* code;
-    };
-    thread_local Slot cache[64] = {};
-    Slot& slot = cache[(reinterpret_cast<uintptr_t>(name.data()) >> 3) & 63];
-    if (slot.ptr == name.data() && slot.key && *slot.key == name) return slot.code;
-    auto it = op_table().find(name);
-    if (it == op_table().end()) return nullptr;
-    slot = Slot{name.data(), &it->first, &it->second};
-    return &it->second;
-}
-
 }  // namespace
 
 // where=mask: mask ? result : out (NumPy leaves the False elements of a new
@@ -221,7 +164,8 @@ static bool is_sqrt_power(Interp& in, const Arg& exponent, DType base_loop, cons
     return v.is_number() && v.as_float() == 0.5;
 }
 
-Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> values, const UfuncOptions& opts) {
+Value apply_ufunc(Interp& in, Ufunc f, std::span<const Value> values, const UfuncOptions& opts) {
+    const UfuncDef& def = ufunc_def(f);
     // Fixed-size operand arrays: this runs once per array operation, and its
     // allocations were most of a graph's build time (Black-Scholes, 2026-11-25).
     constexpr size_t kMaxOperands = 4;
@@ -229,11 +173,11 @@ Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> valu
         std::vector<Operand> all;
         for (const Value& v : values) all.push_back(operand_of(v));
         try {
-            resolve_ufunc(name, all);  // raises NumPy's arity error
+            resolve_ufunc(f, all);  // raises NumPy's arity error
         } catch (const PromotionError& e) {
             raise(types::TypeError, e.what());
         }
-        raise(types::TypeError, "np." + std::string(name) + " takes at most " + std::to_string(kMaxOperands) + " operands");
+        raise(types::TypeError, "np." + std::string(def.name) + " takes at most " + std::to_string(kMaxOperands) + " operands");
     }
     const size_t nargs = values.size();
     // The fixed arrays are built from prvalues (copy elision), not assigned
@@ -256,8 +200,8 @@ Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> valu
         // dtype= fixes the output dtype and picks the loop from it (NumPy's
         // type-tuple resolver); it is rare, so not memoised.
         std::span<const Operand> operands(ops, nargs);
-        if (opts.dtype) take(resolve_ufunc_for_dtype(name, operands, *opts.dtype));
-        else take(resolve_ufunc_memo(name, operands));
+        if (opts.dtype) take(resolve_ufunc_for_dtype(f, operands, *opts.dtype));
+        else take(resolve_ufunc_memo(f, operands));
     } catch (const PromotionError& e) {
         raise(e.kind == "OverflowError" ? types::OverflowError : e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError,
               e.what());
@@ -269,7 +213,7 @@ Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> valu
         out = as_array(*opts.out);
         if (!out) raise(types::TypeError, "return arrays must be of ArrayType");
         if (out_dtype != out->dtype && !can_cast(out_dtype, out->dtype, Casting::SameKind))
-            raise(types::UFuncTypeError, "Cannot cast ufunc '" + std::string(name) + "' output from dtype('" + gpy::name(out_dtype) +
+            raise(types::UFuncTypeError, "Cannot cast ufunc '" + std::string(def.numpy_name) + "' output from dtype('" + gpy::name(out_dtype) +
                                              "') to dtype('" + gpy::name(out->dtype) + "') with casting rule 'same_kind'");
     }
     static const Shape kScalarShape;
@@ -291,8 +235,9 @@ Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> valu
         v.b = *constant_result;
         node = make_scalar(DType::Bool, v);
     } else {
-        const OpCode* code = find_op(name);
-        if (!code) raise(types::NotImplementedError, "ufunc '" + std::string(name) + "' is not implemented yet");
+        const UfuncOp code = ufunc_op(f);
+        if (code.kind == UfuncOp::None) raise(types::NotImplementedError, "ufunc '" + std::string(def.name) + "' is not implemented yet");
+        const bool unary = code.kind == UfuncOp::Unary;
         auto node_at = [&](size_t k) -> NodeP {
             if (k >= nargs) return nullptr;
             DType want = loop_in[k];
@@ -303,14 +248,14 @@ Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> valu
         // Complex loops the emitter lacks raise here rather than compute something wrong.
         bool complex_in = false;
         for (size_t k = 0; k < nargs; ++k) complex_in = complex_in || is_complex(loop_in[k]);
-        if (complex_in && !(code->unary ? complex_unary_supported(code->u) : complex_binary_supported(code->b)))
-            raise(types::NotImplementedError, "np." + std::string(name) + " of complex values is not supported yet");
-        if (code->unary) {
-            node = make_unary(code->u, std::move(inputs[0]), out_dtype);
+        if (complex_in && !(unary ? complex_unary_supported(code.unary) : complex_binary_supported(code.binary)))
+            raise(types::NotImplementedError, "np." + std::string(def.name) + " of complex values is not supported yet");
+        if (unary) {
+            node = make_unary(code.unary, std::move(inputs[0]), out_dtype);
             if (node->shape != shape) node->shape = shape;  // a Python scalar operand: shape ()
         } else {
             // (power's own loop: float_power, the same op, has no such path)
-            if (code->b == BinaryOp::Pow && name == "power" && !opts.scalar_power && is_sqrt_power(in, args[1], loop_in[0], shape)) {
+            if (f == Ufunc::power && !opts.scalar_power && is_sqrt_power(in, args[1], loop_in[0], shape)) {
                 NodeP base = std::move(inputs[0]);
                 // A size-1 exponent of more dimensions broadcasts the base.
                 if (ArrayObj* b = as_array(args[0].array); b && b->shape != shape)
@@ -318,12 +263,12 @@ Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> valu
                 node = make_unary(UnaryOp::Sqrt, std::move(base), out_dtype);
                 if (node->shape != shape) node->shape = shape;  // a Python scalar base: shape ()
             } else
-                node = make_binary(code->b, std::move(inputs[0]), std::move(inputs[1]), out_dtype, Shape(shape));
+                node = make_binary(code.binary, std::move(inputs[0]), std::move(inputs[1]), out_dtype, Shape(shape));
         }
         // NumPy: integer ** negative integer is an error, checked here for
         // scalar exponents (array exponents report from the kernel); an empty
         // result computes nothing, so raises nothing.
-        if (node->size() > 0 && !code->unary && code->b == BinaryOp::Pow && is_integer(loop_in[1]) && !args[1].python.is_undef() &&
+        if (node->size() > 0 && !unary && code.binary == BinaryOp::Pow && is_integer(loop_in[1]) && !args[1].python.is_undef() &&
             args[1].python.is_int() && args[1].python.i < 0)
             raise(types::ValueError, "Integers to negative integer powers are not allowed.");
     }
@@ -338,23 +283,24 @@ Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> valu
 
 // ---- operator slots ----
 
-static const char* binop_ufunc(BinOp op) {
+// The ufunc of a Python operator (@ is matmul, not a ufunc: handled first).
+static Ufunc binop_ufunc(BinOp op) {
     switch (op) {
-        case BinOp::Add: return "add";
-        case BinOp::Sub: return "subtract";
-        case BinOp::Mul: return "multiply";
-        case BinOp::Div: return "divide";
-        case BinOp::FloorDiv: return "floor_divide";
-        case BinOp::Mod: return "remainder";
-        case BinOp::Pow: return "power";
-        case BinOp::BitAnd: return "bitwise_and";
-        case BinOp::BitOr: return "bitwise_or";
-        case BinOp::BitXor: return "bitwise_xor";
-        case BinOp::LShift: return "left_shift";
-        case BinOp::RShift: return "right_shift";
-        case BinOp::MatMul: return nullptr;
+        case BinOp::Add: return Ufunc::add;
+        case BinOp::Sub: return Ufunc::subtract;
+        case BinOp::Mul: return Ufunc::multiply;
+        case BinOp::Div: return Ufunc::divide;
+        case BinOp::FloorDiv: return Ufunc::floor_divide;
+        case BinOp::Mod: return Ufunc::remainder;
+        case BinOp::Pow: return Ufunc::power;
+        case BinOp::BitAnd: return Ufunc::bitwise_and;
+        case BinOp::BitOr: return Ufunc::bitwise_or;
+        case BinOp::BitXor: return Ufunc::bitwise_xor;
+        case BinOp::LShift: return Ufunc::left_shift;
+        case BinOp::RShift: return Ufunc::right_shift;
+        case BinOp::MatMul: break;
     }
-    return nullptr;
+    throw std::logic_error("binop_ufunc: @ is not a ufunc");
 }
 
 static bool array_operand(const Value& v) {
@@ -374,15 +320,15 @@ Value slot_binary(Interp& in, BinOp op, const Value& a, const Value& b) {
     if (base && base->numpy_scalar && (b.is_number() || (ex && ex->numpy_scalar))) {
         UfuncOptions o;
         o.scalar_power = true;
-        return apply_ufunc(in, "power", {a, b}, o);
+        return apply_ufunc(in, Ufunc::power, {a, b}, o);
     }
     if (op == BinOp::Pow && as_array(a) && (b.is_int() || b.is_float())) {
         double e = b.as_float();
         bool inexact = is_inexact(as_array(a)->dtype);
-        if (e == 2 && (inexact || b.is_int())) return apply_ufunc(in, "square", {a});
-        if (inexact && e == 0.5) return apply_ufunc(in, "sqrt", {a});
-        if (inexact && e == 1) return apply_ufunc(in, "positive", {a});
-        if (inexact && e == -1) return apply_ufunc(in, "reciprocal", {a});
+        if (e == 2 && (inexact || b.is_int())) return apply_ufunc(in, Ufunc::square, {a});
+        if (inexact && e == 0.5) return apply_ufunc(in, Ufunc::sqrt, {a});
+        if (inexact && e == 1) return apply_ufunc(in, Ufunc::positive, {a});
+        if (inexact && e == -1) return apply_ufunc(in, Ufunc::reciprocal, {a});
     }
     return apply_ufunc(in, binop_ufunc(op), {a, b});
 }
@@ -400,9 +346,9 @@ Value slot_inplace(Interp& in, BinOp op, const Value& a, const Value& b) {
 
 Value slot_unary(Interp& in, UnOp op, const Value& v) {
     switch (op) {
-        case UnOp::Neg: return apply_ufunc(in, "negative", {v});
-        case UnOp::Pos: return apply_ufunc(in, "positive", {v});
-        case UnOp::Invert: return apply_ufunc(in, "invert", {v});
+        case UnOp::Neg: return apply_ufunc(in, Ufunc::negative, {v});
+        case UnOp::Pos: return apply_ufunc(in, Ufunc::positive, {v});
+        case UnOp::Invert: return apply_ufunc(in, Ufunc::invert, {v});
         case UnOp::Not: return Value();
     }
     return Value();
@@ -418,7 +364,7 @@ Value slot_compare(Interp& in, CmpOp op, const Value& a, const Value& b) {
         if (!arr) return Value();
         if (op == CmpOp::Eq || op == CmpOp::Ne) {
             Value all_false = new_array(DType::Bool, arr->shape, true);
-            Value r = op == CmpOp::Eq ? all_false : apply_ufunc(in, "logical_not", {all_false});
+            Value r = op == CmpOp::Eq ? all_false : apply_ufunc(in, Ufunc::logical_not, {all_false});
             // NumPy scalars: a Python bool against None (np.float32(1) == None
             // is False), a NumPy bool against anything else (np.True_).
             if (arr->numpy_scalar) {
@@ -439,17 +385,17 @@ Value slot_compare(Interp& in, CmpOp op, const Value& a, const Value& b) {
         raise(types::TypeError, std::string("'") + text[i] + "' not supported between instances of '" + element + "' and '" +
                                     type_name(other) + "'");
     }
-    const char* n = nullptr;
+    Ufunc f;
     switch (op) {
-        case CmpOp::Lt: n = "less"; break;
-        case CmpOp::Le: n = "less_equal"; break;
-        case CmpOp::Gt: n = "greater"; break;
-        case CmpOp::Ge: n = "greater_equal"; break;
-        case CmpOp::Eq: n = "equal"; break;
-        case CmpOp::Ne: n = "not_equal"; break;
+        case CmpOp::Lt: f = Ufunc::less; break;
+        case CmpOp::Le: f = Ufunc::less_equal; break;
+        case CmpOp::Gt: f = Ufunc::greater; break;
+        case CmpOp::Ge: f = Ufunc::greater_equal; break;
+        case CmpOp::Eq: f = Ufunc::equal; break;
+        case CmpOp::Ne: f = Ufunc::not_equal; break;
         default: return Value();
     }
-    return apply_ufunc(in, n, {a, b});
+    return apply_ufunc(in, f, {a, b});
 }
 
 // ---- clip ----
@@ -485,8 +431,8 @@ Value clip(Interp& in, const Value& x, const Value* lo, const Value* hi, const U
             if (auto o = bound(b)) ops.push_back(*o);
         if (ops.size() == 3) inner.dtype = result_type(std::span<const Operand>(ops.data(), ops.size()));
     }
-    if (lo && !lo->is_none() && !useless_int_bound(lo, t, true)) r = apply_ufunc(in, "maximum", {r, *lo}, inner);
-    if (hi && !hi->is_none() && !useless_int_bound(hi, t, false)) r = apply_ufunc(in, "minimum", {r, *hi}, inner);
+    if (lo && !lo->is_none() && !useless_int_bound(lo, t, true)) r = apply_ufunc(in, Ufunc::maximum, {r, *lo}, inner);
+    if (hi && !hi->is_none() && !useless_int_bound(hi, t, false)) r = apply_ufunc(in, Ufunc::minimum, {r, *hi}, inner);
     if (opts.out) {
         // As a ufunc's out=: the result broadcast with out must be out's shape.
         ArrayObj* o = as_array(*opts.out);
@@ -498,7 +444,7 @@ Value clip(Interp& in, const Value& x, const Value* lo, const Value* hi, const U
         assign_array(in, *opts.out, r);
         return *opts.out;
     }
-    if (r.as<ArrayObj>() == as_array(x)) r = apply_ufunc(in, "positive", {r});  // a copy, as NumPy
+    if (r.as<ArrayObj>() == as_array(x)) r = apply_ufunc(in, Ufunc::positive, {r});  // a copy, as NumPy
     return r;
 }
 

@@ -22,10 +22,10 @@ struct UfuncOptions {
     bool scalar_power = false;
 };
 
-// np.<name>(*values): builds the lazy node (or writes into out=).
-Value apply_ufunc(Interp& in, std::string_view name, std::span<const Value> values, const UfuncOptions& opts = {});
-inline Value apply_ufunc(Interp& in, std::string_view name, std::initializer_list<Value> values, const UfuncOptions& opts = {}) {
-    return apply_ufunc(in, name, std::span<const Value>(values.begin(), values.size()), opts);
+// np.<f>(*values): builds the lazy node (or writes into out=).
+Value apply_ufunc(Interp& in, Ufunc f, std::span<const Value> values, const UfuncOptions& opts = {});
+inline Value apply_ufunc(Interp& in, Ufunc f, std::initializer_list<Value> values, const UfuncOptions& opts = {}) {
+    return apply_ufunc(in, f, std::span<const Value>(values.begin(), values.size()), opts);
 }
 // target[...] = value, broadcasting and casting to target's dtype, in place.
 // `value_is_temporary`: nothing else sees the value (out=, `a += b`), so

@@ -119,7 +119,7 @@ def emit_table():
         print("    {{%s}},  // %s" % (ts, sig))
     print("};")
     print()
-    print("static const UfuncDef kUfuncs[] = {")
+    print("static constexpr UfuncDef kUfuncs[] = {")
     for name, npname, nin, nout, res, first, count in entries:
         print('    {"%s"sv, "%s"sv, %d, %d, UfuncResolver::%s, %d, %d},' % (name, npname, nin, nout, res, first, count))
     print("};")
