@@ -37,6 +37,8 @@ public:
     // What the interpreter reports of its kernels (codegen/plan.h keeps them).
     virtual uint64_t kernels_launched() const = 0;
     virtual std::vector<KernelRecord> kernels_since(uint64_t first) const = 0;
+    // --profile's per-kernel table ("" when not profiling or nothing ran).
+    virtual std::string profile_report() const { return ""; }
     // A new array's memory (Buffer::allocate): the runtime's ArrayContext
     // puts it on the interpreter's device within its limit.
     virtual Buffer* allocate_array(size_t nbytes, bool zero) = 0;

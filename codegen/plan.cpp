@@ -20,6 +20,11 @@ PlanContext& plan_context() {
     return static_cast<PlanContext&>(*c);
 }
 
+Tier0Mode tier0_mode() {
+    const Context* c = bound_context();
+    return c ? static_cast<const PlanContext*>(c)->tier0 : tier0_mode_from_environment();
+}
+
 std::vector<KernelRecord> PlanContext::kernels_since(uint64_t first) const {
     std::vector<KernelRecord> out;
     uint64_t end = kernels_launched();
@@ -66,7 +71,7 @@ void launch(KernelPlan& plan) {
     PlanContext& ctx = plan_context();
     if (!ctx.runner) throw std::logic_error("no kernel runner installed");
     plan.stand_in = standing_in();
-    if (profile::enabled()) profile::timed(plan, [&] { ctx.runner(plan); });
+    if (ctx.profile) ctx.profile->timed(plan, [&] { ctx.runner(plan); });
     else ctx.runner(plan);
     ctx.record(plan);
     if (ctx.observer) ctx.observer(plan);

@@ -10,6 +10,8 @@
 
 #include "base/context.h"
 #include "codegen/kernel.h"
+#include "codegen/profile.h"
+#include "codegen/tier0.h"
 
 namespace gpy {
 
@@ -33,6 +35,11 @@ public:
     KernelRunner runner;
     KernelReadiness readiness;
     KernelObserver observer;
+    // When kernels run on the tier-0 interpreter (codegen/tier0.h).
+    Tier0Mode tier0 = tier0_mode_from_environment();
+    // --profile: this interpreter's per-kernel table (null when off).
+    std::unique_ptr<profile::Table> profile;
+    std::string profile_report() const override { return profile ? profile->report() : std::string(); }
 
     // Number of kernels run by this interpreter (tests assert fusion through it).
     uint64_t kernels_launched() const override { return launched_.load(std::memory_order_relaxed); }
@@ -54,6 +61,9 @@ private:
 // The bound interpreter's planner context; throws std::logic_error (an
 // internal error) when no interpreter with the array module runs on this thread.
 PlanContext& plan_context();
+// The bound interpreter's tier-0 mode (the process default, $GPY_TIER0, when
+// none is bound).
+Tier0Mode tier0_mode();
 
 // Computes `n` (and whatever it depends on) unless already computed. After
 // this, n->result is an Input node over a C-contiguous buffer.

@@ -14,32 +14,6 @@ namespace gpy::profile {
 
 namespace {
 
-// The first launch of a kernel includes its compile or cache load: it is
-// reported apart, and the other columns cover the later launches (all
-// launches when there is only one).
-struct Row {
-    std::string summary;
-    uint64_t launches = 0;
-    double first = 0;             // seconds of the first launch
-    double seconds = 0, bytes = 0;  // of the later launches
-    double first_bytes = 0;
-    double timed_seconds() const { return launches > 1 ? seconds : first; }
-    double timed_bytes() const { return launches > 1 ? bytes : first_bytes; }
-    uint64_t timed_launches() const { return launches > 1 ? launches - 1 : 1; }
-};
-
-struct State {
-    bool on = false;
-    std::function<void()> sync;
-    std::mutex mu;
-    std::map<std::string, Row> rows;  // by kernel name
-};
-
-State& state() {
-    static State* s = new State();  // never destroyed: read by the exit handler
-    return *s;
-}
-
 // Bytes a kernel moves: every distinct input view it reads (Input leaves of
 // the graph, up to computed nodes) and every output it writes.
 double bytes_moved(const KernelPlan& plan) {
@@ -65,33 +39,17 @@ double bytes_moved(const KernelPlan& plan) {
     return bytes;
 }
 
-void print_at_exit() {
-    std::string r = report();
-    if (!r.empty()) std::fputs(r.c_str(), stderr);
-}
-
 }  // namespace
 
-void enable(std::function<void()> sync) {
-    State& s = state();
-    if (s.on) return;
-    s.on = true;
-    s.sync = std::move(sync);
-    std::atexit(print_at_exit);
-}
-
-bool enabled() { return state().on; }
-
-void timed(const KernelPlan& plan, const std::function<void()>& launch) {
-    State& s = state();
-    if (s.sync) s.sync();  // earlier work is not this kernel's
+void Table::timed(const KernelPlan& plan, const std::function<void()>& launch) {
+    if (sync_) sync_();  // earlier work is not this kernel's
     auto t0 = std::chrono::steady_clock::now();
     launch();
-    if (s.sync) s.sync();
+    if (sync_) sync_();
     double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double bytes = bytes_moved(plan);
-    std::lock_guard<std::mutex> lock(s.mu);
-    Row& row = s.rows[plan.source->name];
+    std::lock_guard<std::mutex> lock(mu_);
+    Row& row = rows_[plan.source->name];
     row.summary = plan.source->summary;
     if (row.launches++ == 0) {
         row.first = dt;
@@ -102,11 +60,10 @@ void timed(const KernelPlan& plan, const std::function<void()>& launch) {
     }
 }
 
-std::string report() {
-    State& s = state();
-    std::lock_guard<std::mutex> lock(s.mu);
-    if (s.rows.empty()) return "";
-    std::vector<std::pair<std::string, Row>> rows(s.rows.begin(), s.rows.end());
+std::string Table::report() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (rows_.empty()) return "";
+    std::vector<std::pair<std::string, Row>> rows(rows_.begin(), rows_.end());
     std::sort(rows.begin(), rows.end(), [](auto& a, auto& b) { return a.second.timed_seconds() > b.second.timed_seconds(); });
     uint64_t launches = 0;
     double total = 0;

@@ -403,17 +403,14 @@ KernelPlan tier0_plan(const KernelPlan& plan) {
     return t;
 }
 
-namespace {
-Tier0Mode mode_from_env() {
-    const char* e = std::getenv("GPY_TIER0");
-    if (!e || !*e || std::strcmp(e, "1") == 0) return Tier0Mode::Auto;
-    if (std::strcmp(e, "always") == 0) return Tier0Mode::Always;
-    return Tier0Mode::Off;
+Tier0Mode tier0_mode_from_environment() {
+    static const Tier0Mode mode = [] {
+        const char* e = std::getenv("GPY_TIER0");
+        if (!e || !*e || std::strcmp(e, "1") == 0) return Tier0Mode::Auto;
+        if (std::strcmp(e, "always") == 0) return Tier0Mode::Always;
+        return Tier0Mode::Off;
+    }();
+    return mode;
 }
-std::atomic<Tier0Mode> g_mode{mode_from_env()};
-}  // namespace
-
-Tier0Mode tier0_mode() { return g_mode.load(std::memory_order_relaxed); }
-void set_tier0_mode(Tier0Mode mode) { g_mode.store(mode); }
 
 }  // namespace gpy

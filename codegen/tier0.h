@@ -66,12 +66,13 @@ constexpr double kTier0MostWork = 2147483648.0;
 // `plan` (whose source has a tier-0 program) as a launch of the interpreter.
 KernelPlan tier0_plan(const KernelPlan& plan);
 
-// $GPY_TIER0: Off ("0"), Auto (unset: the CUDA backend interprets new
-// elementwise kernels until their compile finishes), Always ("always": every
-// kernel with a program runs on the interpreter, on either backend; for tests).
-// Read once at start-up (a launch asks per call).
+// Off, Auto (the CUDA backend interprets new elementwise kernels until their
+// compile finishes), Always (every kernel with a program runs on the
+// interpreter, on either backend; for tests). Each interpreter's context has
+// its mode (PlanContext::tier0, which launches read: tier0_mode() in plan.h);
+// it starts from $GPY_TIER0 ("0": Off, unset: Auto, "always": Always), read
+// once per process.
 enum class Tier0Mode { Off, Auto, Always };
-Tier0Mode tier0_mode();
-void set_tier0_mode(Tier0Mode mode);  // tests
+Tier0Mode tier0_mode_from_environment();
 
 }  // namespace gpy

@@ -159,6 +159,9 @@ Config Config::from_environment() {
 Interpreter::Interpreter(Config config) : impl_(std::make_unique<Impl>(std::move(config))) {}
 Interpreter::~Interpreter() {
     ContextScope bound(impl_->in.array_context.get());  // the objects freed now may touch it
+    // --profile: the interpreter's kernel table, after everything it printed.
+    if (const Context* c = impl_->in.array_context.get())
+        if (std::string table = c->profile_report(); !table.empty()) impl_->in.write_err(table);
     impl_.reset();
 }
 

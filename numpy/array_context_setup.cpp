@@ -77,7 +77,7 @@ void make_array_context(Interp& in) {
         if (plan.launch.error == kErrNegativeIntPower)
             raise(types::ValueError, "Integers to negative integer powers are not allowed.");
     };
-    if (in.cfg.profile) profile::enable([] { cuda_call([] { wait_for_device_work(); }); });
+    if (in.cfg.profile) st.profile = std::make_unique<profile::Table>([] { cuda_call([] { wait_for_device_work(); }); });
     int level = in.cfg.debug;
     std::string dump = in.cfg.dump_kernels_dir;
     if (level <= 0 && dump.empty()) return;

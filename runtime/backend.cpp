@@ -64,7 +64,6 @@ BackendChoice install_backend(ArrayContext& ctx, const BackendOptions& o) {
     ctx.cache_dir = o.cache_dir;
     ctx.fast_math = o.fast_math;
     ctx.debug = o.debug;
-    if (o.fast_math) nvrtc::set_fast_math(true);
     if (cuda) {
         ctx.runner = run_kernel_cuda;
         // Stand-ins (codegen/stand_in.h): the GPU's fused reductions run

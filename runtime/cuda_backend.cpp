@@ -57,8 +57,8 @@ DiskCache& disk() {
 
 // The disk cache key of `source`'s cubin: it covers what shapes the output
 // (source, NVRTC version, architecture and options).
-std::string cubin_key(const std::string& source, const std::string& arch) {
-    return strong_hash_hex({"nvrtc-cubin-v1", source, nvrtc::version(), arch, "-std=c++17", nvrtc::math_option(),
+std::string cubin_key(const std::string& source, const std::string& arch, bool fast_math) {
+    return strong_hash_hex({"nvrtc-cubin-v1", source, nvrtc::version(), arch, "-std=c++17", nvrtc::math_option(fast_math),
                             nvrtc::minimal_option(), nvrtc::launch_compile_level()});
 }
 
@@ -70,11 +70,11 @@ bool cubin_on_disk(const std::string& key, std::string& cubin) {
 // NVRTC's cubin for `source`, stored under `key` (thread-safe: background
 // compiles run it too).
 std::string compile_and_store(const std::string& source, const std::string& key, const std::string& name,
-                              const std::string& arch, DiskCache& cache) {
+                              const std::string& arch, bool fast_math, DiskCache& cache) {
     std::string cubin;
     try {
         phase::Scope timed(phase::NvrtcCompile);
-        cubin = nvrtc::compile(source, name + ".cu", arch);
+        cubin = nvrtc::compile(source, name + ".cu", arch, fast_math);
     } catch (const nvrtc::CompileError& e) {
         throw std::runtime_error(nvrtc::rejected_kernel_message(name, arch, e));
     }
@@ -83,48 +83,63 @@ std::string compile_and_store(const std::string& source, const std::string& key,
 }
 
 // The cubin for `source`, from the disk cache or NVRTC.
-std::string cubin_for(const std::string& source, const std::string& name, const std::string& arch) {
-    std::string key = cubin_key(source, arch), cubin;
+std::string cubin_for(const std::string& source, const std::string& name, const std::string& arch, bool fast_math) {
+    std::string key = cubin_key(source, arch, fast_math), cubin;
     if (cubin_on_disk(key, cubin)) return cubin;
-    return compile_and_store(source, key, name, arch, disk());
+    return compile_and_store(source, key, name, arch, fast_math, disk());
 }
 
 // `source`'s compile queued on a background thread (its disk entry known missing).
 std::shared_future<std::string> compile_later(std::string source, std::string key, const std::string& name,
-                                              const std::string& arch, CompilePriority priority) {
-    return compile_in_background([source = std::move(source), key = std::move(key), name, arch, cache = &disk()] {
-        return compile_and_store(source, key, name, arch, *cache);
+                                              const std::string& arch, bool fast_math, CompilePriority priority) {
+    return compile_in_background([source = std::move(source), key = std::move(key), name, arch, fast_math, cache = &disk()] {
+        return compile_and_store(source, key, name, arch, fast_math, *cache);
     }, priority);
 }
 
-// Compiled kernels by (device, name). Built on first use, after the device
+// Where a kernel is compiled for: a device, with or without fast math (an
+// interpreter's Config::fast_math: interpreters of one process may differ,
+// so the same source is compiled and loaded once each way).
+struct CompileTarget {
+    int dev;
+    bool fast_math;
+    auto operator<=>(const CompileTarget&) const = default;
+};
+
+// The bound interpreter's target for kernels on `dev`.
+CompileTarget target_on(int dev) {
+    const ArrayContext* c = array_context();
+    return CompileTarget{dev, c && c->fast_math};
+}
+
+// Compiled kernels by (target, name). Built on first use, after the device
 // state it uses: destroyed at exit before it, so its modules unload while
 // the driver is still there.
 std::mutex loaded_mu;
-std::map<std::pair<int, std::string>, Compiled>& loaded_kernels() {
-    static std::map<std::pair<int, std::string>, Compiled> loaded;
+std::map<std::pair<CompileTarget, std::string>, Compiled>& loaded_kernels() {
+    static std::map<std::pair<CompileTarget, std::string>, Compiled> loaded;
     return loaded;
 }
 
-const Compiled* find_loaded(int device_index, const KernelSource& k) {
+const Compiled* find_loaded(CompileTarget t, const KernelSource& k) {
     std::lock_guard<std::mutex> lock(loaded_mu);
     auto& loaded = loaded_kernels();
-    auto it = loaded.find({device_index, k.name});
+    auto it = loaded.find({t, k.name});
     if (it != loaded.end() && it->second.body == k.body && it->second.gpu_body == k.gpu_body) return &it->second;
     return nullptr;
 }
 
 // `k` loaded on the device: from memory, else from `cubin` when given, else
 // from the disk cache or a compile now.
-const Compiled& compiled_for(int device_index, const KernelSource& k, const std::string* cubin_given = nullptr) {
-    if (const Compiled* hit = find_loaded(device_index, k)) return *hit;
-    auto key = std::make_pair(device_index, k.name);
-    cuda::Device& d = cuda::device(device_index);
+const Compiled& compiled_for(CompileTarget t, const KernelSource& k, const std::string* cubin_given = nullptr) {
+    if (const Compiled* hit = find_loaded(t, k)) return *hit;
+    auto key = std::make_pair(t, k.name);
+    cuda::Device& d = cuda::device(t.dev);
     d.make_current();
     Compiled c;
     c.body = k.body;
     c.gpu_body = k.gpu_body;
-    std::string cubin = cubin_given ? *cubin_given : cubin_for(cuda_kernel_source(k), k.name, d.arch());
+    std::string cubin = cubin_given ? *cubin_given : cubin_for(cuda_kernel_source(k), k.name, d.arch(), t.fast_math);
     {
         phase::Scope timed(phase::ModuleLoad);
         c.module = cuda::module_from_cubin(cubin);
@@ -207,7 +222,7 @@ cuda::CUfunction library_kernel(int device, const std::string& source, const std
     cuda::Device& d = cuda::device(device);
     d.make_current();
     auto& module = modules[{device, name}];
-    if (!module) module = cuda::module_from_cubin(cubin_for(source, name, d.arch()));
+    if (!module) module = cuda::module_from_cubin(cubin_for(source, name, d.arch(), false));  // never fast math: exact fills
     return functions[key] = module->function(entry.c_str());
 }
 
@@ -291,34 +306,34 @@ struct Background {
     std::shared_future<std::string> cubin;
     bool ahead = false;
 };
-std::map<std::pair<int, std::string>, Background> compiling;
+std::map<std::pair<CompileTarget, std::string>, Background> compiling;
 // The interpreter's own compile per device, and whether it is loaded.
 struct Interpreter {
     std::shared_future<std::string> cubin;
     bool loaded = false, failed = false;
 };
-std::map<int, Interpreter> interpreters;
+std::map<CompileTarget, Interpreter> interpreters;
 
 // Whether the interpreter is loaded on the device. Its first need starts its
 // compile (once per machine: ~3 s, then the disk cache serves it), without
 // waiting unless `wait`.
-bool interpreter_ready(int dev, bool wait) {
+bool interpreter_ready(CompileTarget t, bool wait) {
     const KernelSource& k = *tier0_interpreter();
     std::shared_future<std::string> pending;
     bool cold = false;
     {
         std::lock_guard<std::mutex> lock(tier0_mu);
-        Interpreter& in = interpreters[dev];
+        Interpreter& in = interpreters[t];
         if (in.loaded || in.failed) return in.loaded;
         if (!in.cubin.valid()) {
-            std::string source = cuda_kernel_source(k), arch = cuda::device(dev).arch(), cubin;
-            std::string key = cubin_key(source, arch);
+            std::string source = cuda_kernel_source(k), arch = cuda::device(t.dev).arch(), cubin;
+            std::string key = cubin_key(source, arch, t.fast_math);
             if (cubin_on_disk(key, cubin)) {
                 std::promise<std::string> ready;
                 ready.set_value(std::move(cubin));
                 in.cubin = ready.get_future().share();
             } else {
-                in.cubin = compile_later(std::move(source), std::move(key), k.name, arch, CompilePriority::Urgent);
+                in.cubin = compile_later(std::move(source), std::move(key), k.name, arch, t.fast_math, CompilePriority::Urgent);
                 cold = true;
             }
         }
@@ -331,14 +346,14 @@ bool interpreter_ready(int dev, bool wait) {
     bool ok = true;
     try {
         cubin = pending.get();
-        compiled_for(dev, k, &cubin);
+        compiled_for(t, k, &cubin);
     } catch (const std::exception& e) {
         ok = false;  // kernels compile before their first launch, as without tier 0
         if (const ArrayContext* c = array_context(); c && c->debug > 0)
             std::fprintf(stderr, "gpy: tier-0 interpreter unavailable: %s\n", e.what());
     }
     std::lock_guard<std::mutex> lock(tier0_mu);
-    Interpreter& in = interpreters[dev];
+    Interpreter& in = interpreters[t];
     in.loaded = ok;
     in.failed = !ok;
     return ok;
@@ -347,9 +362,9 @@ bool interpreter_ready(int dev, bool wait) {
 // The background compile of `k` on the device, taken from the table once it
 // has finished, or to wait for (`ready_only` false) unless queued ahead of
 // need; invalid when none is queued or it is not to be waited for.
-std::shared_future<std::string> take_compiling(int dev, const KernelSource& k, bool ready_only, bool* queued = nullptr) {
+std::shared_future<std::string> take_compiling(CompileTarget t, const KernelSource& k, bool ready_only, bool* queued = nullptr) {
     std::lock_guard<std::mutex> lock(tier0_mu);
-    auto it = compiling.find({dev, k.name});
+    auto it = compiling.find({t, k.name});
     if (queued) *queued = it != compiling.end();
     if (it == compiling.end()) return {};
     const bool ready = it->second.cubin.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
@@ -370,31 +385,31 @@ void await_compile(const std::shared_future<std::string>& pending) {
 
 // `k` loaded from its background compile's cubin (waiting for it), or, when
 // the queue dropped it at exit or none was queued, from disk or NVRTC now.
-const Compiled& load_compiled(int dev, const KernelSource& k, std::shared_future<std::string> pending) {
+const Compiled& load_compiled(CompileTarget t, const KernelSource& k, std::shared_future<std::string> pending) {
     if (pending.valid()) {
         await_compile(pending);
         try {
             std::string cubin = pending.get();  // a compile error surfaces here, as it would have at the first launch
-            return compiled_for(dev, k, &cubin);
+            return compiled_for(t, k, &cubin);
         } catch (const std::future_error&) {
             // dropped: compile now
         }
     }
-    return compiled_for(dev, k);
+    return compiled_for(t, k);
 }
 
 // Queues `k`'s compile at `priority` (true) unless its cubin is on disk
 // (false; then loaded if `load`).
-bool queue_compile(int dev, const KernelSource& k, CompilePriority priority, bool load) {
-    std::string source = cuda_kernel_source(k), arch = cuda::device(dev).arch(), cubin;
-    std::string key = cubin_key(source, arch);
+bool queue_compile(CompileTarget t, const KernelSource& k, CompilePriority priority, bool load) {
+    std::string source = cuda_kernel_source(k), arch = cuda::device(t.dev).arch(), cubin;
+    std::string key = cubin_key(source, arch, t.fast_math);
     if (cubin_on_disk(key, cubin)) {
-        if (load) compiled_for(dev, k, &cubin);
+        if (load) compiled_for(t, k, &cubin);
         return false;
     }
-    auto pending = compile_later(std::move(source), std::move(key), k.name, arch, priority);
+    auto pending = compile_later(std::move(source), std::move(key), k.name, arch, t.fast_math, priority);
     std::lock_guard<std::mutex> lock(tier0_mu);
-    compiling.emplace(std::make_pair(dev, k.name), Background{pending, priority == CompilePriority::Idle});
+    compiling.emplace(std::make_pair(t, k.name), Background{pending, priority == CompilePriority::Idle});
     return true;
 }
 
@@ -402,26 +417,26 @@ bool queue_compile(int dev, const KernelSource& k, CompilePriority priority, boo
 // (queued now or before) and the interpreter can stand in; false once it is
 // loaded (its compile finished, or it was on disk), or when it must compile
 // before its launch (the interpreter is not ready yet).
-bool compiling_in_background(int dev, const KernelSource& k) {
+bool compiling_in_background(CompileTarget t, const KernelSource& k) {
     bool queued = false;
-    std::shared_future<std::string> done = take_compiling(dev, k, true, &queued);
+    std::shared_future<std::string> done = take_compiling(t, k, true, &queued);
     if (done.valid()) {
-        load_compiled(dev, k, done);
+        load_compiled(t, k, done);
         return false;
     }
     if (queued) return true;
-    if (!interpreter_ready(dev, false)) return false;  // compile now (or load from disk), as without tier 0
-    return queue_compile(dev, k, CompilePriority::Normal, true);
+    if (!interpreter_ready(t, false)) return false;  // compile now (or load from disk), as without tier 0
+    return queue_compile(t, k, CompilePriority::Normal, true);
 }
 
 // Queues `k`'s compile behind every other unless it is loaded, queued or on disk.
-void compile_ahead(int dev, const KernelSource& k) {
-    if (find_loaded(dev, k)) return;
+void compile_ahead(CompileTarget t, const KernelSource& k) {
+    if (find_loaded(t, k)) return;
     {
         std::lock_guard<std::mutex> lock(tier0_mu);
-        if (compiling.count({dev, k.name})) return;
+        if (compiling.count({t, k.name})) return;
     }
-    queue_compile(dev, k, CompilePriority::Idle, false);
+    queue_compile(t, k, CompilePriority::Idle, false);
 }
 
 // The interpreter costs a few ps per instruction and element on an H100:
@@ -433,15 +448,15 @@ bool cheap_to_interpret(const KernelPlan& plan) {
 // Runs `plan` on the interpreter: always (GPY_TIER0=always), or when its
 // kernel is not loaded and cannot be without NVRTC (Auto: then that compile
 // starts in the background). False: the caller launches the compiled kernel.
-bool ran_on_tier0(KernelPlan& plan, int dev, Tier0Mode mode) {
+bool ran_on_tier0(KernelPlan& plan, CompileTarget t, Tier0Mode mode) {
     const KernelSource& k = *plan.source;
     if (mode == Tier0Mode::Always) {
-        if (!interpreter_ready(dev, true)) return false;
+        if (!interpreter_ready(t, true)) return false;
     } else {
-        if (!cheap_to_interpret(plan) || !compiling_in_background(dev, k)) return false;
+        if (!cheap_to_interpret(plan) || !compiling_in_background(t, k)) return false;
     }
-    KernelPlan t = tier0_plan(plan);
-    run_kernel_cuda(t);
+    KernelPlan program = tier0_plan(plan);
+    run_kernel_cuda(program);
     return true;
 }
 
@@ -449,52 +464,53 @@ bool ran_on_tier0(KernelPlan& plan, int dev, Tier0Mode mode) {
 // object: the runner remembers the last one, holding it alive so its
 // address stays unique, and skips the lookup.
 thread_local std::shared_ptr<const KernelSource> t_last_source;
-thread_local int t_last_device = -1;
+thread_local CompileTarget t_last_target{-1, false};
 thread_local const Compiled* t_last_compiled = nullptr;
 
 }  // namespace
 
 bool cuda_kernel_ready(const KernelPlan& plan, bool ahead) {
     const KernelSource& k = *plan.source;
-    const int dev = array_device_index();
+    const CompileTarget t = target_on(array_device_index());
     if (ahead) {
-        compile_ahead(dev, k);
+        compile_ahead(t, k);
         return true;
     }
     switch (tier0_mode()) {
         case Tier0Mode::Off: return true;
-        case Tier0Mode::Always: return !interpreter_ready(dev, true);
+        case Tier0Mode::Always: return !interpreter_ready(t, true);
         case Tier0Mode::Auto: break;
     }
-    if (plan.source == t_last_source && dev == t_last_device) return true;  // the runner's repeat
-    if (find_loaded(dev, k)) return true;
-    return !compiling_in_background(dev, k);
+    if (plan.source == t_last_source && t == t_last_target) return true;  // the runner's repeat
+    if (find_loaded(t, k)) return true;
+    return !compiling_in_background(t, k);
 }
 
 void run_kernel_cuda(KernelPlan& plan) {
     Launch& L = plan.launch;
     const KernelSource& k = *plan.source;
-    int dev = array_device_index();
+    const CompileTarget t = target_on(array_device_index());
+    const int dev = t.dev;
     if (L.outer == 0) return;
-    const bool repeat = plan.source == t_last_source && dev == t_last_device;
+    const bool repeat = plan.source == t_last_source && t == t_last_target;
     const Compiled* found = nullptr;
     {
         phase::Scope lookup(phase::Lookup);
-        found = repeat ? t_last_compiled : find_loaded(dev, k);
+        found = repeat ? t_last_compiled : find_loaded(t, k);
     }
     // Tier 0 only for kernels not loaded yet (or every program under
     // GPY_TIER0=always); a stand-in's part never compiles (codegen/stand_in.h).
     const Tier0Mode mode = k.tier0.empty() ? Tier0Mode::Off : tier0_mode();
-    if (!found && plan.stand_in && mode != Tier0Mode::Off && cheap_to_interpret(plan) && interpreter_ready(dev, false)) {
-        KernelPlan t = tier0_plan(plan);
-        run_kernel_cuda(t);
+    if (!found && plan.stand_in && mode != Tier0Mode::Off && cheap_to_interpret(plan) && interpreter_ready(t, false)) {
+        KernelPlan program = tier0_plan(plan);
+        run_kernel_cuda(program);
         return;
     }
-    if ((mode == Tier0Mode::Always || (mode == Tier0Mode::Auto && !found)) && ran_on_tier0(plan, dev, mode)) return;
+    if ((mode == Tier0Mode::Always || (mode == Tier0Mode::Auto && !found)) && ran_on_tier0(plan, t, mode)) return;
     if (!repeat) {
-        if (!found) found = &load_compiled(dev, k, take_compiling(dev, k, false));
+        if (!found) found = &load_compiled(t, k, take_compiling(t, k, false));
         t_last_source = plan.source;
-        t_last_device = dev;
+        t_last_target = t;
         t_last_compiled = found;
     }
     const Compiled& c = *found;

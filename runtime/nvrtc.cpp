@@ -110,22 +110,15 @@ std::string launch_compile_level() {
     return level.empty() ? std::string() : "--Ofast-compile=" + level;
 }
 
-namespace {
-std::atomic<bool> g_fast_math{false};
-}  // namespace
-
-void set_fast_math(bool on) { g_fast_math = on; }
-
-std::string math_option() {
-    bool fast = g_fast_math.load();
-    std::string opt = fast ? "--use_fast_math" : "--fmad=false";
+std::string math_option(bool fast_math) {
+    std::string opt = fast_math ? "--use_fast_math" : "--fmad=false";
     // Experiments only (base/experiments.h): options NVRTC takes after
     // these, space-separated, such as "--fmad=true".
     if (!experiments().nvrtc_extra.empty()) opt += " " + experiments().nvrtc_extra;
     return opt;
 }
 
-std::string compile(const std::string& source, const std::string& name, const std::string& arch, bool fast_compile) {
+std::string compile(const std::string& source, const std::string& name, const std::string& arch, bool fast_math, bool fast_compile) {
     const Loaded& l = loaded();
     if (!l.ok) throw CompileError("NVRTC unavailable: " + l.why, l.why);
     const Api& api = l.api;
@@ -137,7 +130,7 @@ std::string compile(const std::string& source, const std::string& name, const st
     std::string arch_opt = "--gpu-architecture=" + arch;
     // math_option() may hold several space-separated options.
     std::vector<std::string> math;
-    std::istringstream words(math_option());
+    std::istringstream words(math_option(fast_math));
     for (std::string w; words >> w;) math.push_back(w);
     std::vector<const char*> opts = {arch_opt.c_str(), "-std=c++17", "-default-device"};
     for (const std::string& w : math) opts.push_back(w.c_str());

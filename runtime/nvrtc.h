@@ -32,24 +32,22 @@ std::string version();
 
 // Compiles one CUDA C++ translation unit (no #include needed) to a cubin for
 // `arch` ("sm_80", "sm_90"): options --gpu-architecture=ARCH -std=c++17
-// -default-device and math_option(). `name` is the
+// -default-device and math_option(fast_math). `name` is the
 // file name NVRTC's log uses. `fast_compile` adds --Ofast-compile=max (NVVM
 // and ptxas barely optimise: a tiled reduction compiles in ~40 ms instead of
 // ~6 s), for compiles that only check the source (the shadow compile).
 // Returns the cubin's bytes; throws CompileError.
-std::string compile(const std::string& source, const std::string& name, const std::string& arch, bool fast_compile = false);
+std::string compile(const std::string& source, const std::string& name, const std::string& arch, bool fast_math = false,
+                    bool fast_compile = false);
 
 // "--fmad=false": no FMA contraction, IEEE division and square root, so
 // results match NumPy's unfused arithmetic (as the CPU backend's
 // -ffp-contract=off). With Config::fast_math (gpy --fast-math, GPY_FAST_MATH=1),
 // "--use_fast_math": approximate division, square root, exp/log/sin/cos,
 // FMA contraction and denormals flushed to zero, as torch.compile's Triton
-// kernels do (docs/differences.md). Read per compile; part of the disk
-// cache key.
-std::string math_option();
-// Config::fast_math: fast math for the process from now on. Process-wide: compiled kernels are shared by the
-// interpreters of a process and keyed without it (docs/architecture.md).
-void set_fast_math(bool on);
+// kernels do (docs/differences.md). The interpreter's setting, passed by
+// the runner with each compile; part of the disk cache key.
+std::string math_option(bool fast_math);
 
 // "--minimal" where NVRTC has it (12.4+; added by compile()), else "". Part
 // of the disk cache key.

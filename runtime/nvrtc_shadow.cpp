@@ -44,11 +44,11 @@ void shadow_compile_nvrtc(const KernelSource& k) {
     static DiskCache* done_on_disk = new DiskCache("cuda-shadow", ".ok");  // never destroyed
     std::string src = cuda_kernel_source(k);
     for (const char* arch : kShadowArchs) {
-        std::string key = strong_hash_hex({"nvrtc-shadow-v1", src, nvrtc::version(), arch, nvrtc::math_option()});
+        std::string key = strong_hash_hex({"nvrtc-shadow-v1", src, nvrtc::version(), arch, nvrtc::math_option(false)});
         std::string marker;
         if (done_on_disk->load(key, marker) == DiskCache::Load::Hit) continue;
         try {
-            nvrtc::compile(src, k.name + ".cu", arch, /*fast_compile=*/true);
+            nvrtc::compile(src, k.name + ".cu", arch, /*fast_math=*/false, /*fast_compile=*/true);
             done_on_disk->store(key, "ok");
         } catch (const nvrtc::CompileError& e) {
             throw ShadowCompileError(nvrtc::rejected_kernel_message(k.name, arch, e));

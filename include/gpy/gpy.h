@@ -1,8 +1,8 @@
 // gpy embedding API (C++). One Interpreter holds all of a session's state:
 // two interpreters in one process have their own backend, device, streams,
-// kernel cache folder, limits and kernel record (docs/architecture.md,
-// "Interpreter contexts"). They share the process's compiled kernels, and
-// fast_math once set holds for the process.
+// kernel cache folder, limits, math mode, profile table and kernel record
+// (docs/architecture.md, "Interpreter contexts"). They share the process's
+// compiled kernels.
 #pragma once
 
 #include <cstdint>
@@ -24,10 +24,10 @@ struct Config {
     std::string backend = "auto";   // auto | cpu | cuda
     int device = 0;
     std::string cache_dir;          // kernel cache folder ("" = $GPY_CACHE_DIR, else ~/.cache/gpy)
-    bool fast_math = false;         // GPU kernels with --use_fast_math (gpy --fast-math); process-wide once set
+    bool fast_math = false;         // GPU kernels with --use_fast_math (gpy --fast-math)
     std::string dump_kernels_dir;
     bool verbose = false;
-    bool profile = false;           // --profile: per-kernel table at exit (codegen/profile.h)
+    bool profile = false;           // --profile: per-kernel table to err when the interpreter ends (codegen/profile.h)
     bool color = false;             // ANSI colours in diagnostics
     // Fuzzing / sandboxing: abort a run with RuntimeError after this many loop
     // iterations + calls (0 = unlimited).

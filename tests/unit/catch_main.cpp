@@ -5,13 +5,12 @@
 
 #include <cstdlib>
 
-#include "codegen/tier0.h"
-
 // Unit tests see compiled kernels only, whatever the kernel cache holds: a
 // GPU that has not compiled a kernel yet would otherwise run its first calls
 // on tier 0 and stand-ins (other kernel counts and plans). Tests of those
-// choose their mode themselves; GPY_TIER0 in the environment overrides.
+// choose their mode themselves (on their context); GPY_TIER0 in the
+// environment overrides. Set before any context reads the process default.
 int main(int argc, char* argv[]) {
-    if (!std::getenv("GPY_TIER0")) gpy::set_tier0_mode(gpy::Tier0Mode::Off);
+    setenv("GPY_TIER0", "0", /*overwrite=*/0);
     return Catch::Session().run(argc, argv);
 }

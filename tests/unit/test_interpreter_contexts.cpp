@@ -187,3 +187,48 @@ TEST_CASE("contexts: a GPU interpreter and a CPU interpreter side by side", "[gp
     CHECK(g.ok("s = np.cuda.Stream()\nwith s:\n    z = (x + 1).sum()\nprint(float(z), np.cuda.get_current_stream() == np.cuda.Stream.null)") ==
           "500500.0 True\n");
 }
+
+TEST_CASE("contexts: --profile's table is each interpreter's own, written when it ends") {
+    std::string err_a, err_b;
+    {
+        gpy::Config pa = cpu_config(), pb = cpu_config();
+        pa.profile = true;
+        pa.err = [&](std::string_view s) { err_a.append(s); };
+        pb.err = [&](std::string_view s) { err_b.append(s); };
+        Interpreter a(pa), b(pb);
+        CHECK(a.run_string("import numpy as np\nx = np.arange(10.0)\nprint((x * 2).sum())").status == Status::Ok);
+        CHECK(b.run_string("import numpy as np\nx = np.arange(10.0)\nprint((x + 1).sum(), (x - 1).max(), (x * 3).min())").status == Status::Ok);
+        CHECK(err_a.empty());  // written at the end, not at each kernel
+    }
+    // A's one kernel only (B ran three others and asked for no table).
+    CHECK(err_a.rfind("gpy: profile: 1 kernels, 1 launches", 0) == 0);
+    CHECK(err_a.find("sum(multiply(float64, scalar))") != std::string::npos);
+    CHECK(err_b.empty());
+}
+
+TEST_CASE("contexts: fast math is one interpreter's; another keeps IEEE arithmetic", "[gpu]") {
+    gpy::Config fast, exact;
+    fast.backend = exact.backend = "cuda";
+    fast.fast_math = true;
+    Session f(fast), e(exact);
+    if (f.ok("import numpy as np\nprint(np.zeros(2).device)").rfind("<CUDA Device", 0) != 0) {
+        WARN("skipped: no GPU");
+        return;
+    }
+    // The fast interpreter compiles its kernel first; the exact one's same
+    // statement must not reuse that cubin. Float32 division and square root
+    // are correctly rounded without fast math, so the exact GPU result has
+    // the CPU backend's bits (the generator's uniforms are the same bits on both).
+    const char* program =
+        "import numpy as np\n"
+        "rng = np.random.default_rng(1)\n"
+        "x = rng.random(100000, dtype=np.float32) * 100 + 1\n"
+        "y = rng.random(100000, dtype=np.float32) + 0.5\n"
+        "q = np.sqrt(x) / y\n"
+        "b = q.view(np.uint32).astype(np.uint64)\n"
+        "print(int(b.sum()), int((b * np.arange(100000, dtype=np.uint64)).sum()))\n";
+    Session c(cpu_config());
+    std::string fast_bits = f.ok(program), exact_bits = e.ok(program), host_bits = c.ok(program);
+    CHECK(exact_bits == host_bits);
+    WARN("fast math " << (fast_bits == host_bits ? "gave" : "did not give") << " the same bits");
+}

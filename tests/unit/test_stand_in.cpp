@@ -32,17 +32,17 @@ namespace {
 struct NothingCompiled {
     int asked = 0;
     KernelReadiness saved;
-    Tier0Mode mode = tier0_mode();
+    Tier0Mode mode = plan_context().tier0;
     NothingCompiled() {
         saved = std::exchange(plan_context().readiness, [this](const KernelPlan&, bool) {
             ++asked;
             return false;
         });
-        set_tier0_mode(Tier0Mode::Always);
+        plan_context().tier0 = Tier0Mode::Always;
     }
     ~NothingCompiled() {
         plan_context().readiness = saved;
-        set_tier0_mode(mode);
+        plan_context().tier0 = mode;
     }
 };
 

@@ -255,15 +255,13 @@ TEST_CASE("tier 0: every opcode and program computes the fused kernel's bits on 
     // Outputs on the GPU too, and fused kernels compiled before they run
     // (the runner would otherwise interpret them), until the test ends.
     struct OnGpu {
-        Tier0Mode saved = tier0_mode();
         ArrayContext ctx;
         ContextScope bound{&ctx};
         OnGpu() {
             ctx.array_kind = DeviceKind::CUDA;
             ctx.runner = run_kernel_cuda;
-            set_tier0_mode(Tier0Mode::Off);
+            ctx.tier0 = Tier0Mode::Off;
         }
-        ~OnGpu() { set_tier0_mode(saved); }
     } on_gpu;
     Allocate alloc = [](size_t n) { return allocate_cuda_buffer(0, n, false); };
     check_every_opcode(alloc, run_kernel_cuda, wait_for_device_work, Tolerance{0});
