@@ -12,10 +12,8 @@
 #include "codegen/profile.h"
 #include "numpy/array.h"
 #include "numpy/array_state.h"
-#include "numpy/cuda_errors.h"
 #include "runtime/array_memory.h"
 #include "runtime/backend.h"
-#include "runtime/cuda_driver.h"
 #include "runtime/nvrtc_shadow.h"
 
 namespace gpy {
@@ -67,17 +65,24 @@ void make_array_context(Interp& in) {
             run(plan);
         } catch (const ShadowCompileError& e) {
             raise(types::RuntimeError, e.what());
-        } catch (const cuda::Error& e) {
-            raise(types::RuntimeError, std::string("CUDA error: ") + e.what());
         } catch (const std::bad_alloc&) {
             throw;
-        } catch (const std::runtime_error& e) {  // NVRTC rejected a kernel: a gpy bug
+        } catch (const std::runtime_error& e) {  // a DeviceError, or NVRTC rejected a kernel (a gpy bug)
             raise(types::RuntimeError, e.what());
         }
         if (plan.launch.error == kErrNegativeIntPower)
             raise(types::ValueError, "Integers to negative integer powers are not allowed.");
     };
-    if (in.cfg.profile) st.profile = std::make_unique<profile::Table>([] { cuda_call([] { wait_for_device_work(); }); });
+    if (in.cfg.profile) {
+        Backend* device = st.backend.get();
+        st.profile = std::make_unique<profile::Table>([device] {
+            try {
+                device->synchronize();
+            } catch (const DeviceError& e) {
+                raise(types::RuntimeError, e.what());
+            }
+        });
+    }
     int level = in.cfg.debug;
     std::string dump = in.cfg.dump_kernels_dir;
     if (level <= 0 && dump.empty()) return;

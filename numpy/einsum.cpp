@@ -11,7 +11,7 @@
 
 #include "numpy/promote.h"
 #include "runtime/array_memory.h"
-#include "runtime/cublas.h"
+#include "runtime/backend.h"
 #include "numpy/linalg.h"
 #include "numpy/module_parts.h"
 #include "numpy/np_args.h"
@@ -256,21 +256,19 @@ void check_int(int64_t v) {
     if (v > INT_MAX) raise(types::ValueError, "matrix dimension " + std::to_string(v) + " is too large for BLAS (32-bit indices)");
 }
 
-// On the GPU: every shape is one cuBLAS gemm (vectors included). A stored
-// matrix with one row may carry any row stride; cuBLAS wants at least its width.
+// On a device with its own matrix library (cuBLAS): every shape is one gemm
+// (vectors included). A stored matrix with one row may carry any row stride;
+// cuBLAS wants at least its width.
 template <class T>
-void product_cublas(Layout la, Layout lb, int64_t n, int64_t m, int64_t k, const T* a, const T* b, T* c, int64_t ldc) {
+void product_on_device(Backend& device, Layout la, Layout lb, int64_t n, int64_t m, int64_t k, const T* a, const T* b, T* c, int64_t ldc) {
     bool ta = la.trans == blas::kTrans, tb = lb.trans == blas::kTrans;
     int64_t lda = (ta ? k : n) == 1 ? std::max(la.ld, ta ? n : k) : la.ld;
     int64_t ldb = (tb ? m : k) == 1 ? std::max(lb.ld, tb ? k : m) : lb.ld;
     ldc = n == 1 ? std::max(ldc, m) : ldc;
     for (int64_t v : {lda, ldb, ldc}) check_int(v);
     try {
-        if constexpr (sizeof(T) == 4)
-            cublas::sgemm(array_device_index(), ta, tb, int(n), int(m), int(k), a, int(lda), b, int(ldb), c, int(ldc));
-        else
-            cublas::dgemm(array_device_index(), ta, tb, int(n), int(m), int(k), a, int(lda), b, int(ldb), c, int(ldc));
-    } catch (const std::runtime_error& e) {  // cuBLAS or driver errors
+        device.gemm(ta, tb, int(n), int(m), int(k), a, int(lda), b, int(ldb), c, int(ldc));
+    } catch (const std::runtime_error& e) {  // the library's or the driver's errors
         raise(types::RuntimeError, e.what());
     }
 }
@@ -283,8 +281,8 @@ void product(const blas::Library& L, const Mat& A, const Mat& B, T* c, int64_t l
     for (int64_t v : {n, k, m, la.ld, lb.ld, ldc}) check_int(v);
     auto a = reinterpret_cast<const T*>(A.base);
     auto b = reinterpret_cast<const T*>(B.base);
-    if (array_device_kind() == DeviceKind::CUDA && cublas::available()) {
-        product_cublas<T>(la, lb, n, m, k, a, b, c, ldc);
+    if (Backend* device = array_backend(); device && device->has_gemm()) {
+        product_on_device<T>(*device, la, lb, n, m, k, a, b, c, ldc);
         return;
     }
     auto flip = [](int t) { return t == blas::kNoTrans ? blas::kTrans : blas::kNoTrans; };
@@ -366,11 +364,11 @@ void run_batches(const blas::Library& L, const Problem& p, const GemmPlan& g, co
 }
 
 Value contract_blas(const Problem& p, const GemmPlan& g, DType t) {
-    // On the GPU the products go to cuBLAS (product_cublas) and never touch
-    // the host library, which may be absent there.
+    // On a device with its own library the products go there
+    // (product_on_device) and never touch the host library, which may be absent.
     static const blas::Library kNoHostBlas{};
-    const blas::Library& L =
-        array_device_kind() == DeviceKind::CUDA && cublas::available() ? kNoHostBlas : blas_library();
+    const Backend* device = array_backend();
+    const blas::Library& L = device && device->has_gemm() ? kNoHostBlas : blas_library();
     DType ct = t == DType::Float16 ? DType::Float32 : t;
     Batched A = as_batched(p, 0, g.batch, g.I, g.K, ct);
     Batched B = as_batched(p, 1, g.batch, g.K, g.J, ct);
@@ -395,8 +393,8 @@ Value contract(Interp& in, const std::vector<Value>& operands, const std::vector
     Problem p = make_problem(operands, labels, out);
     Value r;
     // Without BLAS (a host lacking OpenBLAS) float products still run, as kernels.
-    bool have_blas = array_device_kind() == DeviceKind::CUDA ? cublas::available() || blas::library(nullptr)
-                                                              : blas::library(nullptr) != nullptr;
+    const Backend* device = array_backend();
+    bool have_blas = (device && device->has_gemm()) || blas::library(nullptr) != nullptr;
     std::optional<GemmPlan> g = is_float(t) && have_blas ? gemm_plan(p) : std::nullopt;
     r = g ? contract_blas(p, *g, t) : contract_kernel(in, p, t);
     if (out.empty() && !r.as<ArrayObj>()->numpy_scalar) r = array_from_node(array_node(r.as<ArrayObj>()), true);

@@ -16,7 +16,6 @@
 #include "codegen/plan.h"
 #include "numpy/array.h"
 #include "numpy/array_state.h"
-#include "numpy/cuda_errors.h"
 #include "numpy/indexing.h"
 #include "numpy/module_parts.h"
 #include "numpy/np_args.h"
@@ -26,6 +25,7 @@
 #include "numpy/ufunc_object.h"
 #include "numpy/ufuncs.h"
 #include "runtime/array_memory.h"
+#include "runtime/backend.h"
 
 namespace gpy {
 
@@ -666,7 +666,14 @@ ModuleObj* make_numpy_module(Interp& in) {
     in.synchronize_hook = [] {
         MaterializeReason why("the end of a script or REPL input, or synchronize()", /*only_if_unset=*/true);
         materialize_all_pending();
-        cuda_call([] { wait_for_device_work(); });  // a failure of queued GPU work: RuntimeError
+        // A failure of queued device work: RuntimeError.
+        if (Backend* device = array_backend()) {
+            try {
+                device->synchronize();
+            } catch (const DeviceError& e) {
+                raise(types::RuntimeError, e.what());
+            }
+        }
     };
     auto* m = new ModuleObj("numpy");
     m->doc = "gpy's NumPy-compatible array module (lazy, fused, compiled kernels).";

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "runtime/array_memory.h"
-#include "runtime/cuda_driver.h"
+#include "runtime/backend.h"
 #include "runtime/philox.h"
 #include "runtime/philox_cuda.h"
 #include "runtime/thread_pool.h"
@@ -65,14 +65,13 @@ template <class T, class Fill>
 Value generate(DType dt, const dag::Shape& shape, Fill fill, const DeviceDraw* gpu = nullptr) {
     Value out = new_array(dt, shape);
     auto* arr = out.as<ArrayObj>();
-    if (gpu && array_device_kind() == DeviceKind::CUDA && arr->size() > 0) {
+    if (Backend* device = array_backend(); gpu && device && arr->size() > 0) {
         try {
-            philox::fill_on_device(array_device_index(), gpu->kind, gpu->stream, uint64_t(arr->size()), gpu->a, gpu->b,
-                                   arr->buffer.device_bytes() + arr->offset);
+            if (device->fill_random(gpu->kind, gpu->stream, uint64_t(arr->size()), gpu->a, gpu->b, arr->buffer.device_bytes() + arr->offset))
+                return out;
         } catch (const std::runtime_error& e) {  // driver errors, or NVRTC rejecting the fill kernels
             raise(types::RuntimeError, e.what());
         }
-        return out;
     }
     T* data = reinterpret_cast<T*>(arr->buffer.bytes() + arr->offset);
     parallel_for(arr->size(), kGrain, [&](int64_t b, int64_t e) { fill(uint64_t(b), uint64_t(e), data + b); });

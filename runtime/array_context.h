@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "codegen/plan.h"
@@ -13,8 +14,11 @@
 
 namespace gpy {
 
+class Backend;  // runtime/backend.h
+
 class ArrayContext : public PlanContext {
 public:
+    std::shared_ptr<Backend> backend;         // install_backend (runtime/backend.h)
     size_t max_array_bytes = 0;               // 0: no cap (Config::max_array_bytes)
     std::string cache_dir;                    // "" = the default kernel cache folder
     bool fast_math = false;                   // NVRTC --use_fast_math (gpy --fast-math)

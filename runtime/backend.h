@@ -1,13 +1,58 @@
-// Choosing where arrays run. The CUDA driver is loaded at run time (dlopen),
-// so one binary works on machines with and without a GPU.
+// An interpreter's backend, and choosing it. The CUDA driver is loaded at
+// run time (dlopen), so one binary works on machines with and without a GPU.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "runtime/array_context.h"
+#include "runtime/philox.h"
+#include "runtime/philox_cuda.h"
 
 namespace gpy {
+
+// A failure on the device (a driver or library error), with its message
+// ("CUDA error: ..."): the array module raises it as RuntimeError.
+struct DeviceError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// An interpreter's backend (tinygrad's Compiled): its device and what runs
+// there. Fused kernels (the runner and readiness check the planner calls
+// through PlanContext), the device's own libraries (matrix products, random
+// fills) and waiting for its queued work. The array module reaches the
+// device only through it; device failures are DeviceErrors. Work goes to
+// the interpreter's current device (array_device_index()).
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual DeviceKind kind() const = 0;
+    // Runs one kernel; whether it can run compiled now (codegen/plan.h).
+    virtual void run(KernelPlan& plan) = 0;
+    virtual bool ready(const KernelPlan& plan, bool ahead) = 0;
+    // Waits for the work queued on the device (a no-op on the CPU).
+    virtual void synchronize() {}
+    // Whether gemm runs on the device's library; false: products use the
+    // host BLAS (or kernels).
+    virtual bool has_gemm() const { return false; }
+    // Row-major C (n x m, leading dimension ldc) = op(A) op(B), op a
+    // transpose where ta / tb, on device data.
+    virtual void gemm(bool ta, bool tb, int n, int m, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc);
+    virtual void gemm(bool ta, bool tb, int n, int m, int k, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
+    // Writes n draws of `stream` at `out` (device memory) on the device, bit
+    // for bit the host fill's; false: the caller fills on the host.
+    virtual bool fill_random(philox::DeviceFill kind, const philox::Stream& stream, uint64_t n, double a, double b, void* out) {
+        return false;
+    }
+};
+
+// The bound interpreter's backend, or nullptr when none is bound.
+inline Backend* array_backend() {
+    ArrayContext* c = array_context();
+    return c ? c->backend.get() : nullptr;
+}
 
 struct BackendChoice {
     std::string name;         // "cpu" or "cuda"
@@ -16,7 +61,7 @@ struct BackendChoice {
     std::string error;        // non-empty: the request cannot be met (e.g. --backend cuda without a GPU)
 };
 
-// `requested` is auto | cpu | cuda; $GPY_BACKEND (cpu | cuda) replaces auto.
+// `requested` is auto | cpu | cuda (Config::backend).
 BackendChoice choose_backend(const std::string& requested, int device);
 
 struct BackendOptions {
@@ -28,12 +73,12 @@ struct BackendOptions {
     int debug = 0;                 // Config::debug
 };
 
-// Makes `ctx` an interpreter's backend: chooses the device (a request that
-// cannot be met runs on the CPU, as before), and sets where its arrays live,
-// its limits and cache folder, the runner that launches its kernels and the
-// readiness check its stand-ins ask. Errors of a launch (NVRTC, the driver)
-// escape the runner as C++ exceptions: the array module translates them.
-// Returns the choice.
+// Gives `ctx` its backend: chooses the device (a request that cannot be
+// met runs on the CPU, as before), makes the Backend object, and sets where
+// its arrays live, its limits and cache folder, the runner that launches its
+// kernels and the readiness check its stand-ins ask. Errors of a launch
+// (NVRTC, the driver) escape the runner as C++ exceptions: the array module
+// translates them. Returns the choice.
 BackendChoice install_backend(ArrayContext& ctx, const BackendOptions& options);
 
 }  // namespace gpy
