@@ -346,13 +346,6 @@ Value np_identity(Interp& in, CallArgs& a) {
     return np_eye(in, eye);
 }
 
-// ---- ufuncs as functions ----
-
-template <Ufunc F>
-Value np_ufunc(Interp& in, CallArgs& a) {
-    return call_ufunc(in, F, a);
-}
-
 Value np_where(Interp& in, CallArgs& a) {
     if (a.npos == 1) return nonzero(in, a.pos[0], true);
     expect_args(a, "where", 3, 3);
@@ -570,19 +563,6 @@ Value np_size(Interp& in, CallArgs& a) {
     return get_attr(in, as_array_value(in, a.pos[0]), "size");
 }
 
-// The ufuncs are numpy.ufunc objects (numpy/ufunc_object.cpp): every ufunc
-// of GPY_UFUNCS that has an operation.
-const struct {
-    Ufunc id;
-    NativeFn fn;
-} kUfuncs[] = {
-#define GPY_UFUNC_ENTRY(n, op) {Ufunc::n, np_ufunc<Ufunc::n>},
-#define GPY_UFUNC_SKIP(n)
-    GPY_UFUNCS(GPY_UFUNC_ENTRY, GPY_UFUNC_ENTRY, GPY_UFUNC_SKIP)
-#undef GPY_UFUNC_ENTRY
-#undef GPY_UFUNC_SKIP
-};
-
 const FunctionSpec kFunctions[] = {
     {"array", np_array, "array(object, dtype=None, *, copy=True, order='K')", "Create an array from nested lists, tuples or another array."},
     {"asnumpy", np_asnumpy, "asnumpy(a)", "A host copy of the array (CuPy's name)."},
@@ -678,11 +658,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     auto* m = new ModuleObj("numpy");
     m->doc = "gpy's NumPy-compatible array module (lazy, fused, compiled kernels).";
     add_functions(m, kFunctions);
-    for (const auto& u : kUfuncs) m->set(std::string(ufunc_def(u.id).name), make_ufunc(u.id, u.fn));
-    // NumPy's aliases are the same objects (np.true_divide.__name__ == 'divide').
-    for (auto [alias, target] : {std::pair{"true_divide", "divide"}, {"mod", "remainder"}, {"abs", "absolute"}, {"pow", "power"}})
-        m->set(alias, *m->get(target));
-    m->set("ufunc", Value::object(ufunc_type()));
+    add_ufuncs(m);
     add_shape_functions(in, m);
     add_sorting_functions(in, m);
     add_linalg_functions(in, m);

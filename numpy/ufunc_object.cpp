@@ -469,6 +469,31 @@ Value make_ufunc(Ufunc f, NativeFn call) {
     return Value::object(b);
 }
 
+namespace {
+template <Ufunc F>
+Value np_ufunc(Interp& in, CallArgs& a) {
+    return call_ufunc(in, F, a);
+}
+}  // namespace
+
+void add_ufuncs(ModuleObj* m) {
+    static const struct {
+        Ufunc id;
+        NativeFn fn;
+    } kUfuncObjects[] = {
+#define GPY_UFUNC_ENTRY(n, op) {Ufunc::n, np_ufunc<Ufunc::n>},
+#define GPY_UFUNC_SKIP(n)
+        GPY_UFUNCS(GPY_UFUNC_ENTRY, GPY_UFUNC_ENTRY, GPY_UFUNC_SKIP)
+#undef GPY_UFUNC_ENTRY
+#undef GPY_UFUNC_SKIP
+    };
+    for (const auto& u : kUfuncObjects) m->set(std::string(ufunc_def(u.id).name), make_ufunc(u.id, u.fn));
+    // NumPy's aliases are the same objects (np.true_divide.__name__ == 'divide').
+    for (auto [alias, target] : {std::pair{"true_divide", "divide"}, {"mod", "remainder"}, {"abs", "absolute"}, {"pow", "power"}})
+        m->set(alias, *m->get(target));
+    m->set("ufunc", Value::object(ufunc_type()));
+}
+
 void install_ufunc_type() {
     TypeObject* t = ufunc_type();
     def_method(t, "reduce", m_reduce, "ufunc.reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=<no value>, where=True)", "Reduces array's dimension by one, by applying the ufunc along one axis.");

@@ -16,5 +16,8 @@ Value call_ufunc(Interp& in, Ufunc f, CallArgs& a);
 Value make_ufunc(Ufunc f, NativeFn call);
 // The numpy.ufunc type (np.ufunc).
 TypeObject* ufunc_type();
+// np.add, np.exp, ...: a ufunc object for every ufunc of GPY_UFUNCS that has
+// an operation, NumPy's aliases (np.true_divide is np.divide) and np.ufunc.
+void add_ufuncs(ModuleObj* m);
 
 }  // namespace gpy

@@ -2,12 +2,9 @@
 
 #include <cstdlib>
 
-#include "codegen/tier0.h"
 #include "runtime/cpu_backend.h"
-#include "runtime/cublas.h"
 #include "runtime/cuda_backend.h"
 #include "runtime/cuda_driver.h"
-#include "runtime/cuda_memory.h"
 #include "runtime/nvrtc.h"
 
 namespace gpy {
@@ -19,53 +16,6 @@ void Backend::gemm(bool, bool, int, int, int, const double*, int, const double*,
     throw std::logic_error("Backend::gemm: this backend has no matrix library");
 }
 
-namespace {
-
-class CpuBackend final : public Backend {
-public:
-    DeviceKind kind() const override { return DeviceKind::CPU; }
-    void run(KernelPlan& plan) override { run_kernel_cpu(plan); }
-    // The CPU compiles before launching; stand-ins only under tier 0's Always (tests).
-    bool ready(const KernelPlan&, bool) override { return tier0_mode() != Tier0Mode::Always; }
-};
-
-// Driver and library failures as DeviceError.
-template <class F>
-auto device_call(F&& f) -> decltype(f()) {
-    try {
-        return f();
-    } catch (const cuda::Error& e) {
-        throw DeviceError(std::string("CUDA error: ") + e.what());
-    }
-}
-
-class CudaBackend final : public Backend {
-public:
-    DeviceKind kind() const override { return DeviceKind::CUDA; }
-    void run(KernelPlan& plan) override { device_call([&] { run_kernel_cuda(plan); }); }
-    // Stand-ins (codegen/stand_in.h): the GPU's fused reductions run unfused while they compile.
-    bool ready(const KernelPlan& plan, bool ahead) override {
-        try {
-            return cuda_kernel_ready(plan, ahead);
-        } catch (const std::exception&) {
-            return true;  // the launch reports what is wrong
-        }
-    }
-    void synchronize() override { device_call([] { wait_for_device_work(); }); }
-    bool has_gemm() const override { return cublas::available(); }
-    void gemm(bool ta, bool tb, int n, int m, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc) override {
-        device_call([&] { cublas::sgemm(array_device_index(), ta, tb, n, m, k, a, lda, b, ldb, c, ldc); });
-    }
-    void gemm(bool ta, bool tb, int n, int m, int k, const double* a, int lda, const double* b, int ldb, double* c, int ldc) override {
-        device_call([&] { cublas::dgemm(array_device_index(), ta, tb, n, m, k, a, lda, b, ldb, c, ldc); });
-    }
-    bool fill_random(philox::DeviceFill kind, const philox::Stream& stream, uint64_t n, double a, double b, void* out) override {
-        device_call([&] { philox::fill_on_device(array_device_index(), kind, stream, n, a, b, out); });
-        return true;
-    }
-};
-
-}  // namespace
 
 BackendChoice choose_backend(const std::string& requested, int device) {
     BackendChoice c;
@@ -121,8 +71,7 @@ BackendChoice install_backend(ArrayContext& ctx, const BackendOptions& o) {
     ctx.cache_dir = o.cache_dir;
     ctx.fast_math = o.fast_math;
     ctx.debug = o.debug;
-    if (cuda) ctx.backend = std::make_shared<CudaBackend>();
-    else ctx.backend = std::make_shared<CpuBackend>();
+    ctx.backend = cuda ? make_cuda_backend() : make_cpu_backend();
     Backend* b = ctx.backend.get();  // the context owns it and outlives its runner
     ctx.runner = [b](KernelPlan& plan) { b->run(plan); };
     ctx.readiness = [b](const KernelPlan& plan, bool ahead) { return b->ready(plan, ahead); };

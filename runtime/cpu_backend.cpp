@@ -6,7 +6,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "codegen/plan.h"
 #include "codegen/prelude.h"
+#include "runtime/backend.h"
 #include "runtime/array_context.h"
 #include "codegen/tier0.h"
 #include "runtime/cpu_jit.h"
@@ -111,5 +113,18 @@ void run_kernel_cpu(KernelPlan& plan) {
     run_entry(k, plan);
     L.error = error;
 }
+
+namespace {
+class CpuBackend final : public Backend {
+public:
+    DeviceKind kind() const override { return DeviceKind::CPU; }
+    void run(KernelPlan& plan) override { run_kernel_cpu(plan); }
+    // The CPU compiles before launching; stand-ins only under tier 0's Always (tests).
+    bool ready(const KernelPlan&, bool) override { return tier0_mode() != Tier0Mode::Always; }
+};
+
+}  // namespace
+
+std::shared_ptr<Backend> make_cpu_backend() { return std::make_shared<CpuBackend>(); }
 
 }  // namespace gpy

@@ -18,6 +18,8 @@
 #include "codegen/tier0.h"
 #include "runtime/array_context.h"
 #include "runtime/array_memory.h"
+#include "runtime/backend.h"
+#include "runtime/cublas.h"
 #include "runtime/compile_queue.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
@@ -586,5 +588,47 @@ void run_kernel_cuda(KernelPlan& plan) {
         L.error = *error_word();
     }
 }
+
+namespace {
+
+// Driver and library failures as DeviceError.
+template <class F>
+auto device_call(F&& f) -> decltype(f()) {
+    try {
+        return f();
+    } catch (const cuda::Error& e) {
+        throw DeviceError(std::string("CUDA error: ") + e.what());
+    }
+}
+
+class CudaBackend final : public Backend {
+public:
+    DeviceKind kind() const override { return DeviceKind::CUDA; }
+    void run(KernelPlan& plan) override { device_call([&] { run_kernel_cuda(plan); }); }
+    // Stand-ins (codegen/stand_in.h): the GPU's fused reductions run unfused while they compile.
+    bool ready(const KernelPlan& plan, bool ahead) override {
+        try {
+            return cuda_kernel_ready(plan, ahead);
+        } catch (const std::exception&) {
+            return true;  // the launch reports what is wrong
+        }
+    }
+    void synchronize() override { device_call([] { wait_for_device_work(); }); }
+    bool has_gemm() const override { return cublas::available(); }
+    void gemm(bool ta, bool tb, int n, int m, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc) override {
+        device_call([&] { cublas::sgemm(array_device_index(), ta, tb, n, m, k, a, lda, b, ldb, c, ldc); });
+    }
+    void gemm(bool ta, bool tb, int n, int m, int k, const double* a, int lda, const double* b, int ldb, double* c, int ldc) override {
+        device_call([&] { cublas::dgemm(array_device_index(), ta, tb, n, m, k, a, lda, b, ldb, c, ldc); });
+    }
+    bool fill_random(philox::DeviceFill kind, const philox::Stream& stream, uint64_t n, double a, double b, void* out) override {
+        device_call([&] { philox::fill_on_device(array_device_index(), kind, stream, n, a, b, out); });
+        return true;
+    }
+};
+
+}  // namespace
+
+std::shared_ptr<Backend> make_cuda_backend() { return std::make_shared<CudaBackend>(); }
 
 }  // namespace gpy

@@ -5,12 +5,20 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "codegen/kernel.h"
 #include "runtime/cuda_driver.h"
 
 namespace gpy {
+
+class Backend;
+
+// The CUDA Backend object (runtime/backend.h): run_kernel_cuda and
+// cuda_kernel_ready, waiting for the device, cuBLAS's gemm and the Philox
+// fill kernels; driver errors become DeviceErrors.
+std::shared_ptr<Backend> make_cuda_backend();
 
 // On the current array device (set_array_device). Kernels that can fail wait
 // for their error word; others return once queued.
