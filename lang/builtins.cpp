@@ -209,6 +209,12 @@ Value bi_round(Interp& in, CallArgs& a) {
     const Value& v = a[0];
     const Value* nd = a.npos > 1 ? &a.pos[1] : kwarg(a, "ndigits");
     if (nd && nd->is_none()) nd = nullptr;
+    // A type's own __round__ first (NumPy scalars round as np.round does).
+    if (const Value* m = v.is_obj() ? v.o->type->lookup("__round__") : nullptr) {
+        Value args2[2] = {v, nd ? *nd : Value()};
+        CallArgs self{args2, size_t(nd ? 2 : 1), nullptr};
+        return in.call(*m, self);
+    }
     if (v.is_obj() && v.o->type->scalar) {
         std::vector<Value> args2{v.o->type->scalar(v)};
         if (nd) args2.push_back(*nd);
@@ -233,8 +239,7 @@ Value bi_round(Interp& in, CallArgs& a) {
         if (std::fabs(r) >= 9.2233720368547758e18) raise(types::OverflowError, "integer overflow");
         return Value::integer(int64_t(r));
     }
-    if (!nd->is_intlike()) raise(types::TypeError, std::string("'") + type_name(*nd) + "' object cannot be interpreted as an integer");
-    int64_t digits = nd->as_int();
+    int64_t digits = index_arg(*nd);
     if (!std::isfinite(x) || digits > 308) return Value::real(x);
     if (digits < -308) return Value::real(0.0 * x);
     // Correctly rounded via decimal text, as CPython does.
@@ -259,6 +264,23 @@ Value bi_isinstance(Interp&, CallArgs& a) {
         return Value::boolean(false);
     }
     return Value::boolean(check(cls));
+}
+
+Value bi_issubclass(Interp&, CallArgs& a) {
+    expect_args(a, "issubclass", 2, 2);
+    if (!is_kind(a[0], OK::Type)) raise(types::TypeError, "issubclass() arg 1 must be a class");
+    const TypeObject* sub = a[0].as<TypeObject>();
+    auto check = [&](const Value& c) {
+        if (!is_kind(c, OK::Type))
+            raise(types::TypeError, "issubclass() arg 2 must be a class, a tuple of classes, or a union");
+        return sub->is_subtype_of(c.as<TypeObject>());
+    };
+    if (is_kind(a[1], OK::Tuple)) {
+        for (auto& c : a[1].as<TupleObj>()->items)
+            if (check(c)) return Value::boolean(true);
+        return Value::boolean(false);
+    }
+    return Value::boolean(check(a[1]));
 }
 
 Value bi_hash(Interp& in, CallArgs& a) {
@@ -465,8 +487,7 @@ Value bi_pow(Interp& in, CallArgs& a) {
 
 Value bi_chr(Interp&, CallArgs& a) {
     expect_args(a, "chr", 1, 1);
-    if (!a[0].is_intlike()) raise(types::TypeError, std::string("'") + type_name(a[0]) + "' object cannot be interpreted as an integer");
-    int64_t c = a[0].as_int();
+    int64_t c = index_arg(a[0]);
     if (c < 0 || c > 0x10FFFF) raise(types::ValueError, "chr() arg not in range(0x110000)");
     std::string out;
     append_utf8(out, char32_t(c));
@@ -487,8 +508,7 @@ Value bi_ord(Interp& in, CallArgs& a) {
 
 Value radix(CallArgs& a, const char* fname, const char* spec) {
     expect_args(a, fname, 1, 1);
-    if (!a[0].is_intlike()) raise(types::TypeError, std::string("'") + type_name(a[0]) + "' object cannot be interpreted as an integer");
-    return make_str(fmt::format_int(a[0].as_int(), spec));
+    return make_str(fmt::format_int(index_arg(a[0]), spec));
 }
 Value bi_hex(Interp&, CallArgs& a) { return radix(a, "hex", "#x"); }
 Value bi_oct(Interp&, CallArgs& a) { return radix(a, "oct", "#o"); }
@@ -791,13 +811,12 @@ Value t_range(Interp&, CallArgs& a) {
         if (a.npos == 0) raise(types::TypeError, "range expected at least 1 argument, got 0");
         raise(types::TypeError, "range expected at most 3 arguments, got " + std::to_string(a.npos));
     }
-    for (size_t k = 0; k < a.npos; ++k)
-        if (!a[k].is_intlike())
-            raise(types::TypeError, std::string("'") + type_name(a[k]) + "' object cannot be interpreted as an integer");
+    int64_t bounds[3];
+    for (size_t k = 0; k < a.npos; ++k) bounds[k] = index_arg(a[k]);
     int64_t start = 0, stop, step = 1;
-    if (a.npos == 1) stop = a[0].as_int();
-    else { start = a[0].as_int(); stop = a[1].as_int(); }
-    if (a.npos == 3) step = a[2].as_int();
+    if (a.npos == 1) stop = bounds[0];
+    else { start = bounds[0]; stop = bounds[1]; }
+    if (a.npos == 3) step = bounds[2];
     if (step == 0) raise(types::ValueError, "range() arg 3 must not be zero");
     return Value::object(new RangeObj(start, stop, step));
 }
@@ -845,6 +864,7 @@ const BuiltinSpec kBuiltins[] = {
     {"abs", bi_abs, "abs(x, /)", "Return the absolute value of the argument."},
     {"round", bi_round, "round(number, ndigits=None)", "Round a number to a given precision in decimal digits (half to even)."},
     {"isinstance", bi_isinstance, "isinstance(obj, class_or_tuple, /)", "Return whether an object is an instance of a class or of a subclass thereof."},
+    {"issubclass", bi_issubclass, "issubclass(cls, class_or_tuple, /)", "Return whether 'cls' is derived from another class or is the same class."},
     {"hash", bi_hash, "hash(obj, /)", "Return the hash value for the given object."},
     {"id", bi_id, "id(obj, /)", "Return the identity of an object."},
     {"callable", bi_callable, "callable(obj, /)", "Return whether the object is callable."},

@@ -31,8 +31,8 @@ using namespace margs;
 
 // start/stop of list.index and tuple.index (None is not accepted).
 int64_t index_bound(const Value& v, int64_t len) {
-    if (!v.is_intlike()) type_error("slice indices must be integers or have an __index__ method");
-    int64_t x = v.as_int();
+    int64_t x;
+    if (!index_value(v, x)) type_error("slice indices must be integers or have an __index__ method");
     if (x < 0) {
         x += len;
         if (x < 0) x = 0;

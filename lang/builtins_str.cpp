@@ -36,7 +36,7 @@ using namespace margs;
 // start/end of find() & co: None or an int.
 int64_t slice_arg(const Value* v, int64_t dflt) {
     if (!v || v->is_undef() || v->is_none()) return dflt;
-    if (v->is_intlike()) return v->as_int();
+    if (int64_t i; index_value(*v, i)) return i;
     type_error("slice indices must be integers or None or have an __index__ method");
 }
 

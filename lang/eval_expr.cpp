@@ -335,7 +335,8 @@ Value CallExpr::eval(Frame& f) const {
                 attr.cached_type = self.o->type;
                 attr.cached_method = m;
             }
-            if (m && is_kind(*m, OK::Builtin)) {
+            // (a builtin with a bound first argument takes the general path)
+            if (m && is_kind(*m, OK::Builtin) && m->as<BuiltinObj>()->bound.is_undef()) {
                 buf.push(std::move(self));
                 collect_args(f, *this, buf);
                 CallArgs args{buf.data, buf.n, buf.kw.empty() ? nullptr : &buf.kw};
@@ -442,6 +443,8 @@ Value FStringExpr::eval(Frame& f) const {
             out += format_value(f.in, v, spec.as<StrObj>()->s);
         } else if (is_kind(v, OK::Str)) {
             out += v.as<StrObj>()->s;
+        } else if (v.is_obj() && v.o->type->format) {
+            out += v.o->type->format(f.in, v, "");  // its own __format__ (NumPy scalars)
         } else {
             out += to_str(f.in, v);
         }

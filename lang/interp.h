@@ -150,6 +150,11 @@ void expect_args(CallArgs& a, const char* fname, size_t min, size_t max);
 void no_kwargs(CallArgs& a, const char* fname);
 const Value* kwarg(CallArgs& a, const char* name);  // and removes nothing; null if absent
 int64_t to_index(const Value& v, const char* what = "indices");
+// Python's operator.index: an int or bool, or an object whose type has an
+// __index__ (TypeObject::index: NumPy integer scalars, 0-d integer arrays).
+bool index_value(const Value& v, int64_t& out);
+// index_value or "'T' object cannot be interpreted as an integer" (TypeError).
+int64_t index_arg(const Value& v);
 double to_double(const Value& v, const char* fname);
 // The checked path from a value to a real number: Python ints, floats and
 // bools, and objects with a scalar hook (NumPy scalars, one-element arrays)

@@ -1,5 +1,7 @@
 #include "lang/method_args.h"
 
+#include "lang/interp.h"
+
 namespace gpy::margs {
 
 void type_error(std::string m) { raise(types::TypeError, std::move(m)); }
@@ -74,7 +76,7 @@ void bind_args(CallArgs& a, TypeObject* t, const char* name, std::initializer_li
 }
 
 int64_t int_arg(const Value& v) {
-    if (v.is_intlike()) return v.as_int();
+    if (int64_t i; index_value(v, i)) return i;
     type_error(std::string("'") + type_name(v) + "' object cannot be interpreted as an integer");
 }
 

@@ -135,8 +135,7 @@ Value m_isclose(Interp&, CallArgs& a) {
 
 Value m_factorial(Interp&, CallArgs& a) {
     expect_args(a, "factorial", 1, 1);
-    if (!a[0].is_intlike()) raise(types::TypeError, std::string("'") + type_name(a[0]) + "' object cannot be interpreted as an integer");
-    int64_t n = a[0].as_int();
+    int64_t n = index_arg(a[0]);
     if (n < 0) raise(types::ValueError, "factorial() not defined for negative values");
     int64_t r = 1;
     for (int64_t k = 2; k <= n; ++k)

@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -31,6 +32,9 @@ enum class OK : uint8_t {
 struct TypeObject : Object {
     std::string name;
     TypeObject* base;
+    // A second base for isinstance/issubclass only (NumPy's float64 is also a
+    // float, complex128 a complex); its methods are not inherited.
+    TypeObject* base2 = nullptr;
     OK kind;
     // Methods and class attributes (methods are BuiltinObj taking self first).
     std::unordered_map<std::string, Value> dict;
@@ -56,12 +60,19 @@ struct TypeObject : Object {
     uint64_t (*hash)(Interp&, const Value&) = nullptr;
     // A Python int/float/bool for int(), float(), format(), indexing (0-d arrays, scalars).
     Value (*scalar)(const Value&) = nullptr;
+    // Python's __index__: the integer an object stands for where only an
+    // integer will do (range(), sequence indices and repetition, hex());
+    // false when it has none (then "cannot be interpreted as an integer").
+    bool (*index)(const Value&, int64_t& out) = nullptr;
+    // __format__(spec), for types whose format differs from str() even
+    // with an empty spec (f"{np.float32(0.1)}" formats the Python float).
+    std::string (*format)(Interp&, const Value&, std::string_view spec) = nullptr;
     // Called when a value is bound to a variable (arrays compute their pending value then).
     void (*on_bind)(const Value&) = nullptr;
     TypeObject(std::string n, TypeObject* b, OK k);
     bool is_subtype_of(const TypeObject* other) const {
         for (const TypeObject* t = this; t; t = t->base)
-            if (t == other) return true;
+            if (t == other || (t->base2 && t->base2->is_subtype_of(other))) return true;
         return false;
     }
     const Value* lookup(const std::string& attr) const {

@@ -210,6 +210,7 @@ std::string format_value(Interp& in, const Value& v, std::string_view spec) {
             case VK::Float: return fmt::format_float(v.f, spec);
             default: break;
         }
+        if (v.is_obj() && v.o->type->format) return v.o->type->format(in, v, spec);
         if (v.is_obj() && v.o->type->scalar && !spec.empty()) return format_value(in, v.o->type->scalar(v), spec);
         if (is_kind(v, OK::Str)) return fmt::format_str(v.as<StrObj>()->s, spec);
     } catch (const fmt::FormatError& e) {
@@ -562,8 +563,8 @@ Value binary_op(Interp& in, BinOp op, const Value& a, const Value& b) {
             if (is_kind(a, OK::Tuple)) raise(types::TypeError, std::string("can only concatenate tuple (not \"") + type_name(b) + "\") to tuple");
             break;
         case BinOp::Mul:
-            if (is_seq(a) && b.is_intlike()) return repeat_seq(in, a, b.as_int());
-            if (is_seq(b) && a.is_intlike()) return repeat_seq(in, b, a.as_int());
+            if (int64_t n; is_seq(a) && index_value(b, n)) return repeat_seq(in, a, n);
+            if (int64_t n; is_seq(b) && index_value(a, n)) return repeat_seq(in, b, n);
             if (is_seq(a) || is_seq(b))
                 raise(types::TypeError, std::string("can't multiply sequence by non-int of type '") + type_name(is_seq(a) ? b : a) + "'");
             break;
@@ -949,12 +950,23 @@ int64_t length(Interp& in, const Value& v) {
     raise(types::TypeError, std::string("object of type '") + type_name(v) + "' has no len()");
 }
 
-int64_t to_index(const Value& v, const char* what) {
-    if (v.is_intlike()) return v.as_int();
-    if (v.is_obj() && v.o->type->scalar) {  // NumPy integer scalars index like ints
-        Value s = v.o->type->scalar(v);
-        if (s.is_intlike()) return s.as_int();
+bool index_value(const Value& v, int64_t& out) {
+    if (v.is_intlike()) {
+        out = v.as_int();
+        return true;
     }
+    return v.is_obj() && v.o->type->index && v.o->type->index(v, out);
+}
+
+int64_t index_arg(const Value& v) {
+    int64_t i;
+    if (index_value(v, i)) return i;
+    raise(types::TypeError, std::string("'") + type_name(v) + "' object cannot be interpreted as an integer");
+}
+
+int64_t to_index(const Value& v, const char* what) {
+    int64_t i;
+    if (index_value(v, i)) return i;
     if (std::strcmp(what, "slice indices") == 0)
         raise(types::TypeError, "slice indices must be integers or None or have an __index__ method");
     raise(types::TypeError, std::string(what) + " must be integers or slices, not " + type_name(v));
@@ -975,8 +987,8 @@ static Value str_getitem(const StrObj* s, const Value& index) {
         for (int64_t k = 0, p = b; k < cnt; ++k, p += st) out += cp(p);
         return make_str(std::move(out));
     }
-    if (!index.is_intlike()) raise(types::TypeError, std::string("string indices must be integers, not '") + type_name(index) + "'");
-    int64_t k = index.as_int();
+    int64_t k;
+    if (!index_value(index, k)) raise(types::TypeError, std::string("string indices must be integers, not '") + type_name(index) + "'");
     if (k < 0) k += n;
     if (k < 0 || k >= n) raise(types::IndexError, "string index out of range");
     return make_str(cp(k));

@@ -18,6 +18,7 @@
 #include "codegen/plan.h"
 #include "numpy/array_print.h"
 #include "numpy/array_state.h"
+#include "numpy/scalar_types.h"
 #include "numpy/shape_funcs.h"
 
 namespace gpy {
@@ -211,7 +212,7 @@ Value array_from_node(dag::NodeP n, bool numpy_scalar) {
     a->dtype = n->dtype;
     a->shape = n->shape;
     a->node = std::move(n);
-    a->numpy_scalar = numpy_scalar && a->shape.empty();
+    set_numpy_scalar(a, numpy_scalar && a->shape.empty());
     if (too_big) {
         MaterializeReason why("the pending graph passed 64 operations");
         materialize(a);
@@ -691,9 +692,17 @@ int64_t slot_len(Interp&, const Value& v) {
 
 Value slot_scalar(const Value& v) {
     ArrayObj* a = v.as<ArrayObj>();
-    if (a->size() != 1) raise(types::TypeError, "only length-1 arrays can be converted to Python scalars");
+    if (a->ndim() != 0) raise(types::TypeError, "only 0-dimensional arrays can be converted to Python scalars");
     HostArrayView hv = host_view(a);
     return element_to_python(a, hv.data);
+}
+
+// ndarray.__index__: a 0-d integer array.
+bool slot_index(const Value& v, int64_t& out) {
+    ArrayObj* a = v.as<ArrayObj>();
+    if (a->ndim() != 0 || !is_integer(a->dtype)) raise(types::TypeError, "only integer scalar arrays can be converted to a scalar index");
+    out = slot_scalar(v).as_int();
+    return true;
 }
 
 uint64_t slot_hash(Interp& in, const Value& v) {
@@ -771,7 +780,7 @@ Value construct_scalar(Interp& in, CallArgs& a) {
     DType t = DType(K);
     if (a.npos == 0) {
         Value z = new_array(t, {}, true);
-        z.as<ArrayObj>()->numpy_scalar = true;
+        set_numpy_scalar(z.as<ArrayObj>(), true);
         return z;
     }
     const Value& v = a.pos[0];
@@ -785,7 +794,7 @@ Value construct_scalar(Interp& in, CallArgs& a) {
     if (ra->shape.empty()) {
         materialize(ra);
         Value s = array_from_buffer(ra->buffer, ra->dtype, {}, {}, ra->offset);
-        s.as<ArrayObj>()->numpy_scalar = true;
+        set_numpy_scalar(s.as<ArrayObj>(), true);
         return s;
     }
     return r;
@@ -833,12 +842,9 @@ void init_array_types() {
         types::AxisError->doc = "Axis supplied was invalid.";
         types::UFuncTypeError = new TypeObject("UFuncTypeError", types::TypeError, OK::Exception);
         types::UFuncTypeError->doc = "A ufunc cannot cast its inputs or output as asked.";
-        for (int k = 0; k < kNumDTypes; ++k) {
-            auto* t = new TypeObject(std::string("numpy.") + name(DType(k)), nullptr, OK::Other);
-            static const auto ctors = scalar_constructors(std::make_integer_sequence<int, kNumDTypes>{});
-            t->construct = ctors[size_t(k)];
-            g_scalar_types[k] = t;
-        }
+        types::ndarray->index = slot_index;
+        static const auto ctors = scalar_constructors(std::make_integer_sequence<int, kNumDTypes>{});
+        for (int k = 0; k < kNumDTypes; ++k) g_scalar_types[k] = make_scalar_type(DType(k), ctors[size_t(k)]);
         install_array_methods();
         install_shape_methods();
         install_sorting_methods();
@@ -846,9 +852,15 @@ void init_array_types() {
         install_scan_methods();
         install_indexing_methods();
         install_complex_methods();
+        inherit_array_methods(types::ndarray);
     });
 }
 
 TypeObject* scalar_type_object(DType t) { return g_scalar_types[int(t)]; }
+
+void set_numpy_scalar(ArrayObj* a, bool on) {
+    a->numpy_scalar = on && a->shape.empty();
+    a->type = a->numpy_scalar ? g_scalar_types[int(a->dtype)] : types::ndarray;
+}
 
 }  // namespace gpy

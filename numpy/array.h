@@ -96,6 +96,9 @@ inline int64_t checked_size(const dag::Shape& shape, DType dt) {
 
 // Wraps a pending node (not computed until needed).
 Value array_from_node(dag::NodeP n, bool numpy_scalar = false);
+// Makes a 0-d array a NumPy scalar (its type becomes numpy.float64 & co.,
+// numpy/scalar_types.h), or an array again; `on` for a non-0-d array is ignored.
+void set_numpy_scalar(ArrayObj* a, bool on);
 // A fresh array over a buffer.
 Value array_from_buffer(BufferRef buf, DType dt, dag::Shape shape, std::vector<int64_t> strides, int64_t offset);
 // A new int64 array holding `v` (1-D, or of `shape` with as many elements).

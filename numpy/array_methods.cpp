@@ -149,7 +149,7 @@ Value m_view(Interp& in, CallArgs& a) {
         raise(types::ValueError, "gpy does not support a view whose elements are not aligned for dtype('" + std::string(name(to)) +
                                      "') (NumPy allows it); copy the array first");
     Value v = array_from_buffer(x->buffer, to, std::move(shape), std::move(strides), x->offset);
-    v.as<ArrayObj>()->numpy_scalar = x->numpy_scalar;  // np.float32(1).view(np.int32) is a scalar
+    set_numpy_scalar(v.as<ArrayObj>(), x->numpy_scalar);  // np.float32(1).view(np.int32) is a scalar
     return v;
 }
 
@@ -323,7 +323,7 @@ Value m_round(Interp& in, CallArgs& a) {
     Value r;
     if (is_integer(t) && d >= 0) {
         r = copy_array(self_array(a));
-        r.as<ArrayObj>()->numpy_scalar = self_array(a)->numpy_scalar;
+        set_numpy_scalar(r.as<ArrayObj>(), self_array(a)->numpy_scalar);
     } else if (is_integer(t)) {
         // NumPy's PyArray_Round: an integer array with negative decimals is
         // divided in float64, rinted, multiplied back and cast to its dtype,
@@ -346,7 +346,7 @@ Value m_round(Interp& in, CallArgs& a) {
             // real part leaves the imaginary part alone).
             ArrayObj* xa = self_array(a);
             r = new_array(t, xa->shape);
-            r.as<ArrayObj>()->numpy_scalar = xa->numpy_scalar;
+            set_numpy_scalar(r.as<ArrayObj>(), xa->numpy_scalar);
             assign_array(in, complex_part(r, false), round_real(complex_part(x, false)));
             assign_array(in, complex_part(r, true), round_real(complex_part(x, true)));
         } else {

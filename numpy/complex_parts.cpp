@@ -14,13 +14,13 @@ Value complex_part(const Value& x, bool imag) {
         if (!imag) return x;
         // A real array's imaginary part: zeros of its dtype (read-only in NumPy).
         Value z = new_array(a->dtype, a->shape, true);
-        z.as<ArrayObj>()->numpy_scalar = a->numpy_scalar;
+        set_numpy_scalar(z.as<ArrayObj>(), a->numpy_scalar);
         return z;
     }
     materialize(a);
     DType part = a->dtype == DType::Complex64 ? DType::Float32 : DType::Float64;
     Value v = array_from_buffer(a->buffer, part, a->shape, a->strides, a->offset + (imag ? int64_t(itemsize(part)) : 0));
-    v.as<ArrayObj>()->numpy_scalar = a->numpy_scalar;
+    set_numpy_scalar(v.as<ArrayObj>(), a->numpy_scalar);
     return v;
 }
 

@@ -163,7 +163,7 @@ Value array_getitem(Interp& in, const Value& self, const Value& index) {
     if (ix.advanced) return advanced_get(a, ix);
     View v = basic_view(a, ix);
     Value out = array_from_buffer(a->buffer, a->dtype, v.shape, v.strides, v.offset);
-    out.as<ArrayObj>()->numpy_scalar = v.all_integers && v.shape.empty();
+    set_numpy_scalar(out.as<ArrayObj>(), v.all_integers && v.shape.empty());
     return out;
 }
 

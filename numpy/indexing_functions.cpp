@@ -68,7 +68,7 @@ Value getitem_copy(Interp& in, const Value& x, const Value& index) {
     ArrayObj* o = arr(r);
     if (o->buffer.get() != arr(x)->buffer.get()) return r;
     Value c = compute_into_new(array_node(o), o->dtype, o->shape);
-    arr(c)->numpy_scalar = o->numpy_scalar;
+    set_numpy_scalar(arr(c), o->numpy_scalar);
     return c;
 }
 
@@ -341,7 +341,7 @@ Value np_choose(Interp& in, CallArgs& a) {
         if (j < 0 || j >= n) raise(types::ValueError, "invalid entry in choice array");
         std::memcpy(arr(out)->buffer.bytes() + k * int64_t(isz), arr(full[size_t(j)])->buffer.bytes() + k * int64_t(isz), isz);
     }
-    arr(out)->numpy_scalar = shape.empty();  // a 0-d choice is a NumPy scalar
+    set_numpy_scalar(arr(out), shape.empty());  // a 0-d choice is a NumPy scalar
     return with_out(in, a, 2, out);
 }
 

@@ -183,7 +183,7 @@ Value dot_impl(Interp& in, const Value& av, const Value& bv, const Value* out) {
         o.out = out;
         Value r = apply_ufunc(in, Ufunc::multiply, {A, B}, o);
         ArrayObj* ra = as_array(r);
-        if (ra && !out && ra->ndim() == 0) ra->numpy_scalar = true;
+        if (ra && !out && ra->ndim() == 0) set_numpy_scalar(ra, true);
         return out ? r : as_blas_scaled(in, r, A, B);
     }
     int na = a->ndim(), nb = b->ndim();
@@ -238,7 +238,7 @@ Value np_inner(Interp& in, CallArgs& a) {
     if (na == 0 || nb == 0) {
         // As dot: both are arrays here, a Python scalar is not weak.
         Value r = apply_ufunc(in, Ufunc::multiply, {A, B});
-        if (ArrayObj* ra = as_array(r); ra && ra->ndim() == 0) ra->numpy_scalar = true;
+        if (ArrayObj* ra = as_array(r); ra && ra->ndim() == 0) set_numpy_scalar(ra, true);
         return as_blas_scaled(in, r, A, B);
     }
     if (arr(A)->shape.back() != arr(B)->shape.back()) {
@@ -340,7 +340,7 @@ Value np_kron(Interp& in, CallArgs& a) {
     }
     Value r = contract(in, {A, B}, {la, lb}, lo, product_dtype(A, B, "kron"));
     Value k = reshaped(r, shape);
-    arr(k)->numpy_scalar = nd == 0;
+    set_numpy_scalar(arr(k), nd == 0);
     return k;
 }
 

@@ -117,7 +117,7 @@ Shape with_batch(const Shape& batch, std::initializer_list<int64_t> dims) {
 }
 
 Value scalar_if_0d(Value v) {
-    if (arr(v)->ndim() == 0) arr(v)->numpy_scalar = true;
+    if (arr(v)->ndim() == 0) set_numpy_scalar(arr(v), true);
     return v;
 }
 
@@ -601,7 +601,7 @@ Value lstsq_run(const Stack& A, const Stack& B, int64_t nrhs, double rcond, bool
     }
     Value rk = new_array(DType::Int32, {});
     *data<int32_t>(rk) = rank;
-    arr(rk)->numpy_scalar = true;
+    set_numpy_scalar(arr(rk), true);
     return make_tuple({x, r, rk, s});
 }
 

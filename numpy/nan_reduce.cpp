@@ -106,7 +106,7 @@ Value nan_max_min(Interp& in, CallArgs& a) {
         ArrayObj* ra = r.as<ArrayObj>();
         NodeP init_b = make_cast(array_node(init.as<ArrayObj>()), ra->dtype);
         r = array_from_node(make_where(array_node(any_number.as<ArrayObj>()), array_node(ra), init_b, ra->shape));
-        if (ArrayObj* rb = as_array(r); rb && rb->ndim() == 0) rb->numpy_scalar = true;
+        if (ArrayObj* rb = as_array(r); rb && rb->ndim() == 0) set_numpy_scalar(rb, true);
         return finish(in, r, o);
     }
     Value m = reduce(in, OP, replace_nan(in, x, neutral), inner);

@@ -142,6 +142,8 @@ Value np_asarray(Interp& in, CallArgs& a) {
     // A copy only when the layout asked for differs ('A' and 'K' keep any layout).
     char order = order_arg(arg(a, 2, "order"), 'K');
     if ((order == 'C' && !is_c_contiguous(ra)) || (order == 'F' && !is_f_contiguous(ra))) return copy_order(in, r, ra->dtype, order);
+    // A NumPy scalar becomes a 0-d array (over the same value).
+    if (ra->numpy_scalar) return array_from_node(array_node(ra));
     return r;
 }
 
@@ -314,7 +316,7 @@ Value np_linspace(Interp& in, CallArgs& a) {
     }
     if (want && *want != ya->dtype) y = array_from_node(make_cast(array_node(ya), *want));
     if (!retstep) return y;
-    if (ArrayObj* sa = as_array(step); sa && sa->ndim() == 0) sa->numpy_scalar = true;
+    if (ArrayObj* sa = as_array(step); sa && sa->ndim() == 0) set_numpy_scalar(sa, true);
     return make_tuple({y, step});
 }
 
@@ -383,11 +385,13 @@ Value np_clip(Interp& in, CallArgs& a) {
 Value call_method(Interp& in, const char* name, CallArgs& a) {
     if (a.npos < 1) raise(types::TypeError, std::string(name) + "() missing required argument 'a' (pos 0)");
     Value x = as_array_value(in, a.pos[0]);
-    const Value* m = types::ndarray->lookup(name);
+    // The method of x's own type, as NumPy's _wrapfunc: on a NumPy scalar
+    // it returns a scalar (np.squeeze(np.float64(2)) is np.float64(2.0)).
+    const Value* m = x.o->type->lookup(name);
     std::vector<Value> pos(a.pos, a.pos + a.npos);
     pos[0] = x;
     CallArgs ca{pos.data(), pos.size(), a.kw};
-    return m->as<BuiltinObj>()->fn(in, ca);
+    return in.call(*m, ca);
 }
 
 #define METHOD_FN(NAME) Value np_##NAME(Interp& in, CallArgs& a) { return call_method(in, #NAME, a); }
@@ -415,7 +419,7 @@ Value np_reshape(Interp& in, CallArgs& a) {
     std::vector<std::pair<std::string, Value>> kw;
     if (const Value* order = arg(a, 2, "order")) kw.push_back({"order", *order});
     CallArgs ca{pos, 2, &kw};
-    return types::ndarray->lookup("reshape")->as<BuiltinObj>()->fn(in, ca);
+    return in.call(*pos[0].o->type->lookup("reshape"), ca);
 }
 
 // np.copy(a, order='K'): unlike ndarray.copy (order='C') it keeps a's layout.
@@ -688,7 +692,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     for (bool b : {true, false}) {  // np.True_ and np.False_: NumPy bool scalars
         Value v = new_array(DType::Bool, {});
         v.as<ArrayObj>()->buffer.bytes()[0] = b;
-        v.as<ArrayObj>()->numpy_scalar = true;
+        set_numpy_scalar(v.as<ArrayObj>(), true);
         m->set(b ? "True_" : "False_", v);
     }
     m->set("__version__", make_str(std::string("gpy-") + version()));

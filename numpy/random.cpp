@@ -361,7 +361,7 @@ Value integers_impl(GeneratorObj* g, Interp& in, CallArgs& r, bool endpoint, DTy
     auto* data = arr->buffer.bytes() + arr->offset;
     size_t item = itemsize(dt);
     for (int64_t i = 0; i < n; ++i) store_int(dt, data + size_t(i) * item, low + offsets[size_t(i)]);
-    arr->numpy_scalar = !size;
+    set_numpy_scalar(arr, !size);
     return out;
 }
 
@@ -516,7 +516,7 @@ Value choice_impl(Interp& in, CallArgs& a, bool legacy) {
     }
 
     Value idx = int64_array(picks, shape);
-    if (!size) as_array(idx)->numpy_scalar = true;
+    if (!size) set_numpy_scalar(as_array(idx), true);
     if (pool.is_undef()) return idx;
     if (!size) return get_item(in, pool, Value::integer(picks[0]));
     return get_item(in, pool, idx);

@@ -290,7 +290,7 @@ static Value divide_by_count(Interp& in, const Value& sum, const Value& count) {
     Value q = apply_ufunc(in, Ufunc::true_divide, {sum, c});
     ArrayObj* qa = q.as<ArrayObj>();
     if (qa->dtype == sa->dtype) {
-        if (sa->numpy_scalar && qa->ndim() == 0) qa->numpy_scalar = true;  // also over a 0-d count array (ddof=np.uint64)
+        if (sa->numpy_scalar && qa->ndim() == 0) set_numpy_scalar(qa, true);  // also over a 0-d count array (ddof=np.uint64)
         return q;
     }
     return array_from_node(make_cast(array_node(qa), sa->dtype), sa->numpy_scalar && qa->ndim() == 0);

@@ -147,7 +147,7 @@ Value searchsorted(Interp& in, const Value& av, const Value& vv, const Value* si
     std::vector<int64_t> order = sorter_order(in, sorter, A->size());
     Value ac = contiguous_as(A, t), vc = contiguous_as(V, t);
     Value out = new_array(DType::Int64, V->shape);
-    out.as<ArrayObj>()->numpy_scalar = V->shape.empty();
+    set_numpy_scalar(out.as<ArrayObj>(), V->shape.empty());
     int64_t* o = reinterpret_cast<int64_t*>(out.as<ArrayObj>()->buffer.bytes());
     with_elem(t, [&](auto e) {
         using E = decltype(e);

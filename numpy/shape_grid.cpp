@@ -161,7 +161,7 @@ std::vector<int64_t> index_strides(const Shape& dims, char order) {
 Value int_result(const std::vector<int64_t>& vals, const Shape& shape, bool scalar) {
     Value out = new_array(DType::Int64, shape);
     std::copy(vals.begin(), vals.end(), reinterpret_cast<int64_t*>(out.as<ArrayObj>()->buffer.bytes()));
-    out.as<ArrayObj>()->numpy_scalar = scalar;
+    set_numpy_scalar(out.as<ArrayObj>(), scalar);
     return out;
 }
 

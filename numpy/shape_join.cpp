@@ -170,7 +170,8 @@ Value split_views(Interp& in, const Value& ary, const Value& sections, const Val
     int d = normalize_axis(axis, xa->ndim());
     int64_t n = xa->shape[size_t(d)];
     std::vector<int64_t> points;
-    if (is_kind(sections, OK::Tuple) || is_kind(sections, OK::List) || as_array(sections)) {
+    // NumPy tries len(): a NumPy scalar or 0-d array is a count of sections.
+    if (is_kind(sections, OK::Tuple) || is_kind(sections, OK::List) || (as_array(sections) && as_array(sections)->ndim() > 0)) {
         points.push_back(0);
         for (auto& v : to_vector(in, sections)) points.push_back(to_index(v));
         points.push_back(n);

@@ -328,7 +328,7 @@ Value np_lexsort(Interp& in, CallArgs& a) {
     }
     Value out = new_array(DType::Int64, shape);
     if (shape.empty()) {  // scalar keys: the one index
-        out.as<ArrayObj>()->numpy_scalar = true;
+        set_numpy_scalar(out.as<ArrayObj>(), true);
         std::memset(out.as<ArrayObj>()->buffer.bytes(), 0, sizeof(int64_t));
         return out;
     }

@@ -223,7 +223,7 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
         ScalarValue nanv = convert_scalar(Value::real(NAN), t);
         std::memcpy(res.as<ArrayObj>()->buffer.bytes(), nanv.raw, itemsize(t));
     }
-    if (out_shape.empty()) res.as<ArrayObj>()->numpy_scalar = true;
+    if (out_shape.empty()) set_numpy_scalar(res.as<ArrayObj>(), true);
     if (qa.out) {
         return store_reduction_out(in, *qa.out, res, "add", as_array(res)->shape, qa.keepdims);
     }
@@ -327,7 +327,7 @@ Value np_average(Interp& in, CallArgs& a) {
         // NumPy: the count in avg's dtype, a scalar (broadcast below when returned).
         DType at = avg.as<ArrayObj>()->dtype;
         scl = compute_into_new(make_scalar(at, convert_scalar(Value::real(double(count)), at)), at, {});
-        scl.as<ArrayObj>()->numpy_scalar = true;
+        set_numpy_scalar(scl.as<ArrayObj>(), true);
     } else {
         Value w = as_array_value(in, *wv);
         ArrayObj* wa = w.as<ArrayObj>();

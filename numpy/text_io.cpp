@@ -35,7 +35,7 @@ size_t count_of(const std::string& s, char c) { return size_t(std::count(s.begin
 // (%s prints 0.1, %.3e converts to a float).
 Value element_scalar(ArrayObj* a, DType t, int64_t offset) {
     Value s = array_from_buffer(a->buffer, t, {}, {}, offset);
-    s.as<ArrayObj>()->numpy_scalar = true;
+    set_numpy_scalar(s.as<ArrayObj>(), true);
     return s;
 }
 

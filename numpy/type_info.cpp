@@ -9,6 +9,7 @@
 #include "numpy/promote.h"
 #include "lang/format.h"
 #include "numpy/array.h"
+#include "numpy/scalar_types.h"
 #include "numpy/array_print.h"
 #include "numpy/module_parts.h"
 #include "numpy/np_args.h"
@@ -57,7 +58,7 @@ Value scalar_of(DType t, T value) {
     Value s = new_array(t, {});
     ArrayObj* a = s.as<ArrayObj>();
     std::memcpy(a->buffer.bytes(), &value, sizeof(T));
-    a->numpy_scalar = true;
+    set_numpy_scalar(a, true);
     return s;
 }
 
@@ -260,20 +261,9 @@ const Abstract kAbstract[] = {
 };
 constexpr size_t kNumAbstract = sizeof kAbstract / sizeof kAbstract[0];
 
-TypeObject* abstract_type(size_t k) {
-    static TypeObject* types_[kNumAbstract];
-    static std::once_flag once;
-    std::call_once(once, [] {
-        for (size_t i = 0; i < kNumAbstract; ++i) {
-            // Parents: generic <- number <- integer <- signed/unsigned; number <- inexact <- floating/complex.
-            static const int parent[] = {-1, 0, 1, 2, 2, 1, 5, 5};
-            TypeObject* base = parent[i] < 0 ? nullptr : types_[parent[i]];
-            types_[i] = new TypeObject(std::string("numpy.") + kAbstract[i].name, base, OK::Other);
-            types_[i]->doc = "abstract NumPy scalar type (for np.issubdtype)";
-        }
-    });
-    return types_[k];
-}
+// The types themselves: numpy/scalar_types.cpp (the scalar types derive from them).
+TypeObject* abstract_type(size_t k) { return abstract_scalar_type(k); }
+static_assert(kNumAbstractScalarTypes == sizeof kAbstract / sizeof kAbstract[0]);
 
 int abstract_index(const Value& v) {
     if (!is_kind(v, OK::Type)) return -1;

@@ -152,7 +152,7 @@ Value fold(Interp& in, Ufunc f, ArrayObj* x, int axis, DType t, Value init, Arra
     // The start value alone (n == 0, or a 0-d initial and a masked-out axis) is broadcast.
     ArrayObj* aa = as_array_value(in, acc).as<ArrayObj>();
     if (aa->shape != shape || aa->dtype != t) acc = compute_into_new(make_cast(array_node(aa), t), t, shape);
-    if (shape.empty()) acc.as<ArrayObj>()->numpy_scalar = true;
+    if (shape.empty()) set_numpy_scalar(acc.as<ArrayObj>(), true);
     return acc;
 }
 
@@ -214,7 +214,7 @@ Value m_reduce(Interp& in, CallArgs& a) {
                                            array_node(init.as<ArrayObj>()), xa->shape));
         if (xa->ndim() == 0) {
             r = compute_into_new(array_node(r.as<ArrayObj>()), t, {});
-            r.as<ArrayObj>()->numpy_scalar = true;
+            set_numpy_scalar(r.as<ArrayObj>(), true);
         }
     } else {
         r = fold(in, f, xt.as<ArrayObj>(), axes[0], t, init, mask.is_undef() ? nullptr : mask.as<ArrayObj>());
@@ -270,7 +270,7 @@ Value m_outer(Interp& in, CallArgs& a) {
     if (a.kw) reject_unknown_keywords(a.pos[0].as<BuiltinObj>(), call);
     Value r = call_ufunc(in, f, call);
     // Like any ufunc result, a 0-d one is a NumPy scalar.
-    if (ArrayObj* ra = as_array(r); ra && ra->ndim() == 0 && !kwarg(a, "out")) ra->numpy_scalar = true;
+    if (ArrayObj* ra = as_array(r); ra && ra->ndim() == 0 && !kwarg(a, "out")) set_numpy_scalar(ra, true);
     return r;
 }
 

@@ -309,6 +309,14 @@ static bool array_operand(const Value& v) {
 
 Value slot_binary(Interp& in, BinOp op, const Value& a, const Value& b) {
     if (!array_operand(a) || !array_operand(b)) return Value();
+    // A NumPy scalar leaves `*` with a list or tuple to the sequence, as
+    // NumPy's scalars do: [0] * np.int64(3) repeats the list (a float
+    // scalar: "can't multiply sequence by non-int").
+    if (op == BinOp::Mul) {
+        auto scalar = [](const Value& v) { ArrayObj* x = as_array(v); return x && x->numpy_scalar; };
+        auto sequence = [](const Value& v) { return is_kind(v, OK::List) || is_kind(v, OK::Tuple); };
+        if ((scalar(a) && sequence(b)) || (scalar(b) && sequence(a))) return Value();
+    }
     if (op == BinOp::MatMul) return matmul(in, a, b);
     // array ** scalar: NumPy's operator fast paths (np.power itself has none):
     // ** 2 is square for every dtype (bool ** 2 is int8), and for inexact
