@@ -497,6 +497,14 @@ void check_python_store(const Value& v, DType t) {
     if (!int_range(t).contains(i)) raise(types::OverflowError, "Python integer " + std::to_string(i) + " out of bounds for " + name(t));
 }
 
+void check_numpy_scalar_store(const Value& v, DType t) {
+    ArrayObj* s = as_array(v);
+    if (!s || !s->numpy_scalar || kind(t) != DKind::Int) return;
+    Value p = element_to_python(s, host_view(s).data);
+    if (ComplexObj* c = as_complex(p)) p = Value::real(c->re);  // NumPy drops the imaginary part (ComplexWarning)
+    check_python_store(p, t);
+}
+
 static void store_element(DType t, uint8_t* p, const Value& v) {
     check_python_store(v, t);
     if (ComplexObj* c = as_complex(v)) {

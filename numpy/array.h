@@ -135,6 +135,11 @@ Value as_array_value(Interp& in, const Value& v, std::optional<DType> dtype = st
 // integer array (setitem, fill, array(..., dtype=)): OverflowError when out of
 // the dtype's range, ValueError for NaN. Other values and dtypes pass.
 void check_python_store(const Value& v, DType t);
+// A NumPy scalar stored by basic setitem or fill into a signed integer
+// array: NumPy converts it with int() first, so it gets the Python int's
+// checks (np.float64(300.5) or np.int64(300) into int8: OverflowError).
+// Unsigned and other targets cast, as do advanced indexing and np.full.
+void check_numpy_scalar_store(const Value& v, DType t);
 // A Python scalar for element `flat` of a materialised array (row-major).
 Value element_to_python(const ArrayObj* a, const uint8_t* p);
 // Normalises an axis argument (raises AxisError with NumPy's message).

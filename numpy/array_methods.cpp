@@ -266,6 +266,7 @@ Value m_fill(Interp& in, CallArgs& a) {
         raise(types::ValueError, "setting an array element with a sequence.");
     // A NumPy scalar is immutable: its fill works on a temporary copy.
     ArrayObj* self = as_array(a.pos[0]);
+    if (self) check_numpy_scalar_store(v, self->dtype);
     assign_array(in, self && self->numpy_scalar ? copy_array(self) : a.pos[0], v);
     return Value::none();
 }

@@ -222,6 +222,7 @@ void array_setitem(Interp& in, const Value& self, const Value& index, Value valu
             raise(types::ValueError, "setting an array element with a sequence. The requested array would exceed the maximum number of dimension of " +
                                          std::to_string(v.shape.size()) + ".");
     }
+    check_numpy_scalar_store(value, a->dtype);
     Value view = array_from_buffer(a->buffer, a->dtype, v.shape, v.strides, v.offset);
     assign_array(in, view, drop_leading_ones(value, v.shape.size()));
 }
