@@ -292,7 +292,8 @@ void collect_args(Frame& f, const CallExpr& c, ArgBuffer& buf) {
             Value v = static_cast<const StarredExpr&>(*a).value->eval(f);
             f.cur = a.get();
             if (!is_kind(v, OK::List) && !is_kind(v, OK::Tuple) && !is_kind(v, OK::Str) && !is_kind(v, OK::Range) &&
-                !is_kind(v, OK::Dict) && !is_kind(v, OK::Set) && !is_kind(v, OK::Iter) && !is_kind(v, OK::DictView))
+                !is_kind(v, OK::Dict) && !is_kind(v, OK::Set) && !is_kind(v, OK::Iter) && !is_kind(v, OK::DictView) &&
+                !(v.is_obj() && v.o->type->iter))  // a type that iterates (arrays)
                 raise(types::TypeError, c.func->kind == EK::Name
                                             ? static_cast<const NameExpr&>(*c.func).id + "() argument after * must be an iterable, not " + type_name(v)
                                             : std::string("argument after * must be an iterable, not ") + type_name(v));

@@ -35,7 +35,7 @@ static void unpack(Frame& f, const SeqExpr& target, const Value& v) {
         f.cur = &target;
         TypeObject* t = type_of(v);
         if (!v.is_obj() || (t->kind != OK::Str && t->kind != OK::Range && t->kind != OK::Dict && t->kind != OK::Set &&
-                            t->kind != OK::Iter && t->kind != OK::DictView))
+                            t->kind != OK::Iter && t->kind != OK::DictView && !t->iter))
             raise(types::TypeError, std::string("cannot unpack non-iterable ") + type_name(v) + " object");
         items = to_vector(f.in, v);
     }
