@@ -931,7 +931,18 @@ void install_number_methods() {
     types::slice->construct = t_slice;
 }
 
+// slice.indices(length): (start, stop, step) clamped as a sequence of that length sees them.
+Value m_slice_indices(Interp&, CallArgs& a) {
+    expect_args(a, "indices", 2, 2);
+    int64_t n = index_arg(a[1]);
+    if (n < 0) raise(types::ValueError, "length should not be negative");
+    int64_t b, e, st, cnt;
+    a[0].as<SliceObj>()->indices(n, b, e, st, cnt);
+    return make_tuple({Value::integer(b), Value::integer(e), Value::integer(st)});
+}
+
 void install_type_methods() {
+    def_method(types::slice, "indices", m_slice_indices, "slice.indices(len, /)", "Assuming a sequence of length len, calculate the start and stop indices, and the stride length of the extended slice described by the slice object.");
     install_number_methods();
     install_complex_type();
     install_str_methods();

@@ -624,7 +624,7 @@ Value Interp::call1(const Value& callee, Value arg) {
     return call(callee, a);
 }
 
-void Interp::exec_program(const std::shared_ptr<Program>& prog) {
+void Interp::exec_program(const std::shared_ptr<Program>& prog, ModuleObj* module) {
     size_t n = size_t(prog->nslots);
     if (sp + n > stack.size()) raise(types::MemoryError, "frame stack exhausted");
     size_t base = sp;
@@ -634,7 +634,7 @@ void Interp::exec_program(const std::shared_ptr<Program>& prog) {
     Value* slots = &stack[base];
     for (size_t k = 0; k < n; ++k)
         if (prog->slot_is_cell[k]) slots[k] = Value::object(new CellObj());
-    Frame frame(*this, slots, main.get(), nullptr);
+    Frame frame(*this, slots, module ? module : main.get(), nullptr);
     try {
         StatementRestore restore;
         for (const auto& s : prog->body) {

@@ -4,6 +4,9 @@
 #include <cstdio>
 
 #include "lang/interp.h"
+#include "lang/diagnostics.h"
+#include "lang/parser.h"
+#include "lang/resolver.h"
 
 namespace gpy {
 
@@ -68,6 +71,22 @@ void Interp::check_native_stack() {
     // The frame address, not a local's: sanitizers may move locals to a fake stack.
     char* here = static_cast<char*>(__builtin_frame_address(0));
     if (native_stack_limit && here < native_stack_limit) raise(types::RecursionError, "maximum recursion depth exceeded");
+}
+
+void Interp::run_in_module(ModuleObj* module, const std::string& filename, std::string source) {
+    auto file = std::make_shared<SourceFile>(filename, std::move(source));
+    std::shared_ptr<Program> prog;
+    try {
+        prog = parse_program(file, {});
+    } catch (const SyntaxError& e) {
+        throw std::logic_error("a syntax error in " + filename + ": " + render_syntax_error(e, false));
+    }
+    resolve_program(*prog, *module, [this](const std::string& n) -> const Value* {
+        auto it = builtins.find(n);
+        return it == builtins.end() ? nullptr : &it->second;
+    });
+    programs.push_back(prog);
+    exec_program(prog, module);
 }
 
 }  // namespace gpy

@@ -80,7 +80,12 @@ public:
     // ---- running code ----
     // Parses, resolves and runs; returns the module-level result. Throws
     // SyntaxError / GpyError.
-    void exec_program(const std::shared_ptr<Program>& prog);
+    // Runs a resolved program with `module` as its globals (default: __main__).
+    void exec_program(const std::shared_ptr<Program>& prog, ModuleObj* module = nullptr);
+    // Parses `source` (its file name: `filename`), binds its globals to
+    // `module` and runs it there: a native module's part written in the
+    // language (numpy/py/). A syntax error in it is an internal error.
+    void run_in_module(ModuleObj* module, const std::string& filename, std::string source);
     Value call(const Value& callee, CallArgs& args);
     Value call0(const Value& callee);
     Value call1(const Value& callee, Value a);

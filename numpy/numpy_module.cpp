@@ -26,6 +26,7 @@
 #include "numpy/ufuncs.h"
 #include "runtime/array_memory.h"
 #include "runtime/backend.h"
+#include "numpy/py_sources.h"
 
 namespace gpy {
 
@@ -689,6 +690,13 @@ ModuleObj* make_numpy_module(Interp& in) {
     m->set("double", Value::object(scalar_type_object(DType::Float64)));
     m->set("single", Value::object(scalar_type_object(DType::Float32)));
     m->set("half", Value::object(scalar_type_object(DType::Float16)));
+    // NumPy's C-type names for the scalar types (LP64 Linux: long is 64 bits).
+    for (auto [alias, t] : {std::pair{"byte", DType::Int8}, {"ubyte", DType::UInt8}, {"short", DType::Int16}, {"ushort", DType::UInt16},
+                            {"intc", DType::Int32}, {"uintc", DType::UInt32}, {"int_", DType::Int64}, {"uint", DType::UInt64},
+                            {"long", DType::Int64}, {"ulong", DType::UInt64}, {"longlong", DType::Int64}, {"ulonglong", DType::UInt64},
+                            {"uintp", DType::UInt64}, {"cdouble", DType::Complex128}, {"csingle", DType::Complex64}})
+        m->set(alias, Value::object(scalar_type_object(t)));
+    m->set("euler_gamma", Value::real(0.57721566490153286060651209008240243));
     for (bool b : {true, false}) {  // np.True_ and np.False_: NumPy bool scalars
         Value v = new_array(DType::Bool, {});
         v.as<ArrayObj>()->buffer.bytes()[0] = b;
@@ -696,6 +704,8 @@ ModuleObj* make_numpy_module(Interp& in) {
         m->set(b ? "True_" : "False_", v);
     }
     m->set("__version__", make_str(std::string("gpy-") + version()));
+    // The functions written in the language (numpy/py/), defined in the module itself.
+    for (const PySource* s = kNumpyPySources; s->file; ++s) in.run_in_module(m, s->file, s->text);
     static std::mutex types_lock;
     std::lock_guard<std::mutex> lock(types_lock);
     std::unordered_set<const Object*> seen;
