@@ -334,8 +334,10 @@ Value np_eye(Interp& in, CallArgs& a) {
     Value out = new_array(t, {n, m}, true);
     uint8_t* p = out.as<ArrayObj>()->buffer.bytes();
     ScalarValue one = convert_scalar(Value::integer(1), t);
-    for (int64_t i = 0; i < n; ++i)
-        if (__int128(i) + k >= 0 && __int128(i) + k < m) std::memcpy(p + (i * m + i + k) * int64_t(itemsize(t)), one.raw, itemsize(t));
+    // Only the rows the diagonal crosses (np.eye(2**40, 0) is empty: no loop over its rows).
+    int64_t first = k < 0 ? std::min<int64_t>(n, -k) : 0;
+    int64_t last = k >= m ? first : std::min<int64_t>(n, m - k);
+    for (int64_t i = first; i < last; ++i) std::memcpy(p + (i * m + i + k) * int64_t(itemsize(t)), one.raw, itemsize(t));
     return out;
 }
 

@@ -476,6 +476,25 @@ Value np_ufunc(Interp& in, CallArgs& a) {
 }
 }  // namespace
 
+// np._ufunc_loop(name, *operands): the loop NumPy picks for them, as a
+// tuple of dtypes (inputs, then outputs), or NumPy's TypeError. For the
+// ufuncs numpy/py/ composes from other operations (ldexp, frexp, gcd, ...).
+Value np_ufunc_loop(Interp& in, CallArgs& a) {
+    if (a.npos < 1 || !is_kind(a.pos[0], OK::Str)) raise(types::TypeError, "_ufunc_loop(name, *operands)");
+    std::vector<Operand> ops;
+    for (size_t k = 1; k < a.npos; ++k) ops.push_back(operand_of(as_array(a.pos[k]) || a.pos[k].is_number() || as_complex(a.pos[k]) ? a.pos[k] : as_array_value(in, a.pos[k])));
+    UfuncLoop loop;
+    try {
+        loop = resolve_ufunc(std::string_view(a.pos[0].as<StrObj>()->s), ops);
+    } catch (const PromotionError& e) {
+        raise(e.kind == "OverflowError" ? types::OverflowError : e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError, e.what());
+    }
+    std::vector<Value> items;
+    for (DType t : loop.in) items.push_back(dtype_value(t));
+    for (DType t : loop.out) items.push_back(dtype_value(t));
+    return make_tuple(std::move(items));
+}
+
 void add_ufuncs(ModuleObj* m) {
     static const struct {
         Ufunc id;
@@ -492,6 +511,8 @@ void add_ufuncs(ModuleObj* m) {
     for (auto [alias, target] : {std::pair{"true_divide", "divide"}, {"mod", "remainder"}, {"abs", "absolute"}, {"pow", "power"}})
         m->set(alias, *m->get(target));
     m->set("ufunc", Value::object(ufunc_type()));
+    m->set("_ufunc_loop", Value::object(new BuiltinObj("_ufunc_loop", np_ufunc_loop, "_ufunc_loop(name, *operands)",
+                                                       "The loop dtypes NumPy picks for a ufunc and operands (inputs, then outputs).")));
 }
 
 void install_ufunc_type() {

@@ -281,7 +281,6 @@ def interp(x, xp, fp, left=None, right=None, period=None):
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     y = asarray(y)
     nd = y.ndim
-    axis = _axis_index(axis, nd)
     if x is None:
         d = dx
     else:
@@ -289,12 +288,13 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
         if x.ndim == 1:
             d = diff(x)
             shape = [1] * nd
-            shape[axis] = d.shape[0]
+            shape[_axis_index(axis, nd)] = d.shape[0]
             d = d.reshape(tuple(shape))
         else:
-            d = diff(x, axis=axis)
-    upper = y[_along(nd, axis, slice(1, None))]
-    lower = y[_along(nd, axis, slice(None, -1))]
+            d = diff(x, axis=axis)  # along x's own axis
+    yaxis = _axis_index(axis, nd)
+    upper = y[_along(nd, yaxis, slice(1, None))]
+    lower = y[_along(nd, yaxis, slice(None, -1))]
     return add.reduce(d * (upper + lower) / 2.0, axis)
 
 
@@ -662,11 +662,8 @@ def isneginf(x, out=None):
 
 
 def fix(x, out=None):
-    res = asarray(ceil(x, out=out))
-    res = floor(x, out=res, where=greater_equal(x, 0))
-    if out is None and res.ndim == 0:
-        return res[()]
-    return res
+    # Round toward zero, keeping the dtype: trunc (ceil below zero, floor above).
+    return trunc(x, out=out)
 
 
 def asarray_chkfinite(a, dtype=None, order=None):
@@ -701,7 +698,7 @@ def fromiter(iter, dtype, count=-1, *, like=None):
         items.append(v)
     if count >= 0 and len(items) < count:
         raise ValueError("iterator too short: Expected " + str(count) + " but iterator had only " + str(len(items)) + " items.")
-    return array(items, dtype=dtype)
+    return array(items, dtype=float64 if dtype is None else dtype)
 
 
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):

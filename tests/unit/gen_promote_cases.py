@@ -42,7 +42,7 @@ UFUNCS = ("add subtract multiply divide true_divide floor_divide remainder mod f
           "isinf isfinite signbit copysign logical_and logical_or logical_not logical_xor "
           "bitwise_and bitwise_or bitwise_xor invert left_shift right_shift deg2rad rad2deg "
           "degrees radians heaviside greater greater_equal less less_equal equal not_equal "
-          "divmod modf conjugate").split()
+          "divmod modf conjugate ldexp frexp gcd lcm logaddexp logaddexp2 nextafter spacing bitwise_count").split()
 
 # The legacy type resolver of each ufunc (numpy/_core/code_generators/
 # generate_umath.py; the datetime branches are irrelevant here). Ufuncs not

@@ -181,7 +181,7 @@ TEST_CASE("ufunc table lookups", "[promote][ufunc]") {
     CHECK(is_known_ufunc("add"));
     CHECK(is_known_ufunc("mod"));
     CHECK(is_known_ufunc("true_divide"));
-    CHECK_FALSE(is_known_ufunc("frexp"));
+    CHECK_FALSE(is_known_ufunc("sinc"));  // a function, not a ufunc
     CHECK_FALSE(is_known_ufunc("Add"));
     CHECK(ufunc_nin("add") == 2);
     CHECK(ufunc_nout("add") == 1);
@@ -192,7 +192,7 @@ TEST_CASE("ufunc table lookups", "[promote][ufunc]") {
     CHECK(ufunc_nout("modf") == 2);
     CHECK(ufunc_nin("nope") == -1);
     CHECK(ufunc_nout("nope") == -1);
-    CHECK(all_ufuncs().size() == 78);
+    CHECK(all_ufuncs().size() == 87);
     const UfuncDef* mod = find_ufunc("mod");
     REQUIRE(mod != nullptr);
     CHECK(mod->numpy_name == "remainder");
@@ -240,7 +240,7 @@ TEST_CASE("resolve_ufunc hand-written cases", "[promote][ufunc]") {
                           "divmod() takes from 2 to 4 positional arguments but 5 were given");
         CHECK_THROWS_WITH(resolve_ufunc("sqrt", {}),
                           "sqrt() takes from 1 to 2 positional arguments but 0 were given");
-        CHECK_THROWS_AS(resolve_ufunc("frexp", {arr(T::Float64)}), PromotionError);
+        CHECK_THROWS_AS(resolve_ufunc("sinc", {arr(T::Float64)}), PromotionError);  // a function, not a ufunc
     }
     SECTION("comparisons with out-of-range Python ints are constant") {
         UfuncLoop l = resolve_ufunc("less", {arr(T::UInt8), Operand::py_int(300)});
