@@ -78,7 +78,15 @@ static void report_exception(Interp& in, const Value& exc) {
     }
     flush_repeats();
     std::string text = exception_text(in, exc);
-    if (!e->traceback.empty() && e->traceback.front().span.file) out += render_diagnostic(e->traceback.front().span, "error", text, color);
+    // The caret goes to the innermost frame of the user's code (a library
+    // module written in the language is NumPy's inside, not the user's).
+    const Span* at = nullptr;
+    for (const auto& frame : e->traceback)
+        if (frame.span.file && (!at || !frame.span.file->library)) {
+            if (!at || at->file->library) at = &frame.span;
+            if (!frame.span.file->library) break;
+        }
+    if (at) out += render_diagnostic(*at, "error", text, color);
     else out += "error: " + text + "\n";
     in.write_err(out);
 }

@@ -552,6 +552,46 @@ Value set_isdisjoint(Interp& in, CallArgs& a) {
 
 }  // namespace
 
+// ---- named tuples ----
+
+namespace {
+const std::vector<Value>& named_fields(const TypeObject* t) { return t->lookup("_fields")->as<TupleObj>()->items; }
+
+Value named_tuple_getattr(Interp&, const Value& v, const std::string& attr) {
+    const auto& fields = named_fields(v.o->type);
+    for (size_t k = 0; k < fields.size(); ++k)
+        if (fields[k].as<StrObj>()->s == attr) return v.as<TupleObj>()->items[k];
+    return Value();
+}
+
+std::string named_tuple_repr(Interp& in, const Value& v) {
+    const auto& fields = named_fields(v.o->type);
+    const auto& items = v.as<TupleObj>()->items;
+    std::string out = v.o->type->name + "(";
+    for (size_t k = 0; k < items.size(); ++k) {
+        if (k) out += ", ";
+        out += (k < fields.size() ? fields[k].as<StrObj>()->s : std::string("?")) + "=" + repr(in, items[k]);
+    }
+    return out + ")";
+}
+}  // namespace
+
+TypeObject* make_named_tuple_type(const std::string& name, const std::vector<std::string>& fields) {
+    auto* t = new TypeObject(name, types::tuple, OK::Tuple);
+    std::vector<Value> names;
+    for (const std::string& f : fields) names.push_back(make_str(f));
+    t->dict["_fields"] = make_tuple(std::move(names));
+    t->getattr = named_tuple_getattr;
+    t->repr = named_tuple_repr;
+    return t;
+}
+
+Value make_named_tuple(TypeObject* type, std::vector<Value> items) {
+    auto* t = new TupleObj(std::move(items));
+    t->type = type;
+    return Value::object(t);
+}
+
 void install_container_methods() {
     TypeObject* l = types::list;
     def_method(l, "append", list_append, "list.append(object, /)", "Append object to the end of the list.");

@@ -75,6 +75,7 @@ void Interp::check_native_stack() {
 
 void Interp::run_in_module(ModuleObj* module, const std::string& filename, std::string source) {
     auto file = std::make_shared<SourceFile>(filename, std::move(source));
+    file->library = true;
     std::shared_ptr<Program> prog;
     try {
         prog = parse_program(file, {});

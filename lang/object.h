@@ -299,6 +299,11 @@ Value make_exception(TypeObject* type, std::string message);
 Value make_str(std::string s);
 Value make_list(std::vector<Value> items = {});
 Value make_tuple(std::vector<Value> items = {});
+// A named tuple type (Python's collections.namedtuple, NumPy's result
+// tuples such as EighResult): a tuple whose fields are also attributes and
+// whose repr names them. Immortal; make one per name and keep it.
+TypeObject* make_named_tuple_type(const std::string& name, const std::vector<std::string>& fields);
+Value make_named_tuple(TypeObject* type, std::vector<Value> items);
 Value make_builtin(std::string name, NativeFn fn, std::string sig, std::string doc);
 Value make_complex(double re, double im);  // lang/complex.cpp
 

@@ -14,6 +14,9 @@ struct SourceFile {
     std::string name;  // path as the user gave it, or "<stdin>", "<string>"
     std::string text;
     std::vector<uint32_t> line_starts;  // byte offset of each line's first char
+    // Part of a module written in the language (numpy/py/): its frames are
+    // listed in a traceback, but the error's caret points at the user's code.
+    bool library = false;
 
     SourceFile(std::string name_, std::string text_);
     // 1-based line and column of a byte offset (column counts UTF-8 code points).

@@ -193,9 +193,9 @@ Value la_solve(Interp& in, CallArgs& a) {
 
 Value la_inv(Interp& in, CallArgs& a) {
     expect_args(a, "inv", 1, 1);
-    Stack s = stack_of(checked_matrices(in, a.pos[0], true), false);
-    // inv(A^T) = inv(A)^T: solving the row-major copy (A^T to LAPACK) against I
-    // leaves inv(A) in row-major order.
+    // As NumPy: A column-major to LAPACK, gesv against I, the solution read
+    // back transposed (solving A^T instead gives other roundings).
+    Stack s = stack_of(checked_matrices(in, a.pos[0], true), true);
     Value eye = new_array(s.t, with_batch(s.batch, {s.rows, s.rows}), true);
     int64_t isz = int64_t(itemsize(s.t));
     uint8_t* p = arr(eye)->buffer.bytes();
@@ -204,7 +204,7 @@ Value la_inv(Interp& in, CallArgs& a) {
         for (int64_t i = 0; i < s.rows; ++i) std::memcpy(p + ((k * s.rows + i) * s.rows + i) * isz, one.raw, size_t(isz));
     if (s.t == DType::Float32) gesv_all<float>(s, eye, s.rows);
     else gesv_all<double>(s, eye, s.rows);
-    return eye;
+    return contiguous(swap_last(eye));
 }
 
 // ---- det, slogdet ----

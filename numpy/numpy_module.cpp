@@ -9,6 +9,7 @@
 #include <set>
 #include <unordered_set>
 #include <fstream>
+#include <map>
 #include <mutex>
 
 #include "numpy/numpy_module.h"
@@ -351,6 +352,31 @@ Value np_identity(Interp& in, CallArgs& a) {
     return np_eye(in, eye);
 }
 
+// np._named_tuple(name, fields, values): NumPy's result tuples (EighResult,
+// UniqueCountsResult, ...) for numpy/py/; one immortal type per name and fields.
+Value np_named_tuple(Interp& in, CallArgs& a) {
+    expect_args(a, "_named_tuple", 3, 3);
+    std::string name = to_str(in, a.pos[0]);
+    std::vector<std::string> fields;
+    std::string key = name;
+    for (const Value& f : to_vector(in, a.pos[1])) {
+        fields.push_back(to_str(in, f));
+        key += "," + fields.back();
+    }
+    static std::mutex mu;
+    static std::map<std::string, TypeObject*> types_by_key;
+    TypeObject* t;
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        TypeObject*& slot = types_by_key[key];
+        if (!slot) slot = make_named_tuple_type(name, fields);
+        t = slot;
+    }
+    std::vector<Value> items = to_vector(in, a.pos[2]);
+    if (items.size() != fields.size()) raise(types::ValueError, "_named_tuple: one value per field");
+    return make_named_tuple(t, std::move(items));
+}
+
 Value np_where(Interp& in, CallArgs& a) {
     if (a.npos == 1) return nonzero(in, a.pos[0], true);
     expect_args(a, "where", 3, 3);
@@ -572,6 +598,7 @@ Value np_size(Interp& in, CallArgs& a) {
 
 const FunctionSpec kFunctions[] = {
     {"array", np_array, "array(object, dtype=None, *, copy=True, order='K')", "Create an array from nested lists, tuples or another array."},
+    {"_named_tuple", np_named_tuple, "_named_tuple(name, fields, values)", "A named result tuple (for the module's own functions)."},
     {"asnumpy", np_asnumpy, "asnumpy(a)", "A host copy of the array (CuPy's name)."},
     {"asarray", np_asarray, "asarray(a, dtype=None, order=None, *, copy=None)", "Convert the input to an array (no copy if it already is one)."},
     {"zeros", np_zeros, "zeros(shape, dtype=float, order='C')", "Return a new array of given shape and type, filled with zeros."},

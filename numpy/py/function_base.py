@@ -299,8 +299,10 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
 
 
 def sinc(x):
-    x = asarray(x)
-    y = pi * where(x == 0, 1.0e-20, x)
+    # Zero becomes the dtype's epsilon (sin(eps) / eps is 1.0 in every float type).
+    x = pi * asarray(x)
+    eps = finfo(x.dtype).eps if x.dtype.kind == "f" else 1e-20
+    y = where(x, x, eps)
     return sin(y) / y
 
 
@@ -330,15 +332,16 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
 
 
 def trim_zeros(filt, trim="fb", axis=None):
-    filt = asarray(filt)
+    # The input's own slice (a list stays a list), as NumPy's.
+    arr = asarray(filt)
     trim = trim.lower()
-    if filt.ndim != 1 or axis is not None:
+    if arr.ndim != 1 or axis is not None:
         raise NotImplementedError("gpy's trim_zeros trims 1-d arrays")
-    nz = flatnonzero(filt)
+    nz = flatnonzero(arr)
     if nz.size == 0:
         return filt[0:0]
     start = int(nz[0]) if "f" in trim else 0
-    stop = int(nz[-1]) + 1 if "b" in trim else filt.size
+    stop = int(nz[-1]) + 1 if "b" in trim else arr.size
     return filt[start:stop]
 
 
@@ -351,8 +354,11 @@ def vander(x, N=None, increasing=False):
     dtype = promote_types(x.dtype, int64)
     v = empty((len(x), N), dtype=dtype)
     if N > 0:
+        # x itself as the first power (not 1 * x: (1+0j) * (nan+0j) is nan+nanj).
         cols = [ones(len(x), dtype=dtype)]
-        for k in range(1, N):
+        if N > 1:
+            cols.append(x.astype(dtype))
+        for k in range(2, N):
             cols.append(cols[-1] * x)
         if not increasing:
             cols = cols[::-1]
@@ -629,10 +635,8 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     info = finfo(x.dtype)
     big = info.max if posinf is None else posinf
     small = -info.max if neginf is None else neginf
-    out = where(isnan(x), nan, x)
-    out = where(isposinf(x), big, out)
-    out = where(isneginf(x), small, out)
-    out = asarray(out).astype(x.dtype)
+    out = empty_like(x)
+    out[...] = where(isneginf(x), small, where(isposinf(x), big, where(isnan(x), nan, x)))
     return out[()] if x.ndim == 0 else out
 
 
