@@ -227,7 +227,7 @@ Value apply_ufunc(Interp& in, Ufunc f, std::span<const Value> values, const Ufun
                                      " doesn't match the broadcast shape " + compact_shape_text(shape));
     bool all_scalars = true;  // every operand a scalar (Python, NumPy or 0-d): NumPy returns a scalar
     for (size_t k = 0; k < nargs; ++k)
-        if (!args[k].array.is_undef() && !args[k].array.as<ArrayObj>()->numpy_scalar) all_scalars = false;
+        if (!args[k].array.is_undef() && args[k].array.as<ArrayObj>()->ndim() != 0) all_scalars = false;
     NodeP node;
     if (constant_result) {
         // NumPy answers e.g. uint8_array < 300 without computing: all True.

@@ -124,8 +124,9 @@ def select(condlist, choicelist, default=0):
         raise ValueError("list of cases must be same length as list of conditions")
     if len(condlist) == 0:
         raise ValueError("select with an empty condition list is not possible")
+    # The result dtype from the choices as given (Python scalars are weak).
+    dtype = result_type(*([c if isscalar(c) else asarray(c) for c in choicelist] + [default if isscalar(default) else asarray(default)]))
     choices = [asarray(c) for c in choicelist]
-    dtype = result_type(*choices, default)
     conds = [asarray(c) for c in condlist]
     for i, c in enumerate(conds):
         if c.dtype != bool:

@@ -177,6 +177,7 @@ def spacing(x, /):
     # others away from zero.
     toward = full_like(x, inf) if x.dtype == float16 else where(signbit(x), -inf, inf).astype(x.dtype)
     r = asarray(nextafter(x, toward)) - x
+    r = where(x == 0, asarray(nextafter(zeros_like(x), ones_like(x))), r)  # +0 and -0: the smallest positive
     r = where(isinf(x), nan, r)
     return _result(asarray(r).astype(x.dtype), scalar)
 
