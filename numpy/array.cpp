@@ -778,6 +778,11 @@ Value dtype_getattr(Interp&, const Value& v, const std::string& n) {
         return make_str(k);
     }
     if (n == "type") return Value::object(g_scalar_types[int(t)]);
+    // The array-protocol type string: byte order ('|' when it does not apply), kind, item size.
+    if (n == "str") {
+        const char* k = kind(t) == DKind::Bool ? "b" : kind(t) == DKind::Int ? "i" : kind(t) == DKind::UInt ? "u" : kind(t) == DKind::Float ? "f" : "c";
+        return make_str(std::string(itemsize(t) == 1 ? "|" : "<") + k + std::to_string(itemsize(t)));
+    }
     return Value();
 }
 

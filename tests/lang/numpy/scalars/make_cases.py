@@ -255,6 +255,7 @@ np.complex128(1 + 2j).conj()
 np.float64(3).max()
 np.float64(3).cumsum()
 np.int64(5).argmax()
+[np.dtype(t).str for t in ['?', 'i1', 'u1', 'i2', 'u4', 'i8', 'f2', 'f4', 'f8', 'c8', 'c16']]
 np.int64(2).view(np.float64)
 '''.strip().splitlines()
 
