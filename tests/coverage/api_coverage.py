@@ -145,12 +145,12 @@ def main():
     floor_path = os.path.join(HERE, 'floor.txt')
     if args.check:
         floor = float(open(floor_path).read().split()[0])
-        if pct + 1e-9 < floor:
+        if round(pct, 1) < floor:  # the floor is recorded to one decimal
             print('\nFAIL: coverage %.1f%% is below the recorded floor %.1f%% (%s)' % (pct, floor, floor_path))
             return 1
         print('\ncoverage %.1f%% >= floor %.1f%%' % (pct, floor))
         if pct >= floor + 0.5:
-            print('raise the floor: echo %.1f > %s' % (pct, os.path.relpath(floor_path)))
+            print('raise the floor: echo %.1f > %s' % (int(pct * 10) / 10.0, os.path.relpath(floor_path)))
     return 0
 
 
