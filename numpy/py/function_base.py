@@ -20,6 +20,14 @@ def _along(ndim, axis, index):
     return tuple(key)
 
 
+def _flat_or_axis(arr, axis):
+    # delete and insert: the flattened array without an axis, else the axis checked.
+    arr = asarray(arr)
+    if axis is None:
+        return arr.ravel(), 0
+    return arr, _axis_index(axis, arr.ndim)
+
+
 def append(arr, values, axis=None):
     arr = asarray(arr)
     if axis is None:
@@ -31,12 +39,7 @@ def append(arr, values, axis=None):
 
 
 def delete(arr, obj, axis=None):
-    arr = asarray(arr)
-    if axis is None:
-        if arr.ndim != 1:
-            arr = arr.ravel()
-        axis = arr.ndim - 1
-    axis = _axis_index(axis, arr.ndim)
+    arr, axis = _flat_or_axis(arr, axis)
     n = arr.shape[axis]
     if isinstance(obj, slice):
         start, stop, step = obj.indices(n)
@@ -64,12 +67,7 @@ def delete(arr, obj, axis=None):
 
 
 def insert(arr, obj, values, axis=None):
-    arr = asarray(arr)
-    if axis is None:
-        if arr.ndim != 1:
-            arr = arr.ravel()
-        axis = arr.ndim - 1
-    axis = _axis_index(axis, arr.ndim)
+    arr, axis = _flat_or_axis(arr, axis)
     n = arr.shape[axis]
     if isinstance(obj, slice):
         start, stop, step = obj.indices(n)

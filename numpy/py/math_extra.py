@@ -120,32 +120,25 @@ def lcm(x1, x2, /):
     return _result(r.astype(dtype), scalar)
 
 
-def logaddexp(x1, x2, /):
+def _logaddexp(name, x1, x2, grow, same_offset):
+    # NumPy's npy_logaddexp(2): x + grow(-|x - y|) from the larger side,
+    # x + same_offset where x == y (infinities included), NaN stays.
     scalar = _all_scalar(x1, x2)
-    t1, t2, dtype = _ufunc_loop("logaddexp", x1, x2)
+    t1, t2, dtype = _ufunc_loop(name, x1, x2)
     a = asarray(x1).astype(t1)
     b = asarray(x2).astype(t2)
     tmp = a - b
-    same = a == b
-    r = where(tmp > 0, a + log1p(exp(-tmp)), where(tmp <= 0, b + log1p(exp(tmp)), tmp))
-    r = where(same, a + log(2.0).astype(dtype), r)
+    r = where(tmp > 0, a + grow(-tmp), where(tmp <= 0, b + grow(tmp), tmp))
+    r = where(a == b, a + same_offset, r)
     return _result(asarray(r).astype(dtype), scalar)
+
+
+def logaddexp(x1, x2, /):
+    return _logaddexp("logaddexp", x1, x2, lambda v: log1p(exp(v)), 0.6931471805599453)
 
 
 def logaddexp2(x1, x2, /):
-    scalar = _all_scalar(x1, x2)
-    t1, t2, dtype = _ufunc_loop("logaddexp2", x1, x2)
-    a = asarray(x1).astype(t1)
-    b = asarray(x2).astype(t2)
-    tmp = a - b
-    same = a == b
-    log2e = 1.4426950408889634
-
-    def log2_1p(v):
-        return log1p(v) * log2e
-    r = where(tmp > 0, a + log2_1p(exp2(-tmp)), where(tmp <= 0, b + log2_1p(exp2(tmp)), tmp))
-    r = where(same, a + 1, r)
-    return _result(asarray(r).astype(dtype), scalar)
+    return _logaddexp("logaddexp2", x1, x2, lambda v: log1p(exp2(v)) * 1.4426950408889634, 1.0)
 
 
 def _bits_type(dtype):

@@ -254,53 +254,31 @@ def binary_repr(num, width=None):
     return "1" * (outwidth - binwidth) + binary
 
 
-def _window_length(M):
-    # NumPy computes with M as a float64 (a NumPy unsigned M must not wrap in 1 - M).
-    return asarray([0.0, M])[1]
-
-
-def _window_points(M):
-    return arange(1 - M, M, 2)
+def _window(M, shape):
+    # NumPy computes with M as a float64 (a NumPy unsigned M must not wrap
+    # in 1 - M) over the points n = 1 - M, 3 - M, ..., M - 1.
+    M = asarray([0.0, M])[1]
+    if M < 1:
+        return array([], dtype=float64)
+    if M == 1:
+        return ones(1, dtype=float64)
+    return shape(arange(1 - M, M, 2), M - 1)
 
 
 def bartlett(M):
-    M = _window_length(M)
-    if M < 1:
-        return array([], dtype=float64)
-    if M == 1:
-        return ones(1, dtype=float64)
-    n = _window_points(M)
-    return where(less_equal(n, 0), 1 + n / (M - 1), 1 - n / (M - 1))
+    return _window(M, lambda n, d: where(less_equal(n, 0), 1 + n / d, 1 - n / d))
 
 
 def hanning(M):
-    M = _window_length(M)
-    if M < 1:
-        return array([], dtype=float64)
-    if M == 1:
-        return ones(1, dtype=float64)
-    n = _window_points(M)
-    return 0.5 + 0.5 * cos(pi * n / (M - 1))
+    return _window(M, lambda n, d: 0.5 + 0.5 * cos(pi * n / d))
 
 
 def hamming(M):
-    M = _window_length(M)
-    if M < 1:
-        return array([], dtype=float64)
-    if M == 1:
-        return ones(1, dtype=float64)
-    n = _window_points(M)
-    return 0.54 + 0.46 * cos(pi * n / (M - 1))
+    return _window(M, lambda n, d: 0.54 + 0.46 * cos(pi * n / d))
 
 
 def blackman(M):
-    M = _window_length(M)
-    if M < 1:
-        return array([], dtype=float64)
-    if M == 1:
-        return ones(1, dtype=float64)
-    n = _window_points(M)
-    return 0.42 + 0.5 * cos(pi * n / (M - 1)) + 0.08 * cos(2.0 * pi * n / (M - 1))
+    return _window(M, lambda n, d: 0.42 + 0.5 * cos(pi * n / d) + 0.08 * cos(2.0 * pi * n / d))
 
 
 def _hist_range(a, range):
@@ -451,26 +429,26 @@ def polyval(p, x):
     return y
 
 
-def polyadd(a1, a2):
+def _aligned(a1, a2):
+    # Two coefficient arrays padded with leading zeros to one length.
     a1 = atleast_1d(asarray(a1))
     a2 = atleast_1d(asarray(a2))
-    diff_ = len(a2) - len(a1)
-    if diff_ == 0:
-        return a1 + a2
-    if diff_ > 0:
-        return concatenate((zeros(diff_, a1.dtype), a1)) + a2
-    return a1 + concatenate((zeros(-diff_, a2.dtype), a2))
+    d = len(a2) - len(a1)
+    if d > 0:
+        a1 = concatenate((zeros(d, a1.dtype), a1))
+    elif d < 0:
+        a2 = concatenate((zeros(-d, a2.dtype), a2))
+    return a1, a2
+
+
+def polyadd(a1, a2):
+    a1, a2 = _aligned(a1, a2)
+    return a1 + a2
 
 
 def polysub(a1, a2):
-    a1 = atleast_1d(asarray(a1))
-    a2 = atleast_1d(asarray(a2))
-    diff_ = len(a2) - len(a1)
-    if diff_ == 0:
-        return a1 - a2
-    if diff_ > 0:
-        return concatenate((zeros(diff_, a1.dtype), a1)) - a2
-    return a1 - concatenate((zeros(-diff_, a2.dtype), a2))
+    a1, a2 = _aligned(a1, a2)
+    return a1 - a2
 
 
 def _poly1d_coeffs(a):
