@@ -220,6 +220,12 @@ void def(ModuleObj* m, const char* name, NativeFn fn, const char* sig, const cha
     m->set(name, make_builtin(name, fn, sig, doc));
 }
 
+}  // namespace
+
+void add_math_more(ModuleObj* m);  // math_more.cpp
+
+namespace {
+
 ModuleObj* make_math(Interp&) {
     auto* m = new ModuleObj("math");
     m->doc = "Mathematical functions on floats (C99 libm), as Python's math module.";
@@ -257,6 +263,7 @@ ModuleObj* make_math(Interp&) {
     def(m, "factorial", m_factorial, "factorial(n, /)", "Find n!.");
     def(m, "gcd", m_gcd, "gcd(*integers)", "Greatest Common Divisor.");
     def(m, "fsum", m_fsum, "fsum(seq, /)", "Return an accurate floating point sum of values in the iterable seq.");
+    add_math_more(m);
     m->set("pi", Value::real(M_PI));
     m->set("e", Value::real(M_E));
     m->set("tau", Value::real(2 * M_PI));

@@ -1,5 +1,6 @@
 // Indexing: classifying an index, basic indices as views, and the dispatch of
 // `x[i]` / `x[i] = v` between views and advanced (copying) indexing.
+#include <cstring>
 #include "numpy/indexing.h"
 
 #include "numpy/ufuncs.h"
@@ -156,15 +157,33 @@ static View basic_view(ArrayObj* a, const Index& ix) {
     return v;
 }
 
+// x[i, j] of every axis: a NumPy scalar holding a copy of the element, so
+// that later writes to x leave it alone (a view would change with them). On
+// the host a memcpy; on a device an asynchronous copy kernel.
+Value scalar_copy(ArrayObj* a, int64_t offset) {
+    Value out;
+    if (a->buffer->device == DeviceKind::CPU) {
+        out = new_array(a->dtype, {});
+        ArrayObj* o = out.as<ArrayObj>();
+        if (o->buffer->device == DeviceKind::CPU) {
+            std::memcpy(o->buffer.bytes() + o->offset, a->buffer.bytes() + offset, itemsize(a->dtype));
+            set_numpy_scalar(o, true);
+            return out;
+        }
+    }
+    out = compute_into_new(dag::make_input(a->buffer, a->dtype, {}, {}, offset), a->dtype, {});
+    set_numpy_scalar(out.as<ArrayObj>(), true);
+    return out;
+}
+
 Value array_getitem(Interp& in, const Value& self, const Value& index) {
     ArrayObj* a = self.as<ArrayObj>();
     Index ix = parse_index(in, index, a->ndim());
     materialize(a);
     if (ix.advanced) return advanced_get(a, ix);
     View v = basic_view(a, ix);
-    Value out = array_from_buffer(a->buffer, a->dtype, v.shape, v.strides, v.offset);
-    set_numpy_scalar(out.as<ArrayObj>(), v.all_integers && v.shape.empty());
-    return out;
+    if (v.all_integers && v.shape.empty()) return scalar_copy(a, v.offset);
+    return array_from_buffer(a->buffer, a->dtype, v.shape, v.strides, v.offset);
 }
 
 Value drop_leading_ones(const Value& value, size_t ndim) {

@@ -17,32 +17,16 @@
 #include "numpy/array.h"
 #include "numpy/module_parts.h"
 #include "numpy/np_args.h"
+#include "numpy/random_generator.h"
 #include "numpy/ufuncs.h"
 
 namespace gpy {
 
+using namespace rng;
+
 namespace {
 
 constexpr int64_t kGrain = 1 << 16;  // outputs per parallel chunk
-
-struct GeneratorObj : Object {
-    uint64_t seed = 0;
-    uint64_t base = 0;  // the next free round of counters
-    explicit GeneratorObj(TypeObject* t, uint64_t s) : Object(t), seed(s) {}
-
-    // Reserves the counters of a draw of n outputs.
-    philox::Stream take(uint64_t n, uint64_t per_group) {
-        philox::Stream s{seed, base};
-        base += philox::rounds_used(n, per_group);
-        return s;
-    }
-};
-
-TypeObject* generator_type();
-
-GeneratorObj* self_of(CallArgs& a) { return a.pos[0].as<GeneratorObj>(); }
-// The arguments after self.
-CallArgs rest(CallArgs& a) { return CallArgs{a.pos + 1, a.npos - 1, a.kw}; }
 
 uint64_t entropy_seed() {
     std::random_device rd;
@@ -96,13 +80,6 @@ double uniform_double(GeneratorObj* g) {
     philox::fill_uniform_double(g->take(1, 2), 0, 1, &u);
     return u;
 }
-Value normal_doubles(GeneratorObj* g, const dag::Shape& shape, double loc, double scale) {
-    philox::Stream s = g->take(uint64_t(count(shape)), 2);
-    DeviceDraw gpu{philox::DeviceFill::NormalDouble, s, loc, scale};
-    return generate<double>(DType::Float64, shape, [&](uint64_t b, uint64_t e, double* o) {
-        philox::fill_normal_double(s, b, e, loc, scale, o);
-    }, &gpu);
-}
 double normal_double(GeneratorObj* g, double loc, double scale) {
     double z;
     philox::fill_normal_double(g->take(1, 2), 0, 1, loc, scale, &z);
@@ -114,6 +91,17 @@ void bounded(GeneratorObj* g, uint64_t n, uint64_t max, uint64_t* out) {
     parallel_for(int64_t(n), kGrain, [&](int64_t b, int64_t e) { philox::fill_bounded(s, b, e, max, out + b); });
 }
 
+}  // namespace
+
+namespace rng {
+
+Value normal_doubles(GeneratorObj* g, const dag::Shape& shape, double loc, double scale) {
+    philox::Stream s = g->take(uint64_t(count(shape)), 2);
+    DeviceDraw gpu{philox::DeviceFill::NormalDouble, s, loc, scale};
+    return generate<double>(DType::Float64, shape, [&](uint64_t b, uint64_t e, double* o) {
+        philox::fill_normal_double(s, b, e, loc, scale, o);
+    }, &gpu);
+}
 // ---- arguments ----
 
 // Host scratch of n 8-byte values: NumPy's ValueError past int64, the
@@ -134,55 +122,61 @@ std::optional<dag::Shape> size_arg(Interp& in, CallArgs& a, size_t pos) {
     return s;
 }
 
-// A distribution parameter: a Python number, or an array to broadcast.
-struct Param {
-    Value value;
-    bool is_array;
-    double number;
-};
-Param param(Interp& in, CallArgs& a, size_t pos, const char* name, double dflt) {
+DrawParam param(Interp& in, CallArgs& a, size_t pos, const char* name, double dflt) {
     const Value* v = arg(a, pos, name);
-    if (!v) return Param{Value::real(dflt), false, dflt};
-    if (v->is_number()) return Param{*v, false, v->as_float()};
-    // NumPy reads every parameter as float64 (a complex one loses its imaginary part).
+    if (!v) return DrawParam{Value::real(dflt), false, dflt};
+    if (v->is_none()) raise(types::TypeError, "must be real number, not NoneType");
+    if (as_complex(*v)) raise(types::TypeError, "float() argument must be a string or a real number, not 'complex'");
+    if (v->is_number()) return DrawParam{*v, false, v->as_float()};
+    // NumPy reads every parameter as float64 under the 'safe' rule, except
+    // that a complex64 scalar goes through float() (losing its imaginary part).
     Value x = as_array_value(in, *v);
     ArrayObj* xa = x.as<ArrayObj>();
+    if (is_complex(xa->dtype) && !(xa->numpy_scalar && xa->dtype == DType::Complex64))
+        raise(types::TypeError, std::string("Cannot cast ") + (xa->ndim() == 0 ? "scalar" : "array data") + " from dtype('" +
+                                    gpy::name(xa->dtype) + "') to dtype('float64') according to the rule 'safe'");
     if (xa->dtype != DType::Float64) x = array_from_node(dag::make_cast(array_node(xa), DType::Float64), xa->numpy_scalar);
-    return Param{x, true, 0.0};
+    return DrawParam{x, true, 0.0};
 }
 
 // The values of an array as float64, C order.
 std::vector<double> doubles_of(const Value& v) {
     ArrayObj* a = as_array(v);
-    Value c = compute_into_new(array_node(a), DType::Float64, a->shape);
+    dag::NodeP n = array_node(a);
+    if (a->dtype != DType::Float64) n = dag::make_cast(n, DType::Float64);
+    Value c = compute_into_new(n, DType::Float64, a->shape);
     auto* ca = c.as<ArrayObj>();
     const double* p = reinterpret_cast<const double*>(ca->buffer.bytes() + ca->offset);
     return std::vector<double>(p, p + ca->size());
 }
 
-void check_scale(const Param& scale) {
+void check_scale(const DrawParam& scale) {
     bool negative = scale.is_array ? std::ranges::any_of(doubles_of(scale.value), [](double x) { return x < 0; })
                                    : scale.number < 0;
     if (negative) raise(types::ValueError, "scale < 0");
 }
 
 // The output shape of a draw with array parameters: size, or their broadcast shape.
-dag::Shape draw_shape(const std::optional<dag::Shape>& size, std::initializer_list<const Param*> params) {
+dag::Shape draw_shape(const std::optional<dag::Shape>& size, std::initializer_list<const DrawParam*> params) {
     if (size) return *size;
     std::vector<const dag::Shape*> shapes;
-    for (const Param* p : params)
+    for (const DrawParam* p : params)
         if (p->is_array) shapes.push_back(&as_array(p->value)->shape);
     return broadcast_shapes(shapes);
 }
 
 // `loc + scale * x` for array parameters; raises if the parameters do not
 // broadcast to size.
-Value affine(Interp& in, const Param& loc, const Param& scale, Value x) {
+Value affine(Interp& in, const DrawParam& loc, const DrawParam& scale, Value x) {
     Value out = apply_ufunc(in, Ufunc::add, {loc.value, apply_ufunc(in, Ufunc::multiply, {scale.value, x})});
     if (as_array(out)->shape != as_array(x)->shape)
         raise(types::ValueError, "shape mismatch: objects cannot be broadcast to a single shape");
     return out;
 }
+
+}  // namespace rng
+
+namespace {
 
 // ---- float draws ----
 
@@ -238,7 +232,7 @@ Value randn_fn(Interp& in, CallArgs& a) {
 Value uniform_fn(Interp& in, CallArgs& a) {
     GeneratorObj* g = self_of(a);
     CallArgs r = rest(a);
-    Param low = param(in, r, 0, "low", 0.0), high = param(in, r, 1, "high", 1.0);
+    DrawParam low = param(in, r, 0, "low", 0.0), high = param(in, r, 1, "high", 1.0);
     auto size = size_arg(in, r, 2);
     if (!low.is_array && !high.is_array) {
         double lo = low.number, span = high.number - low.number;
@@ -250,7 +244,7 @@ Value uniform_fn(Interp& in, CallArgs& a) {
         });
     }
     Value u = uniform_doubles(g, draw_shape(size, {&low, &high}));
-    Param span{apply_ufunc(in, Ufunc::subtract, {high.value, low.value}), true, 0.0};
+    DrawParam span{apply_ufunc(in, Ufunc::subtract, {high.value, low.value}), true, 0.0};
     return affine(in, low, span, u);
 }
 
@@ -259,7 +253,7 @@ Value uniform_fn(Interp& in, CallArgs& a) {
 Value normal_fn(Interp& in, CallArgs& a) {
     GeneratorObj* g = self_of(a);
     CallArgs r = rest(a);
-    Param loc = param(in, r, 0, "loc", 0.0), scale = param(in, r, 1, "scale", 1.0);
+    DrawParam loc = param(in, r, 0, "loc", 0.0), scale = param(in, r, 1, "scale", 1.0);
     auto size = size_arg(in, r, 2);
     check_scale(scale);
     if (!loc.is_array && !scale.is_array) {
@@ -292,7 +286,7 @@ Value gen_standard_normal(Interp& in, CallArgs& a) { return standard_normal_impl
 Value exponential_fn(Interp& in, CallArgs& a) {
     GeneratorObj* g = self_of(a);
     CallArgs r = rest(a);
-    Param scale = param(in, r, 0, "scale", 1.0);
+    DrawParam scale = param(in, r, 0, "scale", 1.0);
     auto size = size_arg(in, r, 1);
     check_scale(scale);
     double k = scale.is_array ? 1.0 : scale.number;
@@ -304,7 +298,7 @@ Value exponential_fn(Interp& in, CallArgs& a) {
         for (uint64_t i = 0; i < end - b; ++i) o[i] = -std::log(o[i]) * k;
     });
     if (!scale.is_array) return e;
-    return affine(in, Param{Value::real(0.0), false, 0.0}, scale, e);
+    return affine(in, DrawParam{Value::real(0.0), false, 0.0}, scale, e);
 }
 
 // ---- integers ----
@@ -543,7 +537,11 @@ Value seed_fn(Interp& in, CallArgs& a) {
     return Value::none();
 }
 
-Value new_generator(uint64_t seed) { return Value::object(new GeneratorObj(generator_type(), seed)); }
+}  // namespace
+
+Value rng::new_generator(uint64_t seed) { return Value::object(new GeneratorObj(generator_type(), seed)); }
+
+namespace {
 
 // default_rng(seed=None): a Generator (a Generator argument is returned as is).
 Value default_rng_fn(Interp& in, CallArgs& a) {
@@ -565,10 +563,12 @@ Value generator_construct(Interp& in, CallArgs& a) {
     raise(types::TypeError, "Generator() is not supported: use np.random.default_rng(seed)");
 }
 
+}  // namespace
+
 // The Generator type (process-wide, immutable once built).
-TypeObject* generator_type() {
+TypeObject* rng::generator_type() {
     static TypeObject* type = [] {
-        auto* t = new TypeObject("Generator", nullptr, OK::Other);
+        auto* t = new TypeObject("numpy.random._generator.Generator", nullptr, OK::Other);
         t->repr = generator_repr;
         t->construct = generator_construct;
         def_method(t, "random", gen_random, "random(size=None, dtype=np.float64)", "Floats in [0.0, 1.0).");
@@ -583,12 +583,12 @@ TypeObject* generator_type() {
                    "A random sample from a 1-D array or arange(a).");
         def_method(t, "permutation", gen_permutation, "permutation(x)", "A shuffled copy (or a shuffled arange(x)).");
         def_method(t, "shuffle", shuffle_fn, "shuffle(x)", "Shuffles x in place along axis 0.");
+        for (const MethodSpec& d : distribution_methods())
+            if (d.generator) def_method(t, d.name, d.fn, d.sig, d.doc);
         return t;
     }();
     return type;
 }
-
-}  // namespace
 
 void add_random_module(Interp& in, ModuleObj* m) {
     Value module = Value::object(new ModuleObj("numpy.random"));
@@ -615,6 +615,8 @@ void add_random_module(Interp& in, ModuleObj* m) {
         "A random sample from a 1-D array or arange(a).");
     def("permutation", legacy_permutation, "permutation(x)", "A shuffled copy (or a shuffled arange(x)).");
     def("shuffle", shuffle_fn, "shuffle(x)", "Shuffles x in place along axis 0.");
+    for (const MethodSpec& d : distribution_methods())
+        if (d.legacy) def(d.name, d.fn, d.sig, d.doc);
     r->set("default_rng", make_builtin("default_rng", default_rng_fn, "default_rng(seed=None)",
                                        "A new Generator seeded with seed (fresh entropy when None)."));
     r->set("Generator", Value::object(generator_type()));

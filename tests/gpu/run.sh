@@ -65,6 +65,7 @@ step scripts_tier0 env GPY_TIER0=always python3 tests/run_script_tests.py --gpy 
 step fast_math env GPY_FAST_MATH=1 python3 tests/run_script_tests.py --gpy "$build/gpy" tests/lang/arrays/fast_math_tolerance.gpy
 step examples python3 tests/run_examples.py --gpy "$build/gpy"
 step golden python3 tests/golden/run.py --gpy "$build/gpy"
+step programs python3 tests/programs/run.py --gpy "$build/gpy" --jobs "$jobs"
 step fuzz_regress python3 tests/fuzz/run_regressions.py --gpy "$build/gpy"
 step interrupt python3 tests/gpu/interrupt.py --gpy "$build/gpy"
 step npy_interop python3 tests/io/test_npy_interop.py --gpy "$build/gpy"

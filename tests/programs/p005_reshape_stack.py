@@ -1,0 +1,37 @@
+import numpy as np
+
+a = np.arange(24)
+b = a.reshape(2, 3, 4)
+print(b.shape, b.strides)
+print(b.reshape(6, -1))
+print(b.transpose(1, 0, 2).shape)
+print(np.moveaxis(b, 0, -1).shape)
+print(np.swapaxes(b, 0, 2).shape)
+print(b.ravel()[:8])
+print(b.T.flatten()[:6])
+
+x = np.array([1, 2, 3])
+y = np.array([4, 5, 6])
+print(np.stack([x, y]))
+print(np.stack([x, y], axis=1))
+print(np.vstack([x, y]))
+print(np.hstack([x, y]))
+print(np.column_stack([x, y]))
+print(np.concatenate([x, y, x]))
+print(np.dstack([x, y]).shape)
+
+m = np.arange(16).reshape(4, 4)
+top, bottom = np.vsplit(m, 2)
+print(top)
+print(bottom)
+for part in np.array_split(np.arange(10), 3):
+    print(part)
+print(np.split(np.arange(9), [2, 5]))
+print(np.hsplit(m, 2)[1])
+
+print(np.expand_dims(x, 0).shape, np.squeeze(np.zeros((1, 3, 1))).shape)
+print(np.atleast_2d(x))
+print(np.tile(x, 2))
+print(np.tile(x, (2, 2)))
+print(np.repeat(x, 2))
+print(np.repeat(np.array([[1, 2], [3, 4]]), [1, 2], axis=0))

@@ -1,0 +1,27 @@
+import numpy as np
+
+data = np.array([[2.0, 4.0, 4.0, 4.0],
+                 [5.0, 5.0, 7.0, 9.0],
+                 [1.0, 3.0, 8.0, 2.0]])
+print("mean", np.mean(data))
+print("mean axis0", np.mean(data, axis=0))
+print("mean axis1", data.mean(axis=1))
+print("std", np.std(data), np.std(data, ddof=1))
+print("var axis0", np.var(data, axis=0))
+print("median", np.median(data), np.median(data, axis=1))
+print("percentile", np.percentile(data, [25, 50, 75]))
+print("quantile", np.quantile(data, 0.9, axis=0))
+print("min/max", data.min(), data.max(), data.argmin(), data.argmax())
+print("ptp", np.ptp(data, axis=1))
+print("average", np.average([1, 2, 3, 4], weights=[4, 3, 2, 1]))
+print("average", np.average(data, axis=1, weights=[1, 0, 0, 1]))
+print("cov", np.cov(data[0], data[1]))
+print("corrcoef", np.corrcoef(data)[0, 1])
+print(np.round(np.corrcoef(data), 4))
+print("keepdims", data.sum(axis=1, keepdims=True))
+print(np.mean(data, axis=0, dtype=np.float32))
+x = np.array([1, 2, 3, 4, 5, 6])
+print(np.mean(x), np.median(x), x.std())
+z = (x - x.mean()) / x.std()
+print(np.round(z, 3))
+print(np.amax(data, axis=0), np.amin(data, axis=1))

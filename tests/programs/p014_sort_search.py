@@ -1,0 +1,37 @@
+import numpy as np
+
+a = np.array([[1, 4], [3, 1]])
+print(np.sort(a))
+print(np.sort(a, axis=None))
+print(np.sort(a, axis=0))
+x = np.array([3, 1, 2, 5, 4])
+print(np.argsort(x))
+print(x[np.argsort(x)][::-1])
+print(np.argsort(-x, kind="stable"))
+
+surnames = ("Hertz", "Galilei", "Hertz")
+first_names = ("Heinrich", "Galileo", "Gustav")
+keys = np.array([2, 1, 2])
+sub = np.array([3, 1, 1])
+print(np.lexsort((sub, keys)))
+
+print(np.searchsorted([1, 2, 3, 4, 5], 3))
+print(np.searchsorted([1, 2, 3, 4, 5], 3, side="right"))
+print(np.searchsorted([1, 2, 3, 4, 5], [-10, 10, 2, 3]))
+
+b = np.array([3, 4, 2, 1])
+print(np.partition(b, 3))
+print(np.partition(b, 0)[0])
+print(np.argmax([1, 5, 5, 2]), np.argmin([[4, 2], [1, 7]], axis=1))
+print(np.argwhere(np.arange(6).reshape(2, 3) > 1))
+print(np.flatnonzero(np.array([0, 3, 0, 5])))
+print(np.count_nonzero([[0, 1, 7, 0], [3, 0, 2, 19]]))
+print(np.count_nonzero([[0, 1, 7, 0], [3, 0, 2, 19]], axis=0))
+m = np.array([[10, 50, 30], [60, 20, 40]])
+ind = np.unravel_index(np.argmax(m), m.shape)
+print(ind, m[ind])
+print(np.ravel_multi_index(([0, 1], [2, 0]), (2, 3)))
+print(np.take_along_axis(m, np.argsort(m, axis=1), axis=1))
+print(np.sort(np.array([2.0, np.nan, 1.0, -np.inf])))
+top2 = np.argsort(m.ravel())[-2:]
+print(top2, m.ravel()[top2])

@@ -1,0 +1,30 @@
+import numpy as np
+
+a = np.array([1, 1, 2, 2, 3, 3, 5, 9])
+print(np.unique(a))
+u, idx, inv, cnt = np.unique(a, return_index=True, return_inverse=True, return_counts=True)
+print(u, idx, inv, cnt)
+print(u[inv])
+print(np.unique(np.array([[1, 0, 0], [1, 0, 0], [2, 3, 4]]), axis=0))
+print(np.intersect1d([1, 3, 4, 3], [3, 1, 2, 1]))
+vals, i1, i2 = np.intersect1d([1, 3, 4, 3], [3, 1, 2, 1], return_indices=True)
+print(vals, i1, i2)
+print(np.union1d([-1, 0, 1], [-2, 0, 2]))
+print(np.setdiff1d([1, 2, 3, 2, 4, 1], [3, 4, 5, 6]))
+print(np.setxor1d([1, 2, 3, 2, 4], [2, 3, 5, 7, 5]))
+element = 2 * np.arange(4).reshape((2, 2))
+test_elements = [1, 2, 4, 8]
+mask = np.isin(element, test_elements)
+print(mask)
+print(element[mask])
+print(np.isin(element, test_elements, invert=True))
+print(np.isin([0, 1, 2, 5, 0], [0, 2]))
+words = ["b", "a", "c", "a"]
+ids = {w: i for i, w in enumerate(sorted(set(words)))}
+codes = np.array([ids[w] for w in words])
+print(codes, np.unique(codes, return_counts=True))
+res = np.unique_counts(a)
+print(res.values, res.counts)
+res = np.unique_inverse(np.array([3, 1, 3]))
+print(res.values, res.inverse_indices)
+print(np.unique_values(np.array([4, 4, 1])))

@@ -1,0 +1,30 @@
+import numpy as np
+
+a = np.array([[1, 2, 3], [4, 5, 6]])
+print(np.cumsum(a))
+print(np.cumsum(a, axis=0))
+print(np.cumsum(a, axis=1, dtype=float))
+print(np.cumprod(a))
+print(np.cumprod(a, axis=1))
+print(np.diff([1, 2, 4, 7, 0]))
+print(np.diff([1, 2, 4, 7, 0], n=2))
+print(np.diff(np.array([[1, 3, 6, 10], [0, 5, 6, 8]])))
+print(np.diff(np.array([[1, 3, 6, 10], [0, 5, 6, 8]]), axis=0))
+print(np.diff([1, 2, 3], prepend=0), np.diff([1, 2, 3], append=10))
+print(np.ediff1d([1, 2, 4, 7, 0], to_begin=-99, to_end=[88, 99]))
+x = np.array([1, 0, 2, 0, 3])
+print(np.maximum.accumulate(np.array([1, 3, 2, 5, 4])))
+print(np.minimum.accumulate(np.array([5, 3, 4, 1, 2])))
+print(np.add.accumulate(x), np.multiply.accumulate([1, 2, 3, 4]))
+prices = np.array([100.0, 102.0, 99.0, 105.0, 104.0, 110.0])
+returns = np.diff(prices) / prices[:-1]
+print(np.round(returns, 4))
+growth = np.cumprod(1 + returns)
+print(np.round(growth, 4))
+drawdown = prices / np.maximum.accumulate(prices) - 1
+print(np.round(drawdown, 4))
+window = 3
+c = np.cumsum(np.insert(prices, 0, 0.0))
+print((c[window:] - c[:-window]) / window)
+print(np.cumulative_sum(np.array([1, 2, 3]), include_initial=True))
+print(np.cumulative_prod(np.array([1, 2, 3])))

@@ -1,0 +1,30 @@
+import numpy as np
+
+a = np.arange(10)
+print(np.where(a < 5, a, 10 * a))
+print(np.where([[True, False], [True, True]], [[1, 2], [3, 4]], [[9, 8], [7, 6]]))
+x, y = np.ogrid[:3, :4]
+print(np.where(x < y, x, 10 + y))
+print(np.where(a > 6))
+print(np.clip(a, 1, 8))
+print(np.clip(a, [3, 4, 1, 1, 1, 4, 4, 4, 4, 4], 8))
+print(a.clip(max=4))
+conds = [a < 3, a > 5]
+choices = [a, a ** 2]
+print(np.select(conds, choices, 42))
+print(np.piecewise(np.linspace(-2.5, 2.5, 6), [np.linspace(-2.5, 2.5, 6) < 0, np.linspace(-2.5, 2.5, 6) >= 0], [-1, 1]))
+print(np.choose([2, 3, 1, 0], [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23], [30, 31, 32, 33]]))
+b = a.copy()
+np.putmask(b, b > 5, b ** 2)
+print(b)
+c = np.zeros(5)
+np.place(c, [True, False, True, False, True], [7, 8])
+print(c)
+print(np.extract(a % 3 == 0, a))
+print(np.compress([0, 1, 1], np.array([[1, 2], [3, 4], [5, 6]]), axis=0))
+temps = np.array([12.5, 31.0, 25.4, -3.0, 18.9, 40.2])
+code = np.where(temps > 30, 2, np.where(temps < 0, 0, 1))
+print(code, [["freezing", "ok", "hot"][c] for c in code])
+print(np.any(temps > 35), np.all(temps > -5), (temps > 20).sum())
+print(np.logical_and(temps > 10, temps < 30))
+print(np.logical_or.reduce([temps < 0, temps > 40]))

@@ -1,0 +1,25 @@
+import numpy as np
+
+f = np.array([1, 2, 4, 7, 11, 16], dtype=float)
+print(np.gradient(f))
+print(np.gradient(f, 2))
+x = np.arange(f.size)
+print(np.gradient(f, x))
+x = np.array([0.0, 1.0, 1.5, 3.5, 4.0, 6.0])
+print(np.gradient(f, x))
+print(np.gradient(f, edge_order=2))
+g = np.gradient(np.array([[1, 2, 6], [3, 4, 5]], dtype=float))
+print(g[0])
+print(g[1])
+dy, dx = np.gradient(np.array([[1, 2, 6], [3, 4, 5]], dtype=float), 2.0, [1.0, 1.5, 3.5])
+print(dy)
+print(dx)
+print(np.gradient(np.array([[1, 2, 6], [3, 4, 5]], dtype=float), axis=0))
+
+t = np.linspace(0, 1, 11)
+pos = 4.9 * t**2
+vel = np.gradient(pos, t)
+acc = np.gradient(vel, t)
+print(np.round(vel, 4))
+print(np.round(acc, 4))
+print(np.gradient(np.array([1, 4, 9, 16])))

@@ -1,0 +1,21 @@
+import numpy as np
+
+a = [1, 2, 3, 4, 5]
+print(np.pad(a, (2, 3), "constant", constant_values=(4, 6)))
+print(np.pad(a, (2, 3), "edge"))
+print(np.pad(a, (2, 3), "linear_ramp", end_values=(5, -4)))
+print(np.pad(a, (2,), "maximum"))
+print(np.pad(a, (2,), "mean"))
+print(np.pad(a, (2, 3), "reflect"))
+print(np.pad(a, (2, 3), "reflect", reflect_type="odd"))
+print(np.pad(a, (2, 3), "symmetric"))
+print(np.pad(a, (2, 3), "wrap"))
+b = np.arange(6).reshape(2, 3)
+print(np.pad(b, 1))
+print(np.pad(b, ((1, 0), (0, 2)), constant_values=-1))
+print(np.pad(b, ((0, 0), (1, 1)), mode="edge"))
+print(np.pad(np.array([[1, 2], [3, 4]]), ((3, 2), (2, 3)), "minimum"))
+img = np.array([[1.0, 2.0], [3.0, 4.0]])
+padded = np.pad(img, 1, mode="reflect")
+print(padded)
+print(np.pad(np.ones(3, dtype=np.uint8), 2).dtype)

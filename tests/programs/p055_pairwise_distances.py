@@ -1,0 +1,27 @@
+import numpy as np
+
+pts = np.array([[0.0, 0.0], [3.0, 4.0], [6.0, 8.0], [1.0, 1.0], [-2.0, 2.0]])
+diff = pts[:, np.newaxis, :] - pts[np.newaxis, :, :]
+D = np.sqrt((diff ** 2).sum(axis=-1))
+np.set_printoptions(precision=4, suppress=True)
+print(D)
+print(np.allclose(D, D.T), np.diag(D))
+sq = (pts ** 2).sum(1)
+D2 = np.sqrt(np.maximum(sq[:, None] + sq[None, :] - 2 * pts @ pts.T, 0))
+print(np.allclose(D, D2))
+Dm = D + np.diag(np.full(len(pts), np.inf))
+nn = Dm.argmin(axis=1)
+print("nearest neighbours", nn)
+print("nn distance", Dm.min(axis=1))
+i, j = np.unravel_index(np.argmax(D), D.shape)
+print("farthest pair", i, j, D[i, j])
+manhattan = np.abs(diff).sum(axis=-1)
+print(manhattan)
+cheb = np.abs(diff).max(axis=-1)
+print(cheb[0])
+radius = 3.0
+within = (D <= radius) & (D > 0)
+print(within.sum(axis=1))
+iu = np.triu_indices(len(pts), k=1)
+print(np.sort(D[iu])[:4])
+np.set_printoptions()

@@ -1,0 +1,27 @@
+import numpy as np
+
+a = np.array([[1, 5, 3], [4, 2, 6]])
+print(np.max(a, axis=0, initial=5), np.min(a, initial=0))
+print(np.sum(a, where=a > 2), np.sum(a, axis=1, where=[True, False, True]))
+print(np.max(a, where=a < 5, initial=-1))
+print(np.sum(a, axis=(0, 1)), np.sum(a, axis=-1), np.sum(a, initial=10))
+print(np.prod(a, axis=0), np.prod(a, dtype=np.float64))
+print(np.sum(np.array([1, 2], dtype=np.int8), dtype=np.int8))
+print(np.sum(np.array([True, True, True])), np.sum([0.5, 0.25], dtype=np.float32).dtype)
+print(np.mean(a, where=a > 1), np.mean(a, axis=1, keepdims=True))
+print(a.sum(0).dtype, np.array([1, 2], dtype=np.uint8).sum().dtype, np.array([1, 2], dtype=np.int32).sum().dtype)
+print(np.array([1.0, 2.0], dtype=np.float32).sum().dtype, np.array([1, 2], dtype=np.uint32).prod().dtype)
+print(np.add.reduce(a, axis=None), np.max(a, axis=None))
+print(np.std(a, axis=0, ddof=1), np.var(a, keepdims=True))
+e = np.array([])
+print(np.sum(e), np.prod(e), np.max(e, initial=-np.inf))
+try:
+    np.max(e)
+except ValueError as err:
+    print("ValueError:", err)
+print(np.min(np.zeros((0, 3)), axis=1), np.sum(np.zeros((0, 3)), axis=0))
+out = np.zeros(3)
+np.sum(a, axis=0, out=out)
+print(out)
+print(a.cumsum(axis=0), a.argmax(axis=1), a.argmin(axis=0))
+print(np.max(np.array([[np.nan, 1.0], [2.0, 3.0]]), axis=1))

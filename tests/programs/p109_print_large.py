@@ -1,0 +1,18 @@
+import numpy as np
+
+print(np.arange(2000))
+print(np.arange(1001.0))
+print(np.arange(3000).reshape(30, 100))
+print(np.zeros((20, 60)))
+print(np.arange(24).reshape(2, 3, 4))
+print(np.arange(1200).reshape(2, 3, 200))
+print(np.linspace(0, 1, 1200)[::-1])
+print(np.array([-0.0, 0.0, 1.0]))
+print(np.array([1e-3, 1e3]), np.array([1e-5, 1e5]), np.array([1e16, 1.0]))
+print(np.array([123456789.0, 0.1]))
+print(np.array([0.5, 100000000.0]))
+print(np.array([np.nan, 1.0, -np.inf]), np.array([np.nan]), np.array([-np.inf, 1e20]))
+print(np.array([1 + 1j, np.nan + 1j, complex(np.inf, -np.inf)]))
+print(np.array([1.5, 2.25], dtype=np.float32), np.array([1e10, 1], dtype=np.float32))
+print(np.array([[1, -22, 333], [4444, 5, -6]]))
+print(np.arange(12).reshape(3, 4) * 1.5)

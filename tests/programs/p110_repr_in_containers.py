@@ -1,0 +1,26 @@
+import numpy as np
+
+a = np.array([1.5, 2.5, 3.0])
+print(list(a))
+print(a.tolist())
+print([a[0], a.sum(), a.max()])
+print(tuple(np.arange(3)))
+d = {"min": a.min(), "argmin": a.argmin(), "n": a.size}
+print(d)
+print(str(a.mean()), repr(a.mean()))
+print([np.float32(0.5), np.int8(3), np.uint64(7), np.bool_(False), np.complex64(1j)])
+print((np.int16(5), np.float16(0.25)))
+print({np.int64(1): "a"}, {1: np.float64(2.0)})
+stats = {k: getattr(a, k)() for k in ("sum", "mean", "std")}
+print(stats)
+pairs = list(zip(np.arange(2), np.array([0.1, 0.2])))
+print(pairs)
+print(sorted(np.array([3, 1, 2])))
+print(max(np.array([3, 1, 2])), min(a), sum(np.array([1, 2, 3])))
+print(sum(a), type(sum(a)))
+print(f"{[np.float64(1.25)]}")
+print(str([np.float64(1.0)]), repr(np.float64(1.0)), str(np.float64(1.0)))
+print(set(np.array([1, 1, 2]).tolist()))
+x = np.arange(3)
+print(list(map(type, x))[0])
+print([int(v) for v in x], [float(v) for v in a])

@@ -1,0 +1,20 @@
+import numpy as np
+import math
+
+print(repr(np.sqrt(4)), repr(np.add(1, 2)), repr(np.sin(0)), repr(np.abs(-3)))
+print(repr(np.maximum(2, 3.5)), repr(np.multiply(2, True)), repr(np.exp(np.float32(0))))
+print(repr(np.float64(2) + 1), repr(2 + np.float64(2)), repr(np.int64(3) / 2))
+print(repr(np.float32(2) + 1), repr(np.float32(2) + 1.5), repr(np.int8(1) + 1))
+print(repr(np.sum([1, 2])), repr(np.mean([1, 2])), repr(np.prod([1.5, 2])))
+print(repr(np.array([1, 2])[0] * 1.5), repr(np.array([1.0])[0] ** 2))
+print(math.sqrt(np.float64(2.0)), math.floor(np.float64(2.7)), math.isclose(np.float64(0.1) * 3, 0.3))
+print(type(math.sqrt(np.float64(4.0))), type(math.floor(np.float32(2.5))))
+print(math.pi == np.pi, math.e == np.e, math.inf == np.inf)
+print(np.float64(2.5) < 3, np.int32(3) == 3.0, np.float32(0.1) == np.float64(0.1))
+print(abs(np.float64(-2.5)), -np.int16(4), +np.float32(1.5), repr(abs(np.int8(-128))))
+print(divmod(np.int64(17), 5), divmod(np.float64(7.5), 2))
+print(repr(np.float64(10) // 3), repr(np.float64(-7) % 3), repr(np.int64(-7) % 3))
+print(np.float64(3.0).is_integer(), np.float64(2.5).as_integer_ratio())
+print(int(np.int64(10) ** 2), float(np.float32(0.25)), complex(np.complex64(1 + 2j)))
+print(bool(np.float64(0.0)), bool(np.int64(-1)), not np.bool_(False))
+print(hash(np.float64(1.5)) == hash(1.5), hash(np.int64(7)) == hash(7))

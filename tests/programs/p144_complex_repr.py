@@ -1,0 +1,20 @@
+import numpy as np
+
+z = np.complex128(1 + 0j)
+print(repr(z), str(z), z)
+print(repr(np.complex128(-0.5j)), repr(np.complex64(3 - 4j)), str(np.complex64(3 - 4j)))
+print(repr(np.complex128(complex(np.nan, 1))), repr(np.complex128(complex(np.inf, -np.inf))))
+print(np.array([0j, 1 + 1e-10j, 1e10 + 1j]))
+print(np.array([1.5 + 2.25j, -3.125 - 0.5j]))
+print(repr(np.array([1 + 2j], dtype=np.complex64)))
+a = np.array([1 + 2j, 3 + 4j])
+print(a.real.dtype, a.imag.flags["C_CONTIGUOUS"], a.real.strides)
+a.imag[0] = -7
+print(a)
+print(np.abs(np.complex64(3 + 4j)), type(np.abs(np.complex64(3 + 4j))))
+print(np.complex128(1 + 1j) ** 2, np.complex128(2j) * np.complex128(2j))
+print(np.sqrt(np.complex128(-1)), np.exp(np.complex128(1j * np.pi)).real)
+print(z.real, z.imag, type(z.real), z.conjugate())
+print(np.array([1, 2]) + 1j, (np.array([1.0]) * 1j).dtype, (np.array([1], dtype=np.float32) * 1j).dtype)
+print(complex(np.complex128(2 + 3j)), np.iscomplex(np.array([1 + 0j, 1 + 1j])), np.isreal(np.array([1 + 0j, 1 + 1j])))
+print(f"{np.complex128(1.5 + 2j)}", str(np.array([1 + 2j])[0]))

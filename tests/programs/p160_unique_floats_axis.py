@@ -1,0 +1,16 @@
+import numpy as np
+
+x = np.array([0.1, 0.2, 0.1, np.nan, 0.3, np.nan, 0.2])
+print(np.unique(x))
+print(np.unique(x, equal_nan=False))
+u, c = np.unique(np.round(x[~np.isnan(x)], 1), return_counts=True)
+print(u, c)
+m = np.array([[1, 0, 1, 0], [2, 5, 2, 5], [3, 3, 3, 3]])
+print(np.unique(m, axis=1))
+print(np.unique(m, axis=1, return_counts=True))
+rows = np.array([[1.0, 2.0], [1.0, 2.0], [0.5, 1.0], [1.0, 2.0]])
+uu, idx, inv = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+print(uu, idx, inv)
+print(np.unique(np.array([-0.0, 0.0, 1.0])))
+print(np.unique(np.array([True, False, True])), np.unique(np.array([3, 1, 2], dtype=np.uint8)))
+print(np.unique(np.array([[5, 5], [1, 5]])))
