@@ -317,6 +317,13 @@ ModuleObj* Interp::import_module(const std::string& name) {
             return m;
         }
     }
+    if (!m && name.find('.') != std::string::npos) {
+        // A submodule (numpy.linalg): an attribute of its parent that is a module.
+        size_t dot = name.rfind('.');
+        ModuleObj* parent = import_module(name.substr(0, dot));
+        const Value* v = parent->get(name.substr(dot + 1));
+        if (v && is_kind(*v, OK::Module)) m = v->as<ModuleObj>();
+    }
     if (!m) raise(types::ModuleNotFoundError, "No module named '" + name + "'");
     modules[name] = Ref<ModuleObj>(m);
     return m;

@@ -21,6 +21,7 @@ void add_linalg_functions(Interp& in, ModuleObj* m);
 void install_linalg_methods();
 // numpy/random.cpp: np.random (Philox4x32-10, cuRAND's stream)
 void add_random_module(Interp& in, ModuleObj* m);
+void add_fft_module(Interp& in, ModuleObj* m);  // fft.cpp (the rest: py/fft.py)
 // numpy/npy_io.cpp: save, load, savetxt, loadtxt
 void add_io_functions(Interp& in, ModuleObj* m);
 // numpy/arange.cpp: np.arange

@@ -697,6 +697,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     add_sorting_functions(in, m);
     add_linalg_functions(in, m);
     add_random_module(in, m);
+    add_fft_module(in, m);
     add_io_functions(in, m);
     add_type_info_functions(in, m);
     add_scan_functions(in, m);

@@ -308,7 +308,8 @@ Value np_result_type(Interp& in, CallArgs& a) {
     std::vector<Operand> ops;
     for (size_t k = 0; k < a.npos; ++k) {
         const Value& v = a.pos[k];
-        if (auto d = dtype_or_array(in, v)) ops.push_back(Operand::array(*d));
+        if (v.is_number() || as_complex(v)) ops.push_back(operand_of(v));  // Python scalars are weak (NEP 50)
+        else if (auto d = dtype_or_array(in, v)) ops.push_back(Operand::array(*d));
         else ops.push_back(operand_of(v));
     }
     return dtype_value(result_type(ops));
