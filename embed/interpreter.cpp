@@ -161,6 +161,7 @@ Config Config::from_environment() {
     c.fast_math = env("GPY_FAST_MATH") == "1";
     c.debug = std::atoi(env("GPY_DEBUG").c_str());
     c.lazy = env("GPY_LAZY") != "0";
+    c.numpy_py_dir = env("GPY_NUMPY_PY_DIR");
     return c;
 }
 

@@ -58,6 +58,7 @@ void init() {
         dict_values = mk("dict_values", OK::DictView);
         dict_items = mk("dict_items", OK::DictView);
         ellipsis = mk("ellipsis", OK::Other);
+        ellipsis->repr = [](Interp&, const Value&) { return std::string("Ellipsis"); };
         slice = mk("slice", OK::Other);
 
         BaseException = exc("BaseException", nullptr, "Common base class for all exceptions");

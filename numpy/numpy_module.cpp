@@ -698,6 +698,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     add_linalg_functions(in, m);
     add_random_module(in, m);
     add_fft_module(in, m);
+    add_index_tricks(in, m);
     add_io_functions(in, m);
     add_type_info_functions(in, m);
     add_scan_functions(in, m);
@@ -735,7 +736,19 @@ ModuleObj* make_numpy_module(Interp& in) {
     }
     m->set("__version__", make_str(std::string("gpy-") + version()));
     // The functions written in the language (numpy/py/), defined in the module itself.
-    for (const PySource* s = kNumpyPySources; s->file; ++s) in.run_in_module(m, s->file, s->text);
+    if (in.cfg.numpy_py_dir.empty()) {
+        for (const PySource* s = kNumpyPySources; s->file; ++s) in.run_in_module(m, s->file, s->text);
+    } else {
+        std::vector<std::filesystem::path> files;
+        for (const auto& e : std::filesystem::directory_iterator(in.cfg.numpy_py_dir))
+            if (e.path().extension() == ".py") files.push_back(e.path());
+        std::sort(files.begin(), files.end());
+        for (const auto& f : files) {
+            std::ifstream is(f);
+            std::string text((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
+            in.run_in_module(m, "numpy/py/" + f.filename().string(), text);
+        }
+    }
     static std::mutex types_lock;
     std::lock_guard<std::mutex> lock(types_lock);
     std::unordered_set<const Object*> seen;

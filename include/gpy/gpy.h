@@ -39,11 +39,15 @@ struct Config {
     int recursion_limit = 1000;     // as Python's sys.getrecursionlimit()
     int debug = 0;                  // 1: report each kernel and what forced it (stderr); 3: with its source
     bool lazy = true;               // false: an array is computed when it is bound to a name
+    // A folder to read the array module's language files (numpy/py/*.py)
+    // from instead of the copies built in: edit them without rebuilding.
+    std::string numpy_py_dir;
 
     // These defaults with the user's GPY_* environment variables applied,
     // read here and nowhere else (the gpy command and its REPL start from
     // it; a Config made directly ignores the environment):
     //   GPY_BACKEND=cpu|cuda  GPY_FAST_MATH=1  GPY_DEBUG=N  GPY_LAZY=0
+    //   GPY_NUMPY_PY_DIR=numpy/py
     // Process-wide settings stay in the environment: GPY_CACHE_DIR (the
     // default kernel cache folder), GPY_NUM_THREADS, GPY_TIER0, GPY_TF32,
     // GPY_GPU_MEMORY_LIMIT, GPY_SHADOW_NVRTC, the GPY_*_LIB library paths,
