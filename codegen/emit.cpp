@@ -114,6 +114,7 @@ public:
         src->rank = int(space_.size());
         src->cooperative = reduce_ && !gpu_extras_.empty();
         src->reduce_unit = reduce_unit_;
+        src->pairwise = reduce_ && !rows_ ? uint8_t(pairwise_kind()) : 0;
         src->reduce_vec_align = reduce_vec_align_;
         src->row_blocks_per_sm = row_blocks_per_sm_;
         src->row_vec_align = row_vec_align_;
@@ -1079,7 +1080,8 @@ private:
 
     // Loop over the reduced dims [n_outer_, D) for the output whose operand
     // offsets are in q<k>, over flat reduced indices [rbegin, rend).
-    std::string inner_loop(const std::string& rbegin, const std::string& rend) {
+    std::string inner_loop(const std::string& rbegin, const std::string& rend,
+                           const std::function<std::string(const std::string& v)>& fold = nullptr) {
         size_t D = space_.size();
         size_t Di = D - n_outer_;
         code_.str("");
@@ -1108,7 +1110,7 @@ private:
         }
         s << "            int64_t j = 0;\n";
         if (float_minmax()) s << lane_blocked_minmax();
-        s << "            for (; j < n; ++j) {\n" << body << "                " << combine(v, "(i + j)") << "\n            }\n";
+        s << "            for (; j < n; ++j) {\n" << body << "                " << (fold ? fold(v) : combine(v, "(i + j)")) << "\n            }\n";
         s << "            i += n;\n            ridx_[" << last << "] = 0;\n";
         s << "            for (int d = " << int(Di) - 2 << "; d >= 0; --d) { if (++ridx_[d] < shape[" << n_outer_
           << " + d]) break; ridx_[d] = 0; }\n";
@@ -1243,6 +1245,57 @@ private:
         return s.str();
     }
 
+    // NumPy's summation order, for float sums on the CPU (KernelSource::
+    // pairwise): 1 = pairwise over each output's elements (a contiguous or
+    // strided run: one reduced dim after collapsing); 2 = pairwise per 8192
+    // elements, added in order, as NumPy's buffered loop does when it casts
+    // (the mean of an integer array). 0: the lane-parallel loop.
+    int pairwise_kind() const {
+        if (reduce_->reduce != ReduceOp::Sum || tile_outputs_ || !is_float(reduce_->dtype)) return 0;
+        const Node* x = effective(reduce_->in[0].get());
+        if (!is_float(x->dtype) || space_.size() < n_outer_ + 1) return 0;
+        // NumPy buffers (copies 8192 elements at a time) when it casts, or
+        // when the reduced elements are not one strided run.
+        if ((x->op == Op::Cast && x->in[0]->dtype != x->dtype) || space_.size() > n_outer_ + 1) return 2;
+        return 1;
+    }
+    // The type NumPy's pairwise sum adds in: float for float16 and float32.
+    std::string pairwise_type() const {
+        return effective(reduce_->in[0].get())->dtype == DType::Float64 ? "double" : "float";
+    }
+
+    // CPU code setting racc to the sum of reduced elements [lo, lo + n) in
+    // NumPy's pairwise order (gpy_pairwise in the CPU prelude); `top` adds
+    // NumPy's identity 0 first (whole outputs, not a part's subtree).
+    std::string pairwise_fold(const std::string& lo, const std::string& n, bool top) {
+        std::string T = pairwise_type();
+        if (pairwise_kind() == 2) {
+            // The elements in order into a buffer of 8192; each full buffer
+            // (and the last) summed pairwise onto the running total.
+            std::string flush = "{ auto at = [&](int64_t b) -> " + T + " { return rbuf[b]; }; rtot += gpy_pairwise<" + T + ">(at, 0, rfill); rfill = 0; }";
+            std::string loop = inner_loop(lo, "(" + lo + ") + (" + n + ")", [&](const std::string& v) {
+                return "rbuf[rfill++] = (" + T + ")(" + v + "); if (rfill == 8192) " + flush;
+            });
+            return "        {\n        " + T + " rbuf[8192]; int64_t rfill = 0; " + T + " rtot = 0;\n" + loop +
+                   "        if (rfill) " + flush + "\n        racc = (" + acc_type() + ")rtot;\n        }\n";
+        }
+        size_t D = space_.size();
+        code_.str("");
+        values_.clear();
+        std::string v = value(effective(reduce_->in[0].get()), "j", true);
+        std::string body = code_.str();
+        std::ostringstream s;
+        s << "        {\n";
+        for (size_t k = 1; k < ops_.size(); ++k) {
+            if (ops_[k].epilogue) continue;
+            s << "            char* GPY_RESTRICT q" << k << " = o" << k << "; const int64_t s" << k << " = st[" << k * D + D - 1 << "]; (void)s" << k << ";\n";
+        }
+        s << "            auto at = [&](int64_t j) -> " << T << " {\n" << body << "                return (" << T << ")(" << v << ");\n            };\n";
+        std::string sum = "gpy_pairwise<" + T + ">(at, " + lo + ", " + n + ")";
+        s << "            racc = (" << acc_type() << ")(" << (top ? "(" + T + ")0 + " : "") << sum << ");\n        }\n";
+        return s.str();
+    }
+
     std::string emit_reduce() {
         std::ostringstream s;
         std::string A = acc_type();
@@ -1251,21 +1304,29 @@ private:
         std::string epi = epilogue();
         bool float_minmax = is_float(acc_dtype_) && (reduce_->reduce == ReduceOp::Max || reduce_->reduce == ReduceOp::Min);
         std::string reassoc = (reduce_->reduce == ReduceOp::Sum || reduce_->reduce == ReduceOp::Prod || float_minmax) ? "    GPY_REASSOC\n" : "";
+        int pairwise = pairwise_kind();
+        // The pairwise code is the CPU's; a GPU keeps the parallel loops.
+        const char* if_cpu = "#if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)\n";
+        auto cpu_or = [&](const std::string& cpu, const std::string& other) {
+            return pairwise ? if_cpu + cpu + "#else\n" + other + "#endif\n" : other;
+        };
         s << "GPY_KERNEL void KNAME(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end) {\n"
-          << reassoc << header;
+          << cpu_or("", reassoc) << header;
         s << "    int64_t rn = 1; for (int d = " << n_outer_ << "; d < " << space_.size() << "; ++d) rn *= shape[d];\n";
         s << "    for (int64_t o = begin; o < end; ++o) {\n" << outer_offsets("o");
         s << acc_decl();
-        s << loop_all << nan_fix();
+        s << cpu_or(pairwise ? pairwise_fold("0", "rn", true) : "", loop_all + nan_fix());
         s << epi;
         s << "    }\n" << error_report() << "}\n";
         if (n_outer_ == 0) {
-            // Partials over a range of the reduced elements, then a finishing pass.
+            // Partials over a range of the reduced elements, then a finishing
+            // pass (pairwise: the range is a subtree of NumPy's recursion, or
+            // one of its 8192-element buffers; cpu_backend.cpp splits them).
             std::string loop_part = inner_loop("begin", "end");
             s << "GPY_KERNEL void KNAME_part(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end, int64_t part, char* partials) {\n"
-              << reassoc << header;
+              << cpu_or("", reassoc) << header;
             s << "    {\n" << outer_offsets("0");
-            s << acc_decl() << loop_part << nan_fix();
+            s << acc_decl() << cpu_or(pairwise ? pairwise_fold("begin", "end - begin", false) : "", loop_part + nan_fix());
             // A complex accumulator fills the 16-byte partial; it has no index.
             s << "        *(" << A << "*)(partials + part * 16) = racc;"
               << (is_complex(acc_dtype_) ? "\n" : " *(int64_t*)(partials + part * 16 + 8) = ridx;\n");
@@ -1274,9 +1335,25 @@ private:
               << header;
             s << "    {\n" << outer_offsets("0");
             s << acc_decl();
-            s << "        for (int64_t k = 0; k < nparts; ++k) {\n";
-            s << "            " << A << " pv = *(" << A << "*)(partials + k * 16); int64_t pi = *(int64_t*)(partials + k * 16 + 8);\n";
-            s << "            " << combine_partial() << "\n        }\n";
+            std::ostringstream seq;
+            seq << "        for (int64_t k = 0; k < nparts; ++k) {\n";
+            seq << "            " << A << " pv = *(" << A << "*)(partials + k * 16); int64_t pi = *(int64_t*)(partials + k * 16 + 8);\n";
+            seq << "            " << combine_partial() << "\n        }\n";
+            std::string cpu;
+            if (pairwise) {
+                // The partials combine as NumPy's recursion did: pairwise
+                // subtrees level by level, buffers one after another.
+                std::string T = pairwise_type();
+                auto at = [&](const std::string& k) { return "*(" + A + "*)(partials + (" + k + ") * 16)"; };
+                if (pairwise == 1)
+                    cpu = "        for (int64_t step = 1; step < nparts; step *= 2)\n"
+                          "            for (int64_t k = 0; k + step < nparts; k += 2 * step) " + at("k") + " = (" + A + ")((" + T + ")" + at("k") +
+                          " + (" + T + ")" + at("k + step") + ");\n"
+                          "        racc = (" + A + ")((" + T + ")0 + (" + T + ")" + at("0") + ");\n";
+                else
+                    cpu = "        { " + T + " acc = 0; for (int64_t k = 0; k < nparts; ++k) acc += (" + T + ")" + at("k") + "; racc = (" + A + ")acc; }\n";
+            }
+            s << cpu_or(cpu, seq.str());
             s << epi << "    }\n" << error_report() << "}\n";
             // Combines partials [begin, end) into merged[out]: a GPU merges
             // its many partials in a few parallel rounds before the finish.

@@ -42,6 +42,10 @@ struct KernelSource {
     // The kernel can fail at run time: its last ptrs slot is an int error
     // word, stored with GPY_REPORT_ERROR (kernel_error_message gives the text).
     bool may_fail = false;
+    // Float sums on the CPU add in NumPy's order (codegen/emit.cpp
+    // pairwise_kind): 1 pairwise, 2 pairwise per 8192-element buffer; a
+    // ReduceFull's parts are then that recursion's subtrees or buffers.
+    uint8_t pairwise = 0;
     // CUDA-only entry points appended after the body (codegen/emit.cpp):
     //  - elementwise, when vec4_align is non-empty: NAME_vec4(P, M, S, r, c, m,
     //    vec) computes elements [c, c + m) of row r with one vector load/store

@@ -20,6 +20,30 @@ typedef _Float16 gpy_half;
 // Row kernels: one thread per row, nothing to combine, rows read from cache.
 #define GPY_ROW_CACHE 0
 template <bool Fence, class A, class F> GPY_INLINE A gpy_row_allreduce(A v, F) { return v; }
+// NumPy's pairwise summation of at(lo), ..., at(lo + n - 1): sequential
+// below 8 elements, 8 interleaved accumulators up to 128, halves (cut at a
+// multiple of 8) above. Bit for bit NumPy's float sums (written from its
+// description; at() computes a fused element).
+template <class T, class F> static T gpy_pairwise(F& at, int64_t lo, int64_t n) {
+    if (n < 8) {
+        T res = 0;
+        for (int64_t i = 0; i < n; ++i) res += at(lo + i);
+        return res;
+    }
+    if (n <= 128) {
+        T r[8];
+        for (int k = 0; k < 8; ++k) r[k] = at(lo + k);
+        int64_t i = 8;
+        for (; i < n - (n % 8); i += 8)
+            for (int k = 0; k < 8; ++k) r[k] += at(lo + i + k);
+        T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; ++i) res += at(lo + i);
+        return res;
+    }
+    int64_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return gpy_pairwise<T>(at, lo, n2) + gpy_pairwise<T>(at, lo + n2, n - n2);
+}
 template <class T> struct gpy_unsigned { typedef T type; };
 template <> struct gpy_unsigned<int8_t> { typedef uint8_t type; };
 template <> struct gpy_unsigned<int16_t> { typedef uint16_t type; };

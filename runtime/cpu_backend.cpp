@@ -60,6 +60,34 @@ const Entry& entry_for(const KernelSource& k) {
     return entries[k.name] = std::move(e);  // node-based map: references stay valid
 }
 
+// The [begin, end) ranges of a full reduction's parts. Pairwise sums
+// (KernelSource::pairwise 1) split as NumPy's recursion does, every range
+// the same number of levels down, until they are near `chunk`: the finish
+// kernel combines them level by level, so the result is NumPy's bits.
+// Buffered ones (2) take its 8192-element buffers. Others: fixed chunks,
+// so the rounding does not depend on the thread count either.
+std::vector<std::pair<int64_t, int64_t>> reduce_parts(uint8_t pairwise, int64_t n, int64_t chunk) {
+    std::vector<std::pair<int64_t, int64_t>> parts;
+    if (pairwise == 1) {
+        parts.push_back({0, n});
+        while (parts.size() < 4096 && (parts.back().second - parts.back().first) >= 2 * chunk) {
+            std::vector<std::pair<int64_t, int64_t>> next;
+            for (auto [b, e] : parts) {
+                int64_t n2 = (e - b) / 2;
+                n2 -= n2 % 8;
+                next.push_back({b, b + n2});
+                next.push_back({b + n2, e});
+            }
+            parts.swap(next);
+        }
+        return parts;
+    }
+    int64_t step = pairwise == 2 ? 8192 : chunk;
+    for (int64_t b = 0; b < n; b += step) parts.push_back({b, std::min(n, b + step)});
+    if (parts.empty()) parts.push_back({0, 0});
+    return parts;
+}
+
 void run_entry(const Entry& k, KernelPlan& plan) {
     Launch& L = plan.launch;
     char** ptrs = L.ptrs.data();
@@ -84,11 +112,12 @@ void run_entry(const Entry& k, KernelPlan& plan) {
             // Fixed-size chunks: the partition (and so the rounding of float
             // sums) does not depend on the thread count.
             const int64_t chunk = 1 << 16;
-            int64_t nparts = std::max<int64_t>(1, (L.inner + chunk - 1) / chunk);
+            std::vector<std::pair<int64_t, int64_t>> parts = reduce_parts(plan.source->pairwise, L.inner, chunk);
+            int64_t nparts = int64_t(parts.size());
             std::vector<char> partials(size_t(nparts) * 16);
             parallel_for(nparts, 1, [&](int64_t b, int64_t e) {
                 for (int64_t p = b; p < e; ++p)
-                    part(ptrs, meta, scalars, p * chunk, std::min(L.inner, (p + 1) * chunk), p, partials.data());
+                    part(ptrs, meta, scalars, parts[size_t(p)].first, parts[size_t(p)].second, p, partials.data());
             });
             finish(ptrs, meta, scalars, nparts, partials.data());
             return;

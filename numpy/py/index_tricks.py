@@ -1,5 +1,129 @@
 # What np.mgrid, np.ogrid, np.r_, np.c_, np.s_ and np.index_exp do with a
 # key (the objects are native: numpy/index_tricks.cpp calls _index_trick).
+# mgrid/ogrid follow NumPy's nd_grid, r_/c_ its AxisConcatenator (a complex
+# step such as 5j is a number of points, stop included). The matrix forms
+# (np.r_['r', ...], np.r_['1 2; 3 4']) need np.matrix, which gpy lacks.
+import math
+
+
+def _is_complex_step(step):
+    return isinstance(step, complex) or isinstance(step, complexfloating)
+
+
+def _grid_1d(key):
+    start = 0 if key.start is None else key.start
+    step = key.step
+    if _is_complex_step(step):
+        length = int(abs(step))
+        d = (key.stop - start) / float(length - 1) if length != 1 else length
+        return arange(0, length, 1, dtype=result_type(start, key.stop, abs(step))) * d + start
+    return arange(start, key.stop, step)
+
+
+def _grid(key, sparse):
+    if isinstance(key, slice):
+        return _grid_1d(key)
+    if not isinstance(key, tuple) and not isinstance(key, list):
+        raise AttributeError("'" + type(key).__name__ + "' object has no attribute 'step'")
+    size = []
+    nums = [0]
+    for kk in key:
+        if not isinstance(kk, slice):
+            raise AttributeError("'" + type(kk).__name__ + "' object has no attribute 'step'")
+        start = 0 if kk.start is None else kk.start
+        step = 1 if kk.step is None else kk.step
+        if _is_complex_step(step):
+            step = abs(step)
+            size.append(int(step))
+        else:
+            if kk.stop is None:  # NumPy's TypeError falls back to the 1-d path
+                raise AttributeError("'" + type(key).__name__ + "' object has no attribute 'step'")
+            size.append(math.ceil((kk.stop - start) / step))
+        nums += [start, kk.stop, step]
+    typ = result_type(*nums)
+    nn = [arange(n, dtype=typ) for n in size] if sparse else indices(size, typ)
+    for k, kk in enumerate(key):
+        start = 0 if kk.start is None else kk.start
+        step = 1 if kk.step is None else kk.step
+        if _is_complex_step(step):
+            step = int(abs(step))
+            if step != 1:
+                step = (kk.stop - start) / float(step - 1)
+        nn[k] = nn[k] * step + start
+    if not sparse:
+        return nn
+    for k in range(len(size)):
+        nn[k] = nn[k].reshape(tuple(-1 if i == k else 1 for i in range(len(size))))
+    return tuple(nn)
+
+
+def _ndmin(a, n, dtype=None):
+    a = asarray(a, dtype=dtype)
+    if a.ndim < n:
+        a = a.reshape((1,) * (n - a.ndim) + a.shape)
+    return a
+
+
+def _concat(key, axis, ndmin, trans1d):
+    if isinstance(key, str):
+        raise NotImplementedError("np.matrix is not supported by gpy (matrix-building string " + repr(key) + ")")
+    if not isinstance(key, tuple):
+        key = (key,)
+    objs = []
+    types = []
+    matrix = False
+    for k, item in enumerate(key):
+        scalar = False
+        if isinstance(item, slice):
+            start = 0 if item.start is None else item.start
+            step = 1 if item.step is None else item.step
+            if _is_complex_step(step):
+                new = linspace(start, item.stop, num=int(abs(step)))
+            else:
+                new = arange(start, item.stop, step)
+            if ndmin > 1:
+                new = _ndmin(new, ndmin)
+                if trans1d != -1:
+                    new = new.swapaxes(-1, trans1d)
+        elif isinstance(item, str):
+            if k != 0:
+                raise ValueError("special directives must be the first entry.")
+            if item == "r" or item == "c":
+                matrix = True
+                continue
+            if "," in item:
+                vec = item.split(",")
+                try:
+                    axis, ndmin = [int(x) for x in vec[:2]]
+                    if len(vec) == 3:
+                        trans1d = int(vec[2])
+                    continue
+                except Exception:
+                    raise ValueError("unknown special directive " + repr(item)) from None
+            try:
+                axis = int(item)
+                continue
+            except (ValueError, TypeError):
+                raise ValueError("unknown special directive") from None
+        elif isinstance(item, (int, float, complex, generic)) and not isinstance(item, ndarray):
+            scalar = True
+            new = item
+        else:
+            item_ndim = ndim(item)
+            new = _ndmin(item, ndmin)
+            if trans1d != -1 and item_ndim < ndmin:
+                k2 = ndmin - item_ndim
+                k1 = trans1d + k2 + 1 if trans1d < 0 else trans1d
+                axes = list(range(ndmin))
+                new = new.transpose(axes[:k1] + axes[k2:] + axes[k1:k2])
+        objs.append(new)
+        types.append(item if scalar else new.dtype)
+    if matrix:
+        raise NotImplementedError("np.matrix is not supported by gpy (the 'r' and 'c' directives)")
+    if len(types) != 0:
+        dt = result_type(*types)
+        objs = [_ndmin(o, ndmin, dt) for o in objs]
+    return concatenate(tuple(objs), axis=axis)
 
 
 def _index_trick(kind, key):
@@ -7,4 +131,8 @@ def _index_trick(kind, key):
         return key
     if kind == "index_exp":
         return key if isinstance(key, tuple) else (key,)
-    raise NotImplementedError("np." + kind + "[...] is not supported yet")
+    if kind == "mgrid" or kind == "ogrid":
+        return _grid(key, kind == "ogrid")
+    if kind == "r_":
+        return _concat(key, 0, 1, -1)
+    return _concat(key, -1, 2, 0)
