@@ -3,6 +3,7 @@
 // matrices. LAPACK is column-major: a C-contiguous matrix is its transpose to
 // LAPACK, which several routines here use directly (inv(A^T) = inv(A)^T; the
 // SVD of A^T hands back U and Vh swapped); the others get a transposed copy.
+#include <complex>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -438,6 +439,79 @@ Value eigh_impl(Interp& in, CallArgs& a, bool vectors) {
     return make_tuple({w, contiguous(swap_last(st.a))});
 }
 
+// ---- eig, eigvals ----
+
+// geev on each matrix (NumPy's route: a column-major copy, right vectors
+// only). Real results when every eigenvalue of the stack is real, as NumPy;
+// otherwise complex, each conjugate pair's vectors unpacked from LAPACK's
+// (re, im) column pair.
+template <class T>
+void eig_run(Interp& in, const Stack& st, bool vectors, Value& w, Value& v) {
+    const blas::Library& L = blas_library();
+    lapack_int n = lint(st.rows), info = 0;
+    size_t N = size_t(n), count = size_t(st.count);
+    std::vector<T> wr(count * N), wi(count * N), vr(vectors ? count * N * N : 1);
+    if (n > 0) {
+        T wq = 0;
+        blas::geev<T>(L, vectors ? 'V' : 'N', n, st.mat<T>(0), wr.data(), wi.data(), vr.data(), n, &wq, -1, &info);
+        std::vector<T> work(size_t(wq) + 1);
+        for (size_t k = 0; k < count; ++k) {
+            blas::geev<T>(L, vectors ? 'V' : 'N', n, st.mat<T>(int64_t(k)), wr.data() + k * N, wi.data() + k * N,
+                          vectors ? vr.data() + k * N * N : vr.data(), n, work.data(), lapack_int(work.size()), &info);
+            if (info != 0) linalg_error("Eigenvalues did not converge");
+        }
+    }
+    bool real = std::all_of(wi.begin(), wi.end(), [](T x) { return x == 0; });
+    DType ct = st.t == DType::Float32 ? DType::Complex64 : DType::Complex128;
+    using C = std::complex<T>;
+    w = new_array(real ? st.t : ct, with_batch(st.batch, {st.rows}));
+    if (vectors) v = new_array(real ? st.t : ct, with_batch(st.batch, {st.rows, st.rows}));
+    for (size_t k = 0; k < count; ++k) {
+        const T* r = wr.data() + k * N;
+        const T* im = wi.data() + k * N;
+        const T* V = vr.data() + (vectors ? k * N * N : 0);  // column j at V + j * N
+        if (real) {
+            std::copy(r, r + N, data<T>(w) + k * N);
+            if (vectors)
+                for (size_t i = 0; i < N; ++i)
+                    for (size_t j = 0; j < N; ++j) data<T>(v)[k * N * N + i * N + j] = V[j * N + i];
+            continue;
+        }
+        for (size_t j = 0; j < N; ++j) data<C>(w)[k * N + j] = C(r[j], im[j]);
+        if (!vectors) continue;
+        C* out = data<C>(v) + k * N * N;
+        for (size_t j = 0; j < N; ++j) {
+            if (im[j] != 0 && j + 1 < N) {
+                for (size_t i = 0; i < N; ++i) {
+                    out[i * N + j] = C(V[j * N + i], V[(j + 1) * N + i]);
+                    out[i * N + j + 1] = C(V[j * N + i], -V[(j + 1) * N + i]);
+                }
+                ++j;
+            } else {
+                for (size_t i = 0; i < N; ++i) out[i * N + j] = C(V[j * N + i], 0);
+            }
+        }
+    }
+    (void)in;
+}
+
+Value eig_impl(Interp& in, CallArgs& a, bool vectors) {
+    const Value* x = arg(a, 0, "a");
+    if (!x) raise(types::TypeError, std::string(vectors ? "eig" : "eigvals") + "() missing required argument 'a' (pos 0)");
+    Value m = checked_matrices(in, *x, true);
+    reject_complex(arr(m)->dtype, vectors ? "eig" : "eigvals");
+    ReduceOptions o;
+    if (!truthy(reduce(in, ReduceOp::All, apply_ufunc(in, Ufunc::isfinite, {m}), o)))
+        linalg_error("Array must not contain infs or NaNs");
+    Stack st = stack_of(m, true);  // the transpose's row-major copy: column-major for LAPACK
+    Value w, v;
+    if (st.t == DType::Float32) eig_run<float>(in, st, vectors, w, v);
+    else eig_run<double>(in, st, vectors, w, v);
+    return vectors ? make_tuple({w, v}) : w;
+}
+Value la_eig(Interp& in, CallArgs& a) { return eig_impl(in, a, true); }
+Value la_eigvals(Interp& in, CallArgs& a) { return eig_impl(in, a, false); }
+
 Value la_eigh(Interp& in, CallArgs& a) { return eigh_impl(in, a, true); }
 Value la_eigvalsh(Interp& in, CallArgs& a) { return eigh_impl(in, a, false); }
 
@@ -772,6 +846,8 @@ const FunctionSpec kFunctions[] = {
     {"svd", la_svd, "svd(a, full_matrices=True, compute_uv=True, hermitian=False)", "Singular Value Decomposition: (U, S, Vh)."},
     {"qr", la_qr, "qr(a, mode='reduced')", "Compute the qr factorization of a matrix: (Q, R)."},
     {"eigh", la_eigh, "eigh(a, UPLO='L')", "Eigenvalues and eigenvectors of a symmetric matrix: (eigenvalues, eigenvectors)."},
+    {"eig", la_eig, "eig(a)", "Eigenvalues and right eigenvectors of a square matrix: (eigenvalues, eigenvectors)."},
+    {"eigvals", la_eigvals, "eigvals(a)", "Eigenvalues of a general matrix."},
     {"eigvalsh", la_eigvalsh, "eigvalsh(a, UPLO='L')", "Eigenvalues of a symmetric matrix, ascending."},
     {"cholesky", la_cholesky, "cholesky(a, /, *, upper=False)", "Cholesky decomposition."},
     {"matrix_rank", la_matrix_rank, "matrix_rank(A, tol=None, hermitian=False, *, rtol=None)", "Return matrix rank of array using SVD method."},

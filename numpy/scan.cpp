@@ -133,10 +133,21 @@ Value scan(Interp& in, ScanOp op, const Value& x, const Value* axis, std::option
     for (size_t d = size_t(ax) + 1; d < shape.size(); ++d) inner *= shape[d];
     int64_t len = shape.empty() ? 1 : shape[size_t(ax)];
     uint8_t* data = r.as<ArrayObj>()->buffer.bytes();
-    with_real_ctype(acc, "cumulative operation", [&](auto t) {
-        using T = decltype(t);
-        scan_typed<T>(op, reinterpret_cast<T*>(data), outer, len, inner);
-    });
+    if (is_complex(acc)) {
+        if (op != ScanOp::Sum && op != ScanOp::Prod)
+            raise(types::NotImplementedError, "maximum/minimum accumulate of complex arrays is not supported yet");
+        auto run = [&](auto* p) {
+            if (op == ScanOp::Sum) scan_block<ScanOp::Sum>(p, outer, len, inner);
+            else scan_block<ScanOp::Prod>(p, outer, len, inner);
+        };
+        if (acc == DType::Complex64) run(reinterpret_cast<ScanComplex<float>*>(data));
+        else run(reinterpret_cast<ScanComplex<double>*>(data));
+    } else {
+        with_real_ctype(acc, "cumulative operation", [&](auto t) {
+            using T = decltype(t);
+            scan_typed<T>(op, reinterpret_cast<T*>(data), outer, len, inner);
+        });
+    }
     if (out) {
         const Shape& os = as_array(*out)->shape;
         const Shape& rs = as_array(r)->shape;

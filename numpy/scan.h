@@ -18,9 +18,18 @@ enum class ScanOp : uint8_t { Sum, Prod, Max, Min };
 // One step of the scan with NumPy's semantics: integers wrap (computed
 // unsigned: no C++ overflow), bool sums are `or` and products `and`, maximum
 // and minimum propagate NaN.
+// A complex element of a scan (cumsum/cumprod only).
+template <class F>
+struct ScanComplex {
+    F re, im;
+};
+
 template <ScanOp OP, class T>
 inline T scan_combine(T a, T b) {
-    if constexpr (std::is_same_v<T, bool>) {
+    if constexpr (requires { a.im; }) {  // ScanComplex: NumPy's textbook complex sum and product
+        if constexpr (OP == ScanOp::Sum) return T{a.re + b.re, a.im + b.im};
+        else return T{a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+    } else if constexpr (std::is_same_v<T, bool>) {
         if constexpr (OP == ScanOp::Sum || OP == ScanOp::Max) return a || b;
         else return a && b;
     } else if constexpr (OP == ScanOp::Sum) {

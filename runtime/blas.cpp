@@ -25,7 +25,8 @@ bool bind_all(void* blas_lib, void* lapack_lib, Library& L) {
            bind(lapack_lib, "sorgqr_", L.sorgqr) && bind(lapack_lib, "dorgqr_", L.dorgqr) &&
            bind(lapack_lib, "ssyevd_", L.ssyevd) && bind(lapack_lib, "dsyevd_", L.dsyevd) &&
            bind(lapack_lib, "sgelsd_", L.sgelsd) && bind(lapack_lib, "dgelsd_", L.dgelsd) &&
-           bind(lapack_lib, "spotrf_", L.spotrf) && bind(lapack_lib, "dpotrf_", L.dpotrf);
+           bind(lapack_lib, "spotrf_", L.spotrf) && bind(lapack_lib, "dpotrf_", L.dpotrf) &&
+           bind(lapack_lib, "sgeev_", L.sgeev) && bind(lapack_lib, "dgeev_", L.dgeev);
 }
 
 bool load(Library& L) {

@@ -46,6 +46,10 @@ struct Library {
                    const float*, lapack_int*, float*, const lapack_int*, lapack_int*, lapack_int*);
     void (*dgelsd)(const lapack_int*, const lapack_int*, const lapack_int*, double*, const lapack_int*, double*, const lapack_int*, double*,
                    const double*, lapack_int*, double*, const lapack_int*, lapack_int*, lapack_int*);
+    void (*sgeev)(const char*, const char*, const lapack_int*, float*, const lapack_int*, float*, float*, float*, const lapack_int*,
+                  float*, const lapack_int*, float*, const lapack_int*, lapack_int*, size_t, size_t);
+    void (*dgeev)(const char*, const char*, const lapack_int*, double*, const lapack_int*, double*, double*, double*,
+                  const lapack_int*, double*, const lapack_int*, double*, const lapack_int*, lapack_int*, size_t, size_t);
     void (*spotrf)(const char*, const lapack_int*, float*, const lapack_int*, lapack_int*, size_t);
     void (*dpotrf)(const char*, const lapack_int*, double*, const lapack_int*, lapack_int*, size_t);
 };
@@ -95,6 +99,18 @@ void orgqr(const Library& L, lapack_int m, lapack_int n, lapack_int k, T* a, con
     if constexpr (sizeof(T) == 4) L.sorgqr(&m, &n, &k, a, &lda, tau, work, &lwork, info);
     else L.dorgqr(&m, &n, &k, a, &lda, tau, work, &lwork, info);
 }
+// General eigenproblem (column-major a, overwritten): eigenvalues wr + i wi,
+// right eigenvectors in vr when jobvr = 'V' (conjugate pairs as LAPACK packs them).
+template <class T>
+void geev(const Library& L, char jobvr, lapack_int n, T* a, T* wr, T* wi, T* vr, lapack_int ldvr, T* work, lapack_int lwork,
+          lapack_int* info) {
+    const char jobvl = 'N';
+    lapack_int lda = n > 0 ? n : 1, ldvl = 1;
+    T vl = 0;
+    if constexpr (sizeof(T) == 4) L.sgeev(&jobvl, &jobvr, &n, a, &lda, wr, wi, &vl, &ldvl, vr, &ldvr, work, &lwork, info, 1, 1);
+    else L.dgeev(&jobvl, &jobvr, &n, a, &lda, wr, wi, &vl, &ldvl, vr, &ldvr, work, &lwork, info, 1, 1);
+}
+
 template <class T>
 void syevd(const Library& L, char jobz, char uplo, lapack_int n, T* a, T* w, T* work, lapack_int lwork, lapack_int* iwork, lapack_int liwork,
            lapack_int* info) {

@@ -8,6 +8,7 @@
 # NumPy's here.)
 
 _core_eigh = linalg.eigh
+_core_eig = linalg.eig
 _core_qr = linalg.qr
 _core_svd = linalg.svd
 _core_slogdet = linalg.slogdet
@@ -16,6 +17,11 @@ _core_slogdet = linalg.slogdet
 def _linalg_eigh(a, UPLO="L"):
     w, v = _core_eigh(a, UPLO)
     return _named_tuple("EighResult", ("eigenvalues", "eigenvectors"), (w, v))
+
+
+def _linalg_eig(a):
+    w, v = _core_eig(a)
+    return _named_tuple("EigResult", ("eigenvalues", "eigenvectors"), (w, v))
 
 
 def _linalg_qr(a, mode="reduced"):
@@ -281,6 +287,7 @@ def _linalg_vecdot(x1, x2, /, *, axis=-1):
 
 
 linalg.eigh = _linalg_eigh
+linalg.eig = _linalg_eig
 linalg.qr = _linalg_qr
 linalg.svd = _linalg_svd
 linalg.slogdet = _linalg_slogdet

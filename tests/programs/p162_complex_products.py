@@ -1,0 +1,15 @@
+# Complex products (matmul, dot, vdot, inner, outer, einsum, tensordot, trace, kron, cross) and complex cumsum/cumprod against NumPy.
+import numpy as np
+a = np.array([[1+2j, 3-1j], [0.5j, 2]])
+b = np.array([[2-1j, 1], [1j, -1+1j]])
+x = np.array([1j, 2 - 1j])
+print(a @ b)
+print(np.dot(a, x), np.vdot(x, x), np.vdot([1+2j], [5+6j]), np.inner(x, x), np.outer(x, x))
+print(np.einsum("ij,jk->ik", a, b), np.tensordot(a, b, axes=1))
+print(np.matmul(a.astype(np.complex64), b.astype(np.complex64)).dtype, (a @ np.array([[1.0], [2.0]])).shape)
+print(np.trace(a), a.trace(), np.einsum("ii", a))
+m = np.array([[4.0, -2.0, 1.0], [3.0, 6.0, -4.0], [2.0, 1.0, 8.0]])
+w, v = np.linalg.eig(m)
+print(np.allclose(m @ v, v * w))
+print(np.kron(a, b)[0], np.cross([1j, 2, 3], [4, 5j, 6]))
+print(np.sum(a * b, axis=1), np.cumsum(x), np.cumprod(x))
