@@ -1,6 +1,7 @@
 // ndarray: the object, its type slots (printing, truth, len, iteration,
 // attributes), conversion from Python values, materialisation and views.
 #include "numpy/array.h"
+#include "runtime/array_memory.h"
 #include "numpy/module_parts.h"
 #include "lang/ast.h"
 #include "numpy/promote.h"
@@ -638,6 +639,14 @@ Value as_array_value(Interp& in, const Value& v, std::optional<DType> dtype) {
         if (!dtype || *dtype == a->dtype) return v;
         return array_from_node(dag::make_cast(array_node(a), *dtype));
     }
+    if (is_kind(v, OK::Range)) {  // np.array(range(4)): its ints, as NumPy iterates it
+        auto* r = v.as<RangeObj>();
+        std::vector<Value> items;
+        uint64_t n = r->count();
+        check_array_bytes(size_t(n) * 8);
+        for (uint64_t k = 0; k < n; ++k) items.push_back(Value::integer(r->start + int64_t(k) * r->step));
+        return as_array_value(in, make_list(std::move(items)), dtype);
+    }
     Nested n;
     bool fixed = false;
     scan(in, v, 0, n, fixed);
@@ -778,6 +787,9 @@ Value dtype_getattr(Interp&, const Value& v, const std::string& n) {
         return make_str(k);
     }
     if (n == "type") return Value::object(g_scalar_types[int(t)]);
+    // Native byte order ('|': not applicable to one byte); complex aligns as its parts.
+    if (n == "byteorder") return make_str(itemsize(t) == 1 ? "|" : "=");
+    if (n == "alignment") return Value::integer(int64_t(is_complex(t) ? itemsize(t) / 2 : itemsize(t)));
     // The array-protocol type string: byte order ('|' when it does not apply), kind, item size.
     if (n == "str") {
         const char* k = kind(t) == DKind::Bool ? "b" : kind(t) == DKind::Int ? "i" : kind(t) == DKind::UInt ? "u" : kind(t) == DKind::Float ? "f" : "c";

@@ -6,6 +6,7 @@
 
 #include "codegen/plan.h"
 #include "numpy/array.h"
+#include "numpy/linalg.h"
 #include "numpy/array_state.h"
 #include "numpy/promote.h"
 #include "numpy/indexing.h"
@@ -95,10 +96,10 @@ Shape parse_shape(Interp& in, CallArgs& a, size_t first, int64_t size, const cha
     }
     if (unknown >= 0) {
         if (known == 0 || size % known != 0)
-            raise(types::ValueError, "cannot reshape array of size " + std::to_string(size) + " into shape " + shape_text(shape));
+            raise(types::ValueError, "cannot reshape array of size " + std::to_string(size) + " into shape " + remapped_text(shape));
         shape[size_t(unknown)] = size / known;
     } else if (known != size) {
-        raise(types::ValueError, "cannot reshape array of size " + std::to_string(size) + " into shape " + shape_text(shape));
+        raise(types::ValueError, "cannot reshape array of size " + std::to_string(size) + " into shape " + remapped_text(shape));
     }
     (void)fname;
     return shape;
@@ -354,7 +355,11 @@ Value m_round(Interp& in, CallArgs& a) {
             r = round_real(x);
         }
     }
-    if (!out) return r;
+    if (!out) {
+        // A 0-d array rounds to a NumPy scalar (PyArray_Return), as np.round(7) does.
+        if (self_array(a)->ndim() == 0) set_numpy_scalar(as_array(r), true);
+        return r;
+    }
     assign_array(in, *out, r);
     return *out;
 }

@@ -3,18 +3,21 @@
 // cropped or zero-padded to n points, scaled by fct, as `dtype`. The
 // functions users call (fft, rfftn, fftfreq, ...) are numpy/py/fft.py, which
 // follows NumPy's own layering. Every transform runs in double precision
-// (runtime/fft_core.h) and is rounded to the result dtype at the end: NumPy
-// 2's float32 transforms equal its float64 ones rounded, so this gives its
-// complex64 results too.
+// (runtime/fft_core.h on the host, cuFFT on a CUDA device) and is rounded to
+// the result dtype at the end: NumPy 2's float32 transforms equal its
+// float64 ones rounded, so this gives its complex64 results too.
 #include <list>
 #include <memory>
 #include <mutex>
 
+#include "runtime/backend.h"
 #include "runtime/fft_core.h"
 #include "runtime/thread_pool.h"
 #include "numpy/array.h"
 #include "numpy/module_parts.h"
 #include "numpy/np_args.h"
+#include "numpy/shape_funcs.h"
+#include "numpy/ufuncs.h"
 
 namespace gpy {
 
@@ -60,6 +63,49 @@ std::vector<int64_t> line_starts(const dag::Shape& shape, int axis, int64_t& str
     return starts;
 }
 
+// The transform on the device's FFT library (cuFFT): the input with `axis`
+// last, cropped or zero-padded to the points each line reads, in one
+// contiguous float64/complex128 array; then scaled, the axis moved back
+// and cast in kernels. Undef when the backend has no FFT library.
+Value fft_on_device(Interp& in, Backend* dev, ArrayObj* x, int64_t n, int axis, Kind kind, double fct, DType out_dt) {
+    bool real_in = kind == Kind::RealForward, real_out = kind == Kind::RealBackward;
+    int64_t n_in = real_out ? n / 2 + 1 : n, n_out = real_in ? n / 2 + 1 : n;
+    DType in_dt = real_in ? DType::Float64 : DType::Complex128, work_dt = real_out ? DType::Float64 : DType::Complex128;
+    int last = x->ndim() - 1;
+    Value moved = moveaxis_view(x, axis, last);
+    ArrayObj* m = as_array(moved);
+    int64_t len = m->shape.back();
+    dag::Shape in_shape = m->shape;
+    in_shape.back() = n_in;
+    Value src;
+    if (len >= n_in) {
+        Value crop = slice_axis(m, last, 0, n_in);
+        src = compute_into_new(dag::make_cast(array_node(as_array(crop)), in_dt), in_dt, in_shape);
+    } else {
+        src = new_array(in_dt, in_shape, true);
+        assign_array(in, slice_axis(as_array(src), last, 0, len), moved);
+    }
+    dag::Shape out_shape = in_shape;
+    out_shape.back() = n_out;
+    Value out = new_array(work_dt, out_shape);
+    ArrayObj* sa = as_array(src);
+    ArrayObj* oa = as_array(out);
+    materialize(sa);
+    int64_t batch = n_in > 0 ? sa->size() / n_in : 0;
+    try {
+        if (!dev->fft(int(kind), n, batch, sa->buffer.device_bytes() + sa->offset, oa->buffer.device_bytes() + oa->offset))
+            return Value();
+    } catch (const std::runtime_error& e) {
+        raise(types::RuntimeError, e.what());
+    }
+    Value r = out;
+    if (fct != 1.0) r = apply_ufunc(in, Ufunc::multiply, {r, Value::real(fct)});
+    ArrayObj* ra = as_array(r);
+    materialize(ra);
+    Value back = moveaxis_view(ra, last, axis);
+    return compute_into_new(dag::make_cast(array_node(as_array(back)), out_dt), out_dt, as_array(back)->shape);
+}
+
 // _raw(a, n, axis, kind, fct, dtype)
 Value fft_raw(Interp& in, CallArgs& a) {
     expect_args(a, "_raw", 6, 6);
@@ -72,6 +118,8 @@ Value fft_raw(Interp& in, CallArgs& a) {
     double fct = to_double(a[4], "fct");
     DType out_dt = *maybe_dtype(in, a[5]);
 
+    if (Backend* dev = array_backend(); dev && dev->kind() == DeviceKind::CUDA && x->size() > 0)
+        if (Value r = fft_on_device(in, dev, x, n, axis, kind, fct, out_dt); !r.is_undef()) return r;
     bool real_in = kind == Kind::RealForward;
     bool real_out = kind == Kind::RealBackward;
     int64_t n_in = kind == Kind::RealBackward ? n / 2 + 1 : n;  // points each transform reads

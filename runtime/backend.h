@@ -41,6 +41,10 @@ public:
     // transpose where ta / tb, on device data.
     virtual void gemm(bool ta, bool tb, int n, int m, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc);
     virtual void gemm(bool ta, bool tb, int n, int m, int k, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
+    // Runs `batch` one-dimensional FFTs of length n on device data laid out
+    // as cufft::execute says (kind 0 fft, 1 ifft, 2 rfft, 3 irfft;
+    // unnormalised, double precision); false: the caller transforms on the host.
+    virtual bool fft(int kind, int64_t n, int64_t batch, void* in, void* out) { return false; }
     // Writes n draws of `stream` at `out` (device memory) on the device, bit
     // for bit the host fill's; false: the caller fills on the host.
     virtual bool fill_random(philox::DeviceFill kind, const philox::Stream& stream, uint64_t n, double a, double b, void* out) {

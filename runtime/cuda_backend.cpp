@@ -20,6 +20,7 @@
 #include "runtime/array_memory.h"
 #include "runtime/backend.h"
 #include "runtime/cublas.h"
+#include "runtime/cufft.h"
 #include "runtime/compile_queue.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
@@ -620,6 +621,11 @@ public:
     }
     void gemm(bool ta, bool tb, int n, int m, int k, const double* a, int lda, const double* b, int ldb, double* c, int ldc) override {
         device_call([&] { cublas::dgemm(array_device_index(), ta, tb, n, m, k, a, lda, b, ldb, c, ldc); });
+    }
+    bool fft(int kind, int64_t n, int64_t batch, void* in, void* out) override {
+        if (!cufft::available()) return false;
+        device_call([&] { cufft::execute(array_device_index(), cufft::Kind(kind), n, batch, in, out); });
+        return true;
     }
     bool fill_random(philox::DeviceFill kind, const philox::Stream& stream, uint64_t n, double a, double b, void* out) override {
         device_call([&] { philox::fill_on_device(array_device_index(), kind, stream, n, a, b, out); });
