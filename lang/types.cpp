@@ -88,6 +88,12 @@ void init() {
         StopIteration = exc("StopIteration", Exception, "Signal the end from iterator.__next__().");
         OSError = exc("OSError", Exception, "Base class for I/O related errors.");
         FileNotFoundError = exc("FileNotFoundError", OSError, "File not found.");
+        exc("FloatingPointError", ArithmeticError, "Floating-point operation failed.");
+        // The warning categories, so that scripts can name them (gpy issues none).
+        TypeObject* warning = exc("Warning", Exception, "Base class for warning categories.");
+        for (const char* w : {"UserWarning", "DeprecationWarning", "PendingDeprecationWarning", "SyntaxWarning", "RuntimeWarning",
+                              "FutureWarning", "ImportWarning", "UnicodeWarning", "BytesWarning", "ResourceWarning"})
+            exc(w, warning, "Base class for warnings of this category.");
         install_type_methods();
     });
 }

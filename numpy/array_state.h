@@ -25,6 +25,8 @@ struct ArrayState : ArrayContext {
     // current); Undef: the null stream.
     Value current_streams[64];
     bool lazy = true;  // Config::lazy: false computes an array when it is bound to a name
+    // np.seterr's modes for divide, over, under, invalid (numpy/error_state.cpp).
+    std::string errstate[4] = {"warn", "warn", "ignore", "warn"};
     ~ArrayState() override;  // arrays that outlive it forget their slot
 };
 

@@ -22,7 +22,9 @@ void install_linalg_methods();
 // numpy/random.cpp: np.random (Philox4x32-10, cuRAND's stream)
 void add_random_module(Interp& in, ModuleObj* m);
 void add_fft_module(Interp& in, ModuleObj* m);  // fft.cpp (the rest: py/fft.py)
-void add_index_tricks(Interp& in, ModuleObj* m);  // mgrid, r_, ... (index_tricks.cpp; py/index_tricks.py)
+void add_index_tricks(Interp& in, ModuleObj* m);
+void add_exceptions_module(Interp& in, ModuleObj* m);  // np.exceptions (exceptions_module.cpp)
+void add_error_state_functions(Interp& in, ModuleObj* m);  // geterr, seterr, errstate, get_printoptions, printoptions  // mgrid, r_, ... (index_tricks.cpp; py/index_tricks.py)
 // numpy/npy_io.cpp: save, load, savetxt, loadtxt
 void add_io_functions(Interp& in, ModuleObj* m);
 // numpy/arange.cpp: np.arange
