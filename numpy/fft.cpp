@@ -78,7 +78,9 @@ Value fft_on_device(Interp& in, Backend* dev, ArrayObj* x, int64_t n, int axis, 
     dag::Shape in_shape = m->shape;
     in_shape.back() = n_in;
     Value src;
-    if (len >= n_in) {
+    if (len == n_in && m->dtype == in_dt && kind != Kind::RealBackward && is_c_contiguous(m)) {
+        src = moved;  // read in place (c2r would overwrite its input: it always gets a copy)
+    } else if (len >= n_in) {
         Value crop = slice_axis(m, last, 0, n_in);
         src = compute_into_new(dag::make_cast(array_node(as_array(crop)), in_dt), in_dt, in_shape);
     } else {
@@ -98,6 +100,7 @@ Value fft_on_device(Interp& in, Backend* dev, ArrayObj* x, int64_t n, int axis, 
     } catch (const std::runtime_error& e) {
         raise(types::RuntimeError, e.what());
     }
+    if (fct == 1.0 && axis == last && out_dt == work_dt) return out;
     Value r = out;
     if (fct != 1.0) r = apply_ufunc(in, Ufunc::multiply, {r, Value::real(fct)});
     ArrayObj* ra = as_array(r);
