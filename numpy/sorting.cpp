@@ -2,6 +2,7 @@
 // methods). Data-dependent work runs on the host over materialised data, one
 // lane (1-D run along the axis) per task, lanes in parallel; the order is
 // NumPy's (sort_keys.h). Registers the searching and set parts too.
+#include <complex>
 #include <cctype>
 #include <numeric>
 
@@ -79,9 +80,58 @@ void check_order(const Value* order) {
     if (order && !order->is_none()) raise(types::ValueError, "Cannot specify order when the array has no fields.");
 }
 
+// NumPy's order of complex numbers: lexicographic on (real, imag), then
+// those with a NaN imaginary part (by real part), a NaN real part (by
+// imaginary part), both NaN. A strict weak order, so std::stable_sort
+// gives NumPy's stable result.
+template <class F>
+bool complex_less(const std::complex<F>& a, const std::complex<F>& b) {
+    int ga = (a.real() != a.real()) * 2 + (a.imag() != a.imag()), gb = (b.real() != b.real()) * 2 + (b.imag() != b.imag());
+    if (ga != gb) return ga < gb;
+    switch (ga) {
+        case 0: return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
+        case 1: return a.real() < b.real();
+        case 2: return a.imag() < b.imag();
+        default: return false;
+    }
+}
+
+// Calls f(std::complex<F>{}) for a complex dtype.
+template <class Fn>
+void with_complex(DType t, Fn&& f) {
+    if (t == DType::Complex64) f(std::complex<float>{});
+    else f(std::complex<double>{});
+}
+
+// sort_lanes / argsort for complex dtypes: a stable comparison sort per lane.
+void sort_complex_lanes(ArrayObj* x, ArrayObj* out, int axis, bool indices) {
+    Lanes l = lanes_along(x->shape, x->strides, axis), lo = lanes_along(out->shape, out->strides, axis);
+    const uint8_t* base = data_of(x);
+    uint8_t* obase = data_of(out);
+    with_complex(x->dtype, [&](auto z) {
+        using C = decltype(z);
+        for_lanes(l, [&](int64_t begin, int64_t end) {
+            std::vector<C> run(size_t(l.length));
+            std::vector<int64_t> idx(size_t(l.length));
+            for (int64_t k = begin; k < end; ++k) {
+                const uint8_t* p = base + l.offsets[size_t(k)];
+                uint8_t* q = obase + lo.offsets[size_t(k)];
+                for (int64_t i = 0; i < l.length; ++i) run[size_t(i)] = *reinterpret_cast<const C*>(p + i * l.stride);
+                for (int64_t i = 0; i < l.length; ++i) idx[size_t(i)] = i;
+                std::stable_sort(idx.begin(), idx.end(), [&](int64_t i, int64_t j) { return complex_less(run[size_t(i)], run[size_t(j)]); });
+                for (int64_t i = 0; i < l.length; ++i) {
+                    if (indices) *reinterpret_cast<int64_t*>(q + i * lo.stride) = idx[size_t(i)];
+                    else *reinterpret_cast<C*>(q + i * lo.stride) = run[size_t(idx[size_t(i)])];
+                }
+            }
+        });
+    });
+}
+
 // Writes every lane of `x` (materialised) along `axis`, sorted, into the same
 // lane of `out` (same shape and dtype; may be x).
 void sort_lanes(ArrayObj* x, ArrayObj* out, int axis) {
+    if (is_complex(x->dtype)) return sort_complex_lanes(x, out, axis, false);
     Lanes l = lanes_along(x->shape, x->strides, axis), lo = lanes_along(out->shape, out->strides, axis);
     const uint8_t* base = data_of(x);
     uint8_t* obase = data_of(out);
@@ -192,6 +242,10 @@ Value np_argsort(Interp& in, CallArgs& a) {
     Subject s = subject(in, a, arg(a, 1, "axis"), true);  // NumPy argsorts a 0-d array as 1-d
     ArrayObj* x = s.array.as<ArrayObj>();
     Value out = new_array(DType::Int64, x->shape);
+    if (is_complex(x->dtype)) {
+        sort_complex_lanes(x, out.as<ArrayObj>(), s.axis, true);
+        return out;
+    }
     index_lanes(x, out.as<ArrayObj>(), s.axis, [](auto* items, auto* tmp, int64_t n) {
         stable_sort_by_key(items, tmp, n, [](const auto& ki) { return ki.key; });
     });

@@ -29,3 +29,13 @@ def ndindex(*shape):
 def ndenumerate(arr):
     a = asarray(arr)
     return list(zip(ndindex(a.shape), a.ravel()))
+
+
+def sort_complex(a):
+    b = array(a, copy=True)
+    b.sort()
+    if not iscomplexobj(b):
+        if b.dtype.char in "bhBH":
+            return b.astype("F")
+        return b.astype("D")
+    return b
