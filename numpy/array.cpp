@@ -639,6 +639,13 @@ Value as_array_value(Interp& in, const Value& v, std::optional<DType> dtype) {
         if (!dtype || *dtype == a->dtype) return v;
         return array_from_node(dag::make_cast(array_node(a), *dtype));
     }
+    // The array protocol of other native objects (a.flat): their __array__().
+    if (v.is_obj() && v.o->type->kind == OK::Other)
+        if (const Value* m = v.o->type->lookup("__array__")) {
+            Value self = v;
+            CallArgs ca{&self, 1, nullptr};
+            return as_array_value(in, in.call(*m, ca), dtype);
+        }
     if (is_kind(v, OK::Range)) {  // np.array(range(4)): its ints, as NumPy iterates it
         auto* r = v.as<RangeObj>();
         std::vector<Value> items;
@@ -757,6 +764,8 @@ Value slot_getattr(Interp& in, const Value& v, const std::string& name) {
         return cuda_device_object(on_gpu ? a->buffer->device_index : array_device_index());
     }
     if (name == "flags") return array_flags(a);
+    if (name == "flat") return flat_iterator(v);
+    if (name == "mT") return matrix_transpose_view(a);
     if (name == "real" || name == "imag") return complex_part(v, name == "imag");
     return Value();
 }
@@ -857,6 +866,7 @@ void init_array_types() {
         types::ndarray->hash = slot_hash;
         types::ndarray->getattr = slot_getattr;
         types::ndarray->iter = slot_iter;
+        install_array_setattr();
         types::dtype = new TypeObject("numpy.dtype", nullptr, OK::DType);
         types::dtype->repr = dtype_repr;
         types::dtype->str = dtype_str;

@@ -7,6 +7,8 @@
 
 namespace gpy {
 
+struct ArrayObj;
+
 // numpy/shape_funcs.cpp: concatenate, stack, split, tile, repeat, flip, roll, pad, diag, ...
 void add_shape_functions(Interp& in, ModuleObj* m);
 void install_shape_methods();
@@ -24,7 +26,12 @@ void add_random_module(Interp& in, ModuleObj* m);
 void add_fft_module(Interp& in, ModuleObj* m);  // fft.cpp (the rest: py/fft.py)
 void add_index_tricks(Interp& in, ModuleObj* m);
 void add_exceptions_module(Interp& in, ModuleObj* m);  // np.exceptions (exceptions_module.cpp)
-void add_error_state_functions(Interp& in, ModuleObj* m);  // geterr, seterr, errstate, get_printoptions, printoptions  // mgrid, r_, ... (index_tricks.cpp; py/index_tricks.py)
+void add_error_state_functions(Interp& in, ModuleObj* m);
+// array_attrs.cpp: a.flat, a.mT, attribute assignment, shares_memory.
+void add_memory_functions(Interp& in, ModuleObj* m);
+Value flat_iterator(const Value& array);
+Value matrix_transpose_view(ArrayObj* a);
+void install_array_setattr();  // geterr, seterr, errstate, get_printoptions, printoptions  // mgrid, r_, ... (index_tricks.cpp; py/index_tricks.py)
 // numpy/npy_io.cpp: save, load, savetxt, loadtxt
 void add_io_functions(Interp& in, ModuleObj* m);
 // numpy/arange.cpp: np.arange

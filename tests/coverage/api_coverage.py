@@ -83,7 +83,7 @@ try_names('numpy.linalg', lambda: np.linalg)
 try_names('numpy.fft', lambda: np.fft)
 try_names('numpy.random', lambda: np.random)
 try_names('Generator', lambda: np.random.default_rng(0))
-try_names('ndarray', lambda: np.zeros(2))
+try_names('ndarray', lambda: np.zeros((2, 2)))  # 2-d: .mT of a 1-d array raises
 try_names('dtype', lambda: np.dtype('float64'))
 try_names('ufunc', lambda: np.add)
 '''
@@ -120,7 +120,7 @@ def main():
     want = numpy_spaces()
     have = gpy_spaces(args.gpy)
     exprs = {'numpy': 'np', 'numpy.linalg': 'np.linalg', 'numpy.fft': 'np.fft', 'numpy.random': 'np.random',
-             'Generator': 'np.random.default_rng(0)', 'ndarray': 'np.zeros(2)', 'dtype': "np.dtype('float64')", 'ufunc': 'np.add'}
+             'Generator': 'np.random.default_rng(0)', 'ndarray': 'np.zeros((2, 2))', 'dtype': "np.dtype('float64')", 'ufunc': 'np.add'}
     total = covered = 0
     rows = []
     for space, names in want.items():
