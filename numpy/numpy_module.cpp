@@ -302,7 +302,7 @@ Value np_linspace(Interp& in, CallArgs& a) {
     ArrayObj* ya = y.as<ArrayObj>();
     if (endpoint && num > 1) {
         y = compute_into_new(array_node(ya), ya->dtype, ya->shape);
-        assign_array(in, array_getitem(in, y, Value::integer(-1)), stop);
+        set_item(in, y, Value::integer(-1), stop);  // y[-1] = stop (a scalar index gives a copy, not a view)
         ya = y.as<ArrayObj>();
     }
     if (axisv) {

@@ -251,6 +251,14 @@ Value m_accumulate(Interp& in, CallArgs& a) {
 // ufunc.outer(A, B, **kwargs): A viewed with B.ndim trailing size-1 axes,
 // broadcast against B: one elementwise kernel, no copies. The keywords are
 // the call's (out=, where=, dtype=: where= broadcasts into the result).
+// ufunc.reduceat: numpy/py/misc_more.py's _ufunc_reduceat, one reduce per
+// slice through this ufunc's own reduce.
+Value m_reduceat(Interp& in, CallArgs& a) {
+    const Value* f = in.import_module("numpy")->get("_ufunc_reduceat");
+    if (!f) raise(types::RuntimeError, "numpy._ufunc_reduceat is missing");
+    return in.call(*f, a);
+}
+
 Value m_outer(Interp& in, CallArgs& a) {
     const Ufunc f = ufunc_of(a.pos[0]);
     require_binary(f, "outer product");
@@ -519,6 +527,8 @@ void install_ufunc_type() {
     TypeObject* t = ufunc_type();
     def_method(t, "reduce", m_reduce, "ufunc.reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=<no value>, where=True)", "Reduces array's dimension by one, by applying the ufunc along one axis.");
     def_method(t, "accumulate", m_accumulate, "ufunc.accumulate(array, axis=0, dtype=None, out=None)", "Accumulate the result of applying the operator to all elements.");
+    def_method(t, "reduceat", m_reduceat, "ufunc.reduceat(array, indices, axis=0, dtype=None, out=None)",
+               "Performs a (local) reduce with specified slices over a single axis.");
     def_method(t, "outer", m_outer, "ufunc.outer(A, B, /, **kwargs)", "Apply the ufunc op to all pairs (a, b) with a in A and b in B.");
     def_method(t, "at", m_at, "ufunc.at(a, indices, b=None, /)", "Performs unbuffered in place operation on operand 'a' for elements specified by 'indices'.");
 }

@@ -39,3 +39,54 @@ def sort_complex(a):
             return b.astype("F")
         return b.astype("D")
     return b
+
+
+def _ufunc_reduceat(uf, array, indices, axis=0, dtype=None, out=None):
+    # NumPy's rule per index i: the reduce of array[indices[i]:indices[i+1]]
+    # along axis, or array[indices[i]] alone when that slice is empty.
+    a = asarray(array)
+    idx = asarray(indices)
+    if idx.ndim != 1:
+        raise ValueError("index array must be 1-dimensional")
+    if axis < -a.ndim or axis >= a.ndim:
+        raise AxisError("axis " + str(axis) + " is out of bounds for array of dimension " + str(a.ndim))
+    axis = axis % a.ndim
+    n = a.shape[axis]
+    bounds = [int(i) for i in idx]
+    for i in bounds:
+        if i < 0 or i >= n:
+            raise IndexError("index " + str(i) + " out-of-bounds in " + uf.__name__ + ".reduceat [0, " + str(n) + ")")
+    parts = []
+    for k in range(len(bounds)):
+        i = bounds[k]
+        j = bounds[k + 1] if k + 1 < len(bounds) else n
+        if i < j:
+            parts.append(uf.reduce(take(a, arange(i, j), axis=axis), axis=axis, dtype=dtype))
+        else:
+            parts.append(uf.reduce(take(a, arange(i, i + 1), axis=axis), axis=axis, dtype=dtype))
+    r = stack(parts, axis=axis)
+    if out is None:
+        return r
+    out[...] = r
+    return out
+
+
+def roots(p):
+    p = atleast_1d(p)
+    if p.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    non_zero = nonzero(ravel(p))[0]
+    if len(non_zero) == 0:
+        return array([])
+    trailing_zeros = len(p) - int(non_zero[-1]) - 1
+    p = p[int(non_zero[0]):int(non_zero[-1]) + 1]
+    if not (issubdtype(p.dtype, floating) or issubdtype(p.dtype, complexfloating)):
+        p = p.astype(float)
+    N = len(p)
+    if N > 1:
+        A = diag(ones((N - 2,), p.dtype), -1)
+        A[0, :] = -p[1:] / p[0]
+        r = linalg.eigvals(A)
+    else:
+        r = array([])
+    return hstack((r, zeros(trailing_zeros, r.dtype)))

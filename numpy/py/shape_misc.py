@@ -376,23 +376,23 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
 
 
 def unique_values(x):
-    return unique(x)
+    return unique(x, equal_nan=False)
 
 
 def unique_counts(x):
-    values, counts = unique(x, return_counts=True)
+    values, counts = unique(x, return_counts=True, equal_nan=False)
     return _named_tuple("UniqueCountsResult", ("values", "counts"), (values, counts))
 
 
 def unique_inverse(x):
     x = asarray(x)
-    values, inverse = unique(x, return_inverse=True)
+    values, inverse = unique(x, return_inverse=True, equal_nan=False)
     return _named_tuple("UniqueInverseResult", ("values", "inverse_indices"), (values, inverse.reshape(x.shape)))
 
 
 def unique_all(x):
     x = asarray(x)
-    values, indices, inverse, counts = unique(x, return_index=True, return_inverse=True, return_counts=True)
+    values, indices, inverse, counts = unique(x, return_index=True, return_inverse=True, return_counts=True, equal_nan=False)
     return _named_tuple("UniqueAllResult", ("values", "indices", "inverse_indices", "counts"),
                         (values, indices, inverse.reshape(x.shape), counts))
 

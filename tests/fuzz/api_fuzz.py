@@ -884,7 +884,7 @@ def discover(runner):
     rnd = [n for n in dir(np.random) if not n.startswith("_")]
     gen = [n for n in dir(np.random.default_rng(0)) if not n.startswith("_")]
     probe = f"""import numpy as np
-x = np.zeros(3)
+x = np.zeros((3, 3))  # 2-d: .mT of a 1-d array raises ValueError
 print('P np_funcs', [n for n in {np_names!r} if hasattr(np, n)])
 print('P ufuncs', [n for n in {np_names!r} if hasattr(np, n) and type(getattr(np, n)).__name__ == 'ufunc'])
 print('P methods', [n for n in {meth_names!r} if hasattr(x, n)])
