@@ -116,7 +116,11 @@ public:
                                         (required == 1 ? "" : "s") + " (" + std::to_string(r_.npos) + " given)");
         }
         size_t k = 0;
-        for (const ParamSpec& s : specs) params_.push_back(param(in, r_, k++, s.name, s.dflt));
+        for (const ParamSpec& s : specs) {
+            if (r_.npos > k && kwarg(r_, s.name))
+                raise(types::TypeError, std::string(fname) + "() got multiple values for keyword argument '" + s.name + "'");
+            params_.push_back(param(in, r_, k++, s.name, s.dflt));
+        }
         size_ = size_arg(in, r_, k);
     }
 
@@ -369,8 +373,8 @@ Value triangular_fn(Interp& in, CallArgs& a) {
     Draw d(in, a, "triangular", {{"left"}, {"mode"}, {"right"}});
     // Checked over every value, in NumPy's order.
     std::vector<double> l = d.broadcast(0), m = d.broadcast(1), r = d.broadcast(2);
-    size_t n = std::max({l.size(), m.size(), r.size()});
-    auto at = [](const std::vector<double>& v, size_t i) { return v[std::min(i, v.size() - 1)]; };
+    size_t n = size_t(count(d.shape()));  // a scalar parameter has one value, an array one per output
+    auto at = [](const std::vector<double>& v, size_t i) { return v.size() == 1 ? v[0] : v[i]; };
     for (size_t i = 0; i < n; ++i)
         if (at(l, i) > at(m, i)) raise(types::ValueError, "left > mode");
     for (size_t i = 0; i < n; ++i)
@@ -446,8 +450,8 @@ Value hypergeometric_impl(Interp& in, CallArgs& a, bool gen) {
     const char* negative_msgs[] = {"ngood < 0", "nbad < 0", "nsample < 0"};
     for (size_t i = 0; i < 3; ++i) check_int64(d, i, gen, negative_msgs[i]);
     std::vector<double> g = d.broadcast(0), b = d.broadcast(1), k = d.broadcast(2);
-    size_t n = std::max({g.size(), b.size(), k.size()});
-    auto at = [&](const std::vector<double>& v, size_t i) { return std::trunc(v[std::min(i, v.size() - 1)]); };
+    size_t n = size_t(count(d.shape()));  // a scalar parameter has one value, an array one per output
+    auto at = [&](const std::vector<double>& v, size_t i) { return std::trunc(v.size() == 1 ? v[0] : v[i]); };
     for (size_t i = 0; i < n; ++i)
         if (at(g, i) + at(b, i) < at(k, i)) raise(types::ValueError, "ngood + nbad < nsample");
     d.check(0, negative, "ngood < 0");
@@ -457,6 +461,12 @@ Value hypergeometric_impl(Interp& in, CallArgs& a, bool gen) {
         auto big = [](double x) { return x >= 1e9; };
         if (std::ranges::any_of(g, big) || std::ranges::any_of(b, big))
             raise(types::ValueError, "both ngood and nbad must be less than 1000000000");
+    }
+    // The sampler draws item by item: refuse draws that would take seconds each.
+    for (size_t i = 0; i < n; ++i) {
+        double total = at(g, i) + at(b, i), sample = at(k, i);
+        if (std::min(sample, total - sample) > 1e7)
+            raise(types::NotImplementedError, "hypergeometric: nsample and ngood + nbad - nsample both above 10**7 are not supported yet");
     }
     return d.integers([](Source& s, const double* p) {
         return hypergeometric(s, int64_t(p[0]), int64_t(p[1]), int64_t(p[2]));

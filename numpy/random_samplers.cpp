@@ -168,6 +168,9 @@ double triangular(Source& s, double left, double mode, double right) {
 // Multiplication for small lam; Hörmann's PTRS (1993) from 10 on.
 int64_t poisson(Source& s, double lam) {
     if (lam == 0.0) return 0;
+    // Past int64's range (a negative binomial's huge gamma mixing value)
+    // no count is representable: the largest one.
+    if (!(lam < 9.2e18)) return std::numeric_limits<int64_t>::max();
     if (lam < 10.0) {
         double limit = std::exp(-lam), prod = 1.0;
         int64_t x = 0;
@@ -247,7 +250,9 @@ int64_t geometric(Source& s, double p) {
 
 // Devroye (1986), X.6.
 int64_t zipf(Source& s, double a) {
-    if (std::isinf(a)) return 1;  // the limit: all mass on 1 (the loop below would never accept)
+    // From a = 1025 on, P(k > 1) < 2^-1024 and 2^(a-1) overflows (the loop
+    // below would never accept): all mass is on 1, as NumPy returns.
+    if (a >= 1025.0) return 1;
     double am1 = a - 1.0, b = std::pow(2.0, am1);
     for (;;) {
         double u = 1.0 - s.uniform(), v = s.uniform();

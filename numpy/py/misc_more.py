@@ -60,10 +60,10 @@ def _ufunc_reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     for k in range(len(bounds)):
         i = bounds[k]
         j = bounds[k + 1] if k + 1 < len(bounds) else n
-        if i < j:
-            parts.append(uf.reduce(take(a, arange(i, j), axis=axis), axis=axis, dtype=dtype))
-        else:
-            parts.append(uf.reduce(take(a, arange(i, i + 1), axis=axis), axis=axis, dtype=dtype))
+        red = uf.reduce(take(a, arange(i, j if j > i else i + 1), axis=axis), axis=axis, dtype=dtype)
+        if j <= i + 1:  # one element: itself (in the result dtype), not an operation on it
+            red = take(a, i, axis=axis).astype(red.dtype)
+        parts.append(red)
     r = stack(parts, axis=axis)
     if out is None:
         return r
