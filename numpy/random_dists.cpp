@@ -5,6 +5,7 @@
 // outputs) reads its own key, so the numbers do not depend on threads.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "runtime/thread_pool.h"
@@ -13,6 +14,7 @@
 #include "numpy/np_args.h"
 #include "numpy/random_generator.h"
 #include "numpy/random_samplers.h"
+#include "numpy/reduce.h"
 #include "numpy/ufuncs.h"
 
 namespace gpy {
@@ -135,6 +137,8 @@ public:
         bool any = p.is_array ? std::ranges::any_of(doubles_of(p.value), bad) : bad(p.number);
         if (any) raise(types::ValueError, msg);
     }
+    // Parameter i as given (a number, or its float64 array).
+    const Value& value(size_t i) const { return params_[i].value; }
     // The values of parameter i (the scalar, or every element).
     std::vector<double> values(size_t i) const {
         const DrawParam& p = params_[i];
@@ -371,16 +375,15 @@ Value vonmises_fn(Interp& in, CallArgs& a) {
 
 Value triangular_fn(Interp& in, CallArgs& a) {
     Draw d(in, a, "triangular", {{"left"}, {"mode"}, {"right"}});
-    // Checked over every value, in NumPy's order.
-    std::vector<double> l = d.broadcast(0), m = d.broadcast(1), r = d.broadcast(2);
-    size_t n = size_t(count(d.shape()));  // a scalar parameter has one value, an array one per output
-    auto at = [](const std::vector<double>& v, size_t i) { return v.size() == 1 ? v[0] : v[i]; };
-    for (size_t i = 0; i < n; ++i)
-        if (at(l, i) > at(m, i)) raise(types::ValueError, "left > mode");
-    for (size_t i = 0; i < n; ++i)
-        if (at(m, i) > at(r, i)) raise(types::ValueError, "mode > right");
-    for (size_t i = 0; i < n; ++i)
-        if (at(l, i) == at(r, i)) raise(types::ValueError, "left == right");
+    // NumPy's checks, each on its pair of parameters broadcast together
+    // (before size= or the third parameter shapes anything).
+    auto any = [&](size_t i, size_t j, Ufunc u) {
+        ReduceOptions o;
+        return truthy(reduce(in, dag::ReduceOp::Any, apply_ufunc(in, u, {d.value(i), d.value(j)}), o));
+    };
+    if (any(0, 1, Ufunc::greater)) raise(types::ValueError, "left > mode");
+    if (any(1, 2, Ufunc::greater)) raise(types::ValueError, "mode > right");
+    if (any(0, 2, Ufunc::equal)) raise(types::ValueError, "left == right");
     return d.doubles([](Source& s, const double* p) { return triangular(s, p[0], p[1], p[2]); });
 }
 
@@ -516,7 +519,9 @@ Value multinomial_fn(Interp& in, CallArgs& a) {
     Value out = new_array(DType::Int64, with_last(lead, k));
     auto* data = reinterpret_cast<int64_t*>(as_array(out)->buffer.bytes() + as_array(out)->offset);
     for_each_output(g, rows, [&](Source& s, int64_t i) {
-        int64_t left = int64_t(ns.empty() ? n.number : ns[size_t(i)]);
+        double nd = ns.empty() ? n.number : ns[size_t(i)];
+        // n arrives as a float64: 2**63 - 1 rounds up to 2**63, past int64 (saturate, not UB).
+        int64_t left = nd >= 9.2233720368547758e18 ? std::numeric_limits<int64_t>::max() : int64_t(nd);
         double mass = 1.0;  // the probability not yet given out
         int64_t* row = data + i * k;
         for (int64_t j = 0; j + 1 < k; ++j) {

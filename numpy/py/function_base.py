@@ -419,6 +419,8 @@ def diag_indices_from(arr):
 def indices(dimensions, dtype=int, sparse=False):
     dimensions = tuple(dimensions)
     n = len(dimensions)
+    # The dense result first, as NumPy: an impossible size fails before any work.
+    res = None if sparse else empty((n,) + dimensions, dtype=dtype)
     parts = []
     for i, dim in enumerate(dimensions):
         shape = [1] * n
@@ -426,7 +428,6 @@ def indices(dimensions, dtype=int, sparse=False):
         parts.append(arange(dim, dtype=dtype).reshape(tuple(shape)))
     if sparse:
         return tuple(parts)
-    res = empty((n,) + dimensions, dtype=dtype)
     for i in range(n):
         res[i] = parts[i]
     return res
