@@ -874,6 +874,7 @@ void init_array_types() {
         types::dtype->hash = dtype_hash;
         types::dtype->getattr = dtype_getattr;
         types::AxisError = new TypeObject("AxisError", types::ValueError, OK::Exception);
+        types::AxisError->base2 = types::IndexError;  // NumPy's AxisError is both
         types::AxisError->doc = "Axis supplied was invalid.";
         types::UFuncTypeError = new TypeObject("UFuncTypeError", types::TypeError, OK::Exception);
         types::UFuncTypeError->doc = "A ufunc cannot cast its inputs or output as asked.";
