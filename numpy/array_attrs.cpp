@@ -97,6 +97,7 @@ void set_shape(Interp& in, ArrayObj* a, const Value& v) {
         shape.push_back(d);
     }
     if (unknown >= 0 && known != 0 && a->size() % known == 0) shape[size_t(unknown)] = a->size() / known;
+    if (unknown < 0) checked_size(shape, a->dtype);  // NumPy's "array is too big" for (2**62, 0)
     int64_t n = 1;
     for (int64_t d : shape) n *= d;
     if (n != a->size() || (unknown >= 0 && known == 0))

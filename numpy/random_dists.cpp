@@ -645,6 +645,17 @@ Value spawn_fn(Interp& in, CallArgs& a) {
 // 5-tuple layout with Philox's name; set_state takes it back.
 Value get_state_fn(Interp& in, CallArgs& a) {
     GeneratorObj* g = self_of(a);
+    CallArgs r = rest(a);
+    if (const Value* legacy = arg(r, 0, "legacy"); legacy && !truthy(*legacy)) {
+        // legacy=False: NumPy's dict form.
+        Value st = Value::object(new DictObj());
+        set_item(in, st, make_str("seed"), Value::integer(int64_t(g->seed)));
+        set_item(in, st, make_str("round"), Value::integer(int64_t(g->base)));
+        Value d = Value::object(new DictObj());
+        set_item(in, d, make_str("bit_generator"), make_str("Philox4x32-10"));
+        set_item(in, d, make_str("state"), st);
+        return d;
+    }
     return make_tuple({make_str("Philox4x32-10"), Value::integer(int64_t(g->seed)), Value::integer(int64_t(g->base)),
                        Value::integer(0), Value::real(0.0)});
 }

@@ -400,14 +400,14 @@ def unique_all(x):
 def poly(seq_of_zeros):
     seq = asarray(seq_of_zeros)
     if seq.ndim == 2 and seq.shape[0] == seq.shape[1] and seq.shape[0] != 0:
-        raise NotImplementedError("gpy's poly takes the roots (its matrix form needs eigvals)")
+        seq = linalg.eigvals(seq)  # a matrix: its characteristic polynomial
     if seq.ndim != 1:
         raise ValueError("input must be 1d or non-empty square 2d array.")
     if seq.size == 0:
         return 1.0
     dt = result_type(seq, float64) if seq.dtype.kind != "c" else seq.dtype
     a = ones((1,), dtype=dt)
-    for z in seq:
+    for z in seq.astype(dt):  # in dt: -z of an unsigned root must not wrap
         a = convolve(a, array([1, -z], dtype=dt), mode="full")
     if a.dtype.kind == "c":
         roots = seq.astype(complex128)
