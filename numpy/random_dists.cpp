@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 
 #include "runtime/thread_pool.h"
 #include "numpy/array.h"
@@ -24,6 +25,7 @@ using namespace rng;
 namespace {
 
 constexpr int64_t kChunk = 4096;  // outputs per key
+constexpr size_t kMaxParams = 4;   // a distribution's parameters (noncentral_f, triangular: 3)
 // NumPy's POISSON_LAM_MAX: int64's maximum less 10 standard deviations.
 constexpr double kPoissonLamMax = 9.223372006484771e18;
 
@@ -117,6 +119,8 @@ public:
             raise(types::TypeError, std::string(fname) + "() takes at least " + n + " positional argument" +
                                         (required == 1 ? "" : "s") + " (" + std::to_string(r_.npos) + " given)");
         }
+        // run() keeps one output's parameters in a fixed array of kMaxParams.
+        if (specs.size() > kMaxParams) throw std::logic_error("Draw: more parameters than kMaxParams");
         size_t k = 0;
         for (const ParamSpec& s : specs) {
             if (r_.npos > k && kwarg(r_, s.name))
@@ -189,7 +193,7 @@ public:
         ArrayObj* arr = as_array(result);
         T* data = reinterpret_cast<T*>(arr->buffer.bytes() + arr->offset);
         for_each_output(g_, n, [&](Source& src, int64_t i) {
-            double p[4];
+            double p[kMaxParams];
             for (size_t k = 0; k < per.size(); ++k) p[k] = per[k].empty() ? fixed[k] : per[k][size_t(i)];
             data[i] = T(f(src, p));
         });
