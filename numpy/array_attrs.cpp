@@ -86,22 +86,7 @@ TypeObject* flatiter_type() {
 
 void set_shape(Interp& in, ArrayObj* a, const Value& v) {
     std::vector<Value> dims = is_kind(v, OK::Tuple) || is_kind(v, OK::List) ? to_vector(in, v) : std::vector<Value>{v};
-    dag::Shape shape;
-    int unknown = -1;
-    int64_t known = 1;
-    for (size_t k = 0; k < dims.size(); ++k) {
-        int64_t d = to_index(dims[k], "shape");
-        if (d == -1 && unknown < 0) unknown = int(k);
-        else if (d < 0) raise(types::ValueError, d == -1 ? "can only specify one unknown dimension" : "negative dimensions not allowed");
-        else known *= d;
-        shape.push_back(d);
-    }
-    if (unknown >= 0 && known != 0 && a->size() % known == 0) shape[size_t(unknown)] = a->size() / known;
-    if (unknown < 0) checked_size(shape, a->dtype);  // NumPy's "array is too big" for (2**62, 0)
-    int64_t n = 1;
-    for (int64_t d : shape) n *= d;
-    if (n != a->size() || (unknown >= 0 && known == 0))
-        raise(types::ValueError, "cannot reshape array of size " + std::to_string(a->size()) + " into shape " + remapped_text(shape));
+    dag::Shape shape = resolve_new_shape(dims, a->size(), a->dtype);
     materialize(a);
     // In place only without a copy: NumPy's rule for views it cannot express.
     if (!a->c_contiguous())

@@ -75,39 +75,16 @@ Value m_copy(Interp& in, CallArgs& a) {
     return copy_order(in, a.pos[0], self_array(a)->dtype, order_arg(arg(a, 1, "order"), 'C'));
 }
 
-Shape parse_shape(Interp& in, CallArgs& a, size_t first, int64_t size, const char* fname) {
+Shape parse_shape(Interp& in, CallArgs& a, size_t first, int64_t size, DType dt) {
     std::vector<Value> dims;
     if (a.npos == first + 1 && (is_kind(a.pos[first], OK::Tuple) || is_kind(a.pos[first], OK::List))) dims = to_vector(in, a.pos[first]);
     else for (size_t k = first; k < a.npos; ++k) dims.push_back(a.pos[k]);
-    Shape shape;
-    int unknown = -1;
-    int64_t known = 1;
-    for (size_t k = 0; k < dims.size(); ++k) {
-        int64_t d = to_index(dims[k], "shape");
-        if (d == -1) {
-            if (unknown >= 0) raise(types::ValueError, "can only specify one unknown dimension");
-            unknown = int(k);
-        } else if (d < 0) {
-            raise(types::ValueError, "negative dimensions not allowed");
-        } else {
-            known = size_mul(known, d);
-        }
-        shape.push_back(d);
-    }
-    if (unknown >= 0) {
-        if (known == 0 || size % known != 0)
-            raise(types::ValueError, "cannot reshape array of size " + std::to_string(size) + " into shape " + remapped_text(shape));
-        shape[size_t(unknown)] = size / known;
-    } else if (known != size) {
-        raise(types::ValueError, "cannot reshape array of size " + std::to_string(size) + " into shape " + remapped_text(shape));
-    }
-    (void)fname;
-    return shape;
+    return resolve_new_shape(dims, size, dt);
 }
 
 Value m_reshape(Interp& in, CallArgs& a) {
     ArrayObj* x = self_array(a);
-    return reshape_order(x, parse_shape(in, a, 1, x->size(), "reshape"), order_arg(kwarg(a, "order"), 'C'));
+    return reshape_order(x, parse_shape(in, a, 1, x->size(), x->dtype), order_arg(kwarg(a, "order"), 'C'));
 }
 
 Value m_ravel(Interp&, CallArgs& a) { return ravel_order(self_array(a), order_arg(arg(a, 1, "order"), 'C')); }

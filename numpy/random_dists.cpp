@@ -638,6 +638,8 @@ Value spawn_fn(Interp& in, CallArgs& a) {
     CallArgs r = rest(a);
     expect_args(a, "spawn", 2, 2);
     int64_t n = to_index(r.pos[0], "n_children");
+    // NumPy's SeedSequence takes n_children as a C int.
+    if (n > INT32_MAX) raise(types::OverflowError, "value too large to convert to int");
     if (n < 0) raise(types::ValueError, "n_children must be non-negative");
     std::vector<Value> kids;
     uint64_t base = g->base++;

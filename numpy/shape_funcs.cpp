@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "numpy/linalg.h"  // remapped_text
 #include "numpy/module_parts.h"
 #include "numpy/np_args.h"
 #include "numpy/ufuncs.h"
@@ -267,6 +268,38 @@ static Value reshape_c(ArrayObj* x, const Shape& shape) {
     if (!is_c_contiguous(x)) src = compute_into_new(array_node(x), x->dtype, x->shape);
     ArrayObj* c = src.as<ArrayObj>();
     return view_of(c, shape, dag::contiguous_strides(shape, itemsize(c->dtype)), c->offset);
+}
+
+[[noreturn]] static void raise_reshape_mismatch(int64_t size, const Shape& shape) {
+    raise(types::ValueError, "cannot reshape array of size " + std::to_string(size) + " into shape " + remapped_text(shape));
+}
+
+Shape resolve_new_shape(const std::vector<Value>& dims, int64_t size, DType dt) {
+    Shape shape;
+    int unknown = -1;
+    int64_t known = 1;
+    bool overflow = false;
+    for (size_t k = 0; k < dims.size(); ++k) {
+        int64_t d = to_index(dims[k], "shape");
+        if (d == -1) {
+            if (unknown >= 0) raise(types::ValueError, "can only specify one unknown dimension");
+            unknown = int(k);
+        } else if (d < 0) {
+            raise(types::ValueError, "negative dimensions not allowed");
+        } else if (!overflow && __builtin_mul_overflow(known, d, &known)) {
+            overflow = true;  // reported once the whole shape is known
+        }
+        shape.push_back(d);
+    }
+    if (overflow) raise_reshape_mismatch(size, shape);
+    if (unknown >= 0) {
+        if (known == 0 || size % known != 0) raise_reshape_mismatch(size, shape);
+        shape[size_t(unknown)] = size / known;
+    } else if (known != size) {
+        raise_reshape_mismatch(size, shape);
+    }
+    checked_size(shape, dt);  // (2**62, 0) for an empty array: "array is too big"
+    return shape;
 }
 
 Value reshape_order(ArrayObj* x, const Shape& shape, char order) {

@@ -71,6 +71,10 @@ char resolve_order(char order, const ArrayObj* x);
 Value new_array_order(DType t, const dag::Shape& shape, char order, const ArrayObj* proto = nullptr, bool zero = false);
 // A copy of x cast to t, laid out in `order` (resolved against x).
 Value copy_order(Interp& in, const Value& x, DType t, char order);
+// The shape `dims` asks of an array of `size` elements of dtype dt, with its
+// one -1 resolved: NumPy's _fix_unknown_dimension (an overflowing product
+// is a size mismatch, not an overflow) and then its "array is too big".
+dag::Shape resolve_new_shape(const std::vector<Value>& dims, int64_t size, DType dt);
 // x reshaped reading and writing in 'C' or 'F' (or 'A') index order; a view
 // when x's layout allows one without copying.
 Value reshape_order(ArrayObj* x, const dag::Shape& shape, char order);

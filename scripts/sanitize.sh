@@ -29,5 +29,5 @@ if [ "${1:-}" = "scripts" ]; then exit 0; fi
 if [ -f tests/fuzz/api_fuzz.py ]; then
   echo "sanitize: API fuzzer, fixed seed, under ASan + UBSan"
   # ASan reserves terabytes of address space: no --mem-limit; slower, so a longer timeout.
-  python3 tests/fuzz/api_fuzz.py --gpy build-fuzz/gpy --mem-limit 0 --timeout 600 --calls "${GPY_API_FUZZ_CALLS:-15000}"
+  python3 tests/fuzz/api_fuzz.py --gpy build-fuzz/gpy --mem-limit 0 --timeout 600 --calls "${GPY_API_FUZZ_CALLS:-12000}"
 fi
