@@ -51,9 +51,22 @@ def black_scholes():
     return call, put
 
 
+def black_scholes_tanh():
+    sq = ne.evaluate("0.3 * sqrt(t)")
+    d1 = ne.evaluate("(log(s / k) + (0.02 + 0.5 * 0.3 * 0.3) * t) / sq")
+    d2 = ne.evaluate("d1 - sq")
+    disc = ne.evaluate("k * exp(-0.02 * t)")
+    n1 = ne.evaluate("0.5 + 0.5 * tanh(0.7978845608 * (d1 + 0.044715 * d1 * d1 * d1))")
+    n2 = ne.evaluate("0.5 + 0.5 * tanh(0.7978845608 * (d2 + 0.044715 * d2 * d2 * d2))")
+    call = ne.evaluate("s * n1 - disc * n2")
+    put = ne.evaluate("call - s + disc")
+    return call, put
+
+
 run("saxpy", lambda: ne.evaluate("2.5 * x + y"))
 run("gauss", lambda: ne.evaluate("exp(-0.5 * x * x) * sin(3 * x) + sqrt(abs(x))"))
 run("black_scholes", black_scholes)
+run("black_scholes_tanh", black_scholes_tanh)
 run("sum_sq", lambda: ne.evaluate("sum(x * x)"))
 run("mse", lambda: ne.evaluate("sum((x - y) ** 2)") / N)
 run("softmax", lambda: (lambda e: ne.evaluate("e / s2", local_dict={"e": e, "s2": e.sum(axis=1, keepdims=True)}))(

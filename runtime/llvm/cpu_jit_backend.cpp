@@ -5,6 +5,7 @@
 // first kernel that is not in memory, or, with -DGPY_CPUJIT_DLOPEN=OFF, into
 // gpy_runtime. See runtime/cpu_jit.h for the options and threading rules.
 #include "runtime/cpu_jit_abi.h"
+#include "runtime/llvm/vector_math.h"
 
 #include <chrono>
 
@@ -17,6 +18,7 @@
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Basic/Version.h>
+#include <clang/CodeGen/BackendUtil.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
@@ -25,6 +27,7 @@
 #include <llvm/ADT/StringMap.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/Module.h>
 #include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
@@ -42,13 +45,14 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 
 // Bumped whenever the way a kernel is compiled or loaded changes in a way the
 // options string does not show: old disk entries then simply stop matching.
-constexpr const char* kJitFormat = "gpy-cpu-jit/1";
+constexpr const char* kJitFormat = "gpy-cpu-jit/2";  // 2: libmvec vector variants (vector_math.h)
 constexpr const char* kSourceName = "kernel.cpp";
 
 struct State {
     std::string triple, cpu;
     std::vector<std::string> features;  // "+avx2", "-avx512f", ... sorted by name
     bool have_libmvec = false;
+    std::vector<VectorVariant> vector_variants;  // libmvec beyond clang's table
     std::string options;     // the cc1 arguments, space-separated
     std::string key_prefix;  // format + clang version + options + target
     std::shared_ptr<clang::CompilerInvocation> base_invocation;
@@ -116,7 +120,9 @@ std::string init_impl() {
         if (!s.options.empty()) s.options += ' ';
         s.options += a;
     }
-    s.key_prefix = std::string(kJitFormat) + "\n" + clang::getClangFullVersion() + "\n" + s.options;
+    if (s.have_libmvec) s.vector_variants = available_vector_variants(s.features);
+    s.key_prefix = std::string(kJitFormat) + "\n" + clang::getClangFullVersion() + "\n" + s.options + "\n" +
+                   describe(s.vector_variants);
 
     // Parse the options once; each compile copies the parsed invocation.
     {
@@ -166,13 +172,10 @@ std::string init() {
     return result;
 }
 
-bool compile(const std::string& source, int emit, std::string& out, std::string& log) {
-    std::lock_guard<std::mutex> serial(state().jit_mutex);
-    State& s = state();
-    auto invocation = std::make_shared<clang::CompilerInvocation>(*s.base_invocation);
-
-    llvm::raw_string_ostream log_os(log);
-    clang::CompilerInstance ci;
+// A compiler instance for `source`, in memory, its diagnostics into `log_os`.
+void set_up(clang::CompilerInstance& ci, const std::string& source, bool optimise, llvm::raw_string_ostream& log_os) {
+    auto invocation = std::make_shared<clang::CompilerInvocation>(*state().base_invocation);
+    invocation->getCodeGenOpts().DisableLLVMPasses = !optimise;
     ci.setInvocation(invocation);
     ci.createDiagnostics(new clang::TextDiagnosticPrinter(log_os, &ci.getDiagnosticOpts()), /*ShouldOwnClient=*/true);
     ci.setVerboseOutputStream(log_os);  // "1 error generated." goes to the log, not stderr
@@ -182,20 +185,48 @@ bool compile(const std::string& source, int emit, std::string& out, std::string&
     fs->setCurrentWorkingDirectory("/");
     fs->addFile(std::string("/") + kSourceName, 0, llvm::MemoryBuffer::getMemBuffer(source, kSourceName, false));
     ci.createFileManager(fs);
+}
 
+clang::BackendAction backend_action(int emit) {
+    return emit == 0 ? clang::Backend_EmitObj : emit == 1 ? clang::Backend_EmitAssembly : clang::Backend_EmitLL;
+}
+
+// With libmvec variants beyond clang's table the source is compiled in two
+// steps: to unoptimised IR, whose calls then get their vector variants
+// (vector_math.h), and that IR through clang's -O3 pipeline and back end.
+bool compile(const std::string& source, int emit, std::string& out, std::string& log) {
+    std::lock_guard<std::mutex> serial(state().jit_mutex);
+    const State& s = state();
+    llvm::raw_string_ostream log_os(log);
+    clang::CompilerInstance ci;
+    bool two_steps = !s.vector_variants.empty();
+    set_up(ci, source, !two_steps, log_os);
     llvm::SmallString<0> buffer;
-    ci.setOutputStream(std::make_unique<llvm::raw_svector_ostream>(buffer));
-
     bool ok;
-    if (emit == 0) {
-        clang::EmitObjAction action;
-        ok = ci.ExecuteAction(action);
-    } else if (emit == 1) {
-        clang::EmitAssemblyAction action;
-        ok = ci.ExecuteAction(action);
+    if (two_steps) {
+        clang::EmitLLVMOnlyAction to_ir;  // owns the module's LLVMContext: outlives `m`
+        ok = ci.ExecuteAction(to_ir) && !ci.getDiagnostics().hasErrorOccurred();
+        if (ok) {
+            std::unique_ptr<llvm::Module> m = to_ir.takeModule();
+            add_vector_variants(*m, s.vector_variants);
+            clang::CodeGenOptions opts = ci.getCodeGenOpts();
+            opts.DisableLLVMPasses = false;
+            clang::EmitBackendOutput(ci.getDiagnostics(), ci.getHeaderSearchOpts(), opts, ci.getTargetOpts(),
+                                     ci.getLangOpts(), m->getDataLayoutStr(), m.get(), backend_action(emit),
+                                     std::make_unique<llvm::raw_svector_ostream>(buffer));
+        }
     } else {
-        clang::EmitLLVMAction action;
-        ok = ci.ExecuteAction(action);
+        ci.setOutputStream(std::make_unique<llvm::raw_svector_ostream>(buffer));
+        if (emit == 0) {
+            clang::EmitObjAction action;
+            ok = ci.ExecuteAction(action);
+        } else if (emit == 1) {
+            clang::EmitAssemblyAction action;
+            ok = ci.ExecuteAction(action);
+        } else {
+            clang::EmitLLVMAction action;
+            ok = ci.ExecuteAction(action);
+        }
     }
     log_os.flush();
     ok = ok && !ci.getDiagnostics().hasErrorOccurred();
