@@ -287,7 +287,11 @@ void product(const blas::Library& L, const Mat& A, const Mat& B, T* c, int64_t l
     }
     auto flip = [](int t) { return t == blas::kNoTrans ? blas::kTrans : blas::kNoTrans; };
     // gemv(trans, stored rows, stored cols): the stored matrix is op's input before `trans`.
-    if (m == 1 && n > 1) {
+    // A vector product is BLAS's dot, as NumPy's (gemm with a 1x1 result was
+    // 9x slower for 2^22 float32, and sums in another order).
+    if (n == 1 && m == 1 && A.cols.stride > 0 && B.rows.stride > 0) {
+        *c = blas::dot<T>(L, int(k), a, int(A.cols.stride / isz), b, int(B.rows.stride / isz));
+    } else if (m == 1 && n > 1) {
         int incx = k == 1 ? 1 : int(B.rows.stride / isz);
         if (la.trans == blas::kNoTrans) blas::gemv<T>(L, blas::kNoTrans, int(n), int(k), a, int(la.ld), b, incx, c, int(ldc));
         else blas::gemv<T>(L, blas::kTrans, int(k), int(n), a, int(la.ld), b, incx, c, int(ldc));

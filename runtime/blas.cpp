@@ -18,6 +18,7 @@ using dynlib::bind;
 bool bind_all(void* blas_lib, void* lapack_lib, Library& L) {
     return bind(blas_lib, "cblas_sgemm", L.sgemm) && bind(blas_lib, "cblas_dgemm", L.dgemm) &&
            bind(blas_lib, "cblas_sgemv", L.sgemv) && bind(blas_lib, "cblas_dgemv", L.dgemv) &&
+           bind(blas_lib, "cblas_sdot", L.sdot) && bind(blas_lib, "cblas_ddot", L.ddot) &&
            bind(lapack_lib, "sgesv_", L.sgesv) && bind(lapack_lib, "dgesv_", L.dgesv) &&
            bind(lapack_lib, "sgetrf_", L.sgetrf) && bind(lapack_lib, "dgetrf_", L.dgetrf) &&
            bind(lapack_lib, "sgesdd_", L.sgesdd) && bind(lapack_lib, "dgesdd_", L.dgesdd) &&

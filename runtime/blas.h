@@ -22,6 +22,8 @@ struct Library {
     void (*dgemm)(int, int, int, int, int, int, double, const double*, int, const double*, int, double, double*, int);
     void (*sgemv)(int, int, int, int, float, const float*, int, const float*, int, float, float*, int);
     void (*dgemv)(int, int, int, int, double, const double*, int, const double*, int, double, double*, int);
+    float (*sdot)(int, const float*, int, const float*, int);
+    double (*ddot)(int, const double*, int, const double*, int);
     // LAPACK, Fortran ABI: every argument by pointer, then the hidden lengths
     // of the character arguments (gfortran passes them; extra ones are harmless).
     void (*sgesv)(const lapack_int*, const lapack_int*, float*, const lapack_int*, lapack_int*, float*, const lapack_int*, lapack_int*);
@@ -65,6 +67,12 @@ void gemm(const Library& L, int ta, int tb, int m, int n, int k, const T* a, int
     if constexpr (sizeof(T) == 4) L.sgemm(kRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
     else L.dgemm(kRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
 }
+template <class T>
+T dot(const Library& L, int n, const T* x, int incx, const T* y, int incy) {
+    if constexpr (sizeof(T) == 4) return L.sdot(n, x, incx, y, incy);
+    else return L.ddot(n, x, incx, y, incy);
+}
+
 template <class T>
 void gemv(const Library& L, int ta, int m, int n, const T* a, int lda, const T* x, int incx, T* y, int incy) {
     if constexpr (sizeof(T) == 4) L.sgemv(kRowMajor, ta, m, n, 1.0f, a, lda, x, incx, 0.0f, y, incy);

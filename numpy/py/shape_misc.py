@@ -300,44 +300,134 @@ def _hist_range(a, range):
     return first, last
 
 
-def _hist_count(a, bins):
+def _unsigned_subtract(a, b):
+    # a - b of integers in the unsigned type, so a signed range does not overflow.
+    dt = result_type(a, b)
+    if dt.kind != "i":
+        return subtract(a, b, dtype=dt)
+    u = {1: uint8, 2: uint16, 4: uint32, 8: uint64}[dt.itemsize]
+    return subtract(asarray(a, dtype=dt).astype(u), asarray(b, dtype=dt).astype(u))
+
+
+def _ptp(x):
+    return _unsigned_subtract(x.max(), x.min())
+
+
+def _hist_bin_stone(x, first, last):
+    n = x.size
+    ptp_x = _ptp(x)
+    if n <= 1 or ptp_x == 0:
+        return 0
+    best = None
+    # The bin count minimizing the estimated L2 risk (the first of equals).
+    for nbins in range(1, int(maximum(100, int(sqrt(n)))) + 1):
+        p_k = histogram(x, bins=nbins, range=(first, last))[0] / n
+        j = (2 - (n + 1) * p_k.dot(p_k)) / (ptp_x / nbins)
+        if best is None or j < best_j:
+            best, best_j = nbins, j
+    return ptp_x / best
+
+
+def _hist_bin_doane(x):
+    if x.size > 2:
+        sg1 = sqrt(6.0 * (x.size - 2) / ((x.size + 1.0) * (x.size + 3)))
+        sigma = std(x)
+        if sigma > 0.0:
+            g1 = mean(power((x - mean(x)) / sigma, 3))
+            return _ptp(x) / (1.0 + log2(x.size) + log2(1.0 + absolute(g1) / sg1))
+    return 0.0
+
+
+def _hist_bin_fd(x):
+    iqr = subtract(*percentile(x, [75, 25]))
+    return 2.0 * iqr * x.size ** (-1.0 / 3.0)
+
+
+def _hist_bin_width(name, x, first, last):
+    # NumPy's _hist_bin_* estimators of the bin width.
+    if name == "sqrt":
+        return _ptp(x) / sqrt(x.size)
+    if name == "sturges":
+        return _ptp(x) / (log2(x.size) + 1.0)
+    if name == "rice":
+        return _ptp(x) / (2.0 * x.size ** (1.0 / 3))
+    if name == "scott":
+        return (24.0 * pi ** 0.5 / x.size) ** (1.0 / 3.0) * std(x)
+    if name == "stone":
+        return _hist_bin_stone(x, first, last)
+    if name == "doane":
+        return _hist_bin_doane(x)
+    if name == "fd":
+        return _hist_bin_fd(x)
+    # auto: fd, limited by sqrt and sturges (Python's max and min, which keep
+    # the winner's dtype; the module's max and min are NumPy's).
+    fd_bw = _hist_bin_fd(x)
+    half_sqrt = _ptp(x) / sqrt(x.size) / 2
+    sturges_bw = _ptp(x) / (log2(x.size) + 1.0)
+    fd_bw = half_sqrt if half_sqrt > fd_bw else fd_bw
+    return sturges_bw if sturges_bw < fd_bw else fd_bw
+
+
+def _hist_ravel(a, weights):
+    a = asarray(a)
+    if a.dtype == bool:
+        a = a.astype(uint8)
+    if weights is not None:
+        weights = asarray(weights)
+        if weights.shape != a.shape:
+            raise ValueError("weights should have the same shape as a.")
+        weights = weights.ravel()
+    return a.ravel(), weights
+
+
+def _hist_edges(a, bins, range, weights):
+    # NumPy's _get_bin_edges: the edges, and the bin count when they are uniform.
     if isinstance(bins, str):
-        raise NotImplementedError("gpy's histogram takes a bin count or edges, not the estimator " + repr(bins))
-    if ndim(bins) == 0:
+        if bins not in ("stone", "auto", "doane", "fd", "rice", "scott", "sqrt", "sturges"):
+            raise ValueError(repr(bins) + " is not a valid estimator for `bins`")
+        if weights is not None:
+            raise TypeError("Automated estimation of the number of bins is not supported for weighted data")
+        first, last = _hist_range(a, range)
+        if range is not None:
+            a = a[(a >= first) & (a <= last)]
+        n = 1
+        if a.size > 0:
+            width = _hist_bin_width(bins, a, first, last)
+            if width:
+                if a.dtype.kind in "iu" and width < 1:
+                    width = 1
+                n = int(ceil(_unsigned_subtract(last, first) / width))
+    elif ndim(bins) == 0:
+        if asarray(bins).dtype.kind not in "biu":
+            raise TypeError("`bins` must be an integer, a string, or an array")
         n = int(bins)
         if n < 1:
             raise ValueError("`bins` must be positive, when an integer")
-        return n
-    return None
-
-
-def histogram_bin_edges(a, bins=10, range=None, weights=None):
-    a = asarray(a).ravel()
-    n = _hist_count(a, bins)
-    if n is None:
+        first, last = _hist_range(a, range)
+    elif ndim(bins) == 1:
         edges = asarray(bins)
-        if edges.ndim != 1:
-            raise ValueError("`bins` must be 1d, when an array")
-        if (diff(edges) < 0).any():
+        if (edges[:-1] > edges[1:]).any():
             raise ValueError("`bins` must increase monotonically, when an array")
-        return edges
-    first, last = _hist_range(a, range)
+        return edges, None
+    else:
+        raise ValueError("`bins` must be 1d, when an array")
     dtype = result_type(first, last, a)
     if dtype.kind in "biu":
         dtype = float64
-    return linspace(first, last, n + 1, endpoint=True, dtype=dtype)
+    edges = linspace(first, last, n + 1, endpoint=True, dtype=dtype)
+    if (edges[:-1] >= edges[1:]).any():
+        raise ValueError("Too many bins for data range. Cannot create " + str(n) + " finite-sized bins.")
+    return edges, n
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    a, weights = _hist_ravel(a, weights)
+    return _hist_edges(a, bins, range, weights)[0]
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):
-    a = asarray(a).ravel()
-    w = None
-    if weights is not None:
-        w = asarray(weights)
-        if w.shape != asarray(a).shape and w.size != a.size:
-            raise ValueError("weights should have the same shape as a.")
-        w = w.ravel()
-    n = _hist_count(a, bins)
-    edges = histogram_bin_edges(a, bins, range)
+    a, w = _hist_ravel(a, weights)
+    edges, n = _hist_edges(a, bins, range, w)
     if n is not None:
         # Uniform bins: NumPy's index arithmetic, then the edge corrections.
         first = edges[0]
