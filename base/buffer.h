@@ -29,6 +29,9 @@ struct Buffer {
     DeviceKind device = DeviceKind::CPU;
     int device_index = 0;
     const DeviceMemoryOps* ops = nullptr;  // set for device memory
+    // The array object the memory was allocated for (NumPy's x.base of a
+    // view), cleared when that object dies; an opaque pointer at this layer.
+    const void* owner = nullptr;
 
     // 64-byte aligned, zero-initialised when `zero` is set. Throws std::bad_alloc.
     static Buffer* allocate_host(size_t nbytes, bool zero = false);

@@ -48,7 +48,8 @@ enum class Op : uint8_t {
     X(Fmin, "fmin") X(Arctan2, "arctan2") X(Hypot, "hypot") X(Copysign, "copysign") X(Heaviside, "heaviside") \
     X(LogicalAnd, "logical_and") X(LogicalOr, "logical_or") X(LogicalXor, "logical_xor") X(BitAnd, "bitwise_and") \
     X(BitOr, "bitwise_or") X(BitXor, "bitwise_xor") X(LShift, "left_shift") X(RShift, "right_shift") \
-    X(Eq, "equal") X(Ne, "not_equal") X(Lt, "less") X(Le, "less_equal") X(Gt, "greater") X(Ge, "greater_equal")
+    X(Eq, "equal") X(Ne, "not_equal") X(Lt, "less") X(Le, "less_equal") X(Gt, "greater") X(Ge, "greater_equal") \
+    X(Gcd, "gcd") X(Lcm, "lcm") X(LogAddExp, "logaddexp") X(LogAddExp2, "logaddexp2")
 
 #define GPY_REDUCE_OPS(X) X(Sum, "sum") X(Prod, "prod") X(Max, "max") X(Min, "min") X(Any, "any") X(All, "all") \
     X(ArgMax, "argmax") X(ArgMin, "argmin")

@@ -128,6 +128,10 @@ std::string binary_expr(BinaryOp op, DType in, DType in1, DType out, const std::
         case BinaryOp::Hypot: return "gpy_hypot(" + a + ", " + b + ")";
         case BinaryOp::Copysign: return "gpy_copysign(" + a + ", " + b + ")";
         case BinaryOp::Heaviside: return "gpy_heaviside(" + a + ", " + b + ")";
+        case BinaryOp::Gcd: return "gpy_gcd(" + a + ", " + b + ")";
+        case BinaryOp::Lcm: return "gpy_lcm(" + a + ", " + b + ")";
+        case BinaryOp::LogAddExp: return "gpy_logaddexp(" + a + ", " + b + ")";
+        case BinaryOp::LogAddExp2: return "gpy_logaddexp2(" + a + ", " + b + ")";
         case BinaryOp::LogicalAnd: return "((" + a + " != 0) && (" + b + " != 0))";
         case BinaryOp::LogicalOr: return "((" + a + " != 0) || (" + b + " != 0))";
         case BinaryOp::LogicalXor: return "((" + a + " != 0) != (" + b + " != 0))";

@@ -399,6 +399,36 @@ GPY_INLINE bool gpy_eq(uint64_t a, int64_t b) { return b >= 0 && a == (uint64_t)
 template <class T> GPY_INLINE T gpy_sign(T x) { return x > 0 ? (T)1 : x < 0 ? (T)-1 : x == 0 ? (T)0 : x; }
 template <class T> GPY_INLINE T gpy_heaviside(T x, T h0) { return x < 0 ? (T)0 : x > 0 ? (T)1 : x == 0 ? h0 : x; }
 template <class T> GPY_INLINE T gpy_int_abs(T x) { return x < 0 ? gpy_wrap_neg(x) : x; }
+// NumPy's npy_gcd/npy_lcm: Euclid on |a|, |b| in the unsigned type (|INT_MIN|
+// fits there); lcm = |a| / gcd * |b| wraps back into T (int8 lcm(100, 3) is 44).
+template <class T> GPY_INLINE typename gpy_unsigned<T>::type gpy_uabs(T x) {
+    typedef typename gpy_unsigned<T>::type U;
+    return x < 0 ? (U)((U)0 - (U)x) : (U)x;
+}
+template <class T> GPY_INLINE T gpy_gcd(T a, T b) {
+    typedef typename gpy_unsigned<T>::type U;
+    U x = gpy_uabs(a), y = gpy_uabs(b);
+    while (y != 0) { U r = (U)(x % y); x = y; y = r; }
+    return (T)x;
+}
+template <class T> GPY_INLINE T gpy_lcm(T a, T b) {
+    typedef typename gpy_unsigned<T>::type U;
+    U g = (U)gpy_gcd(a, b);
+    return g == 0 ? (T)0 : (T)(U)((U)(gpy_uabs(a) / g) * gpy_uabs(b));
+}
+// NumPy's npy_logaddexp(2): the larger argument plus log1p of the exponential
+// of minus the distance; equal arguments (infinities included) add log(2)
+// (or 1); a NaN distance is the result. Written with selects so loops vectorise.
+template <class T> GPY_INLINE T gpy_logaddexp(T x, T y) {
+    T d = x - y;
+    T r = (d > 0 ? x : y) + gpy_log1p(gpy_exp(-gpy_fabs(d)));
+    return x == y ? x + (T)0.693147180559945309417232121458176568 : d != d ? d : r;
+}
+template <class T> GPY_INLINE T gpy_logaddexp2(T x, T y) {
+    T d = x - y;
+    T r = (d > 0 ? x : y) + (T)1.442695040888963407359924681001892137 * gpy_log1p(gpy_exp2(-gpy_fabs(d)));
+    return x == y ? x + (T)1 : d != d ? d : r;
+}
 // Complex numbers laid out as NumPy's (real, imaginary), with the formulas of
 // NumPy's complex loops (umath loops and npy_math_complex); elementary
 // functions go to the backend's gpy_libm_c* (glibc's on the CPU).

@@ -87,7 +87,7 @@ bool binary_has(BinaryOp op, DType in, DType* out) {
         // Signed integer powers can fail (a negative exponent): compiled only.
         case BinaryOp::Pow: return is_flt(in) || (is_int(in) && kind(in) == DKind::UInt);
         case BinaryOp::BitAnd: case BinaryOp::BitOr: case BinaryOp::BitXor: return is_int(in) || in == DType::Bool;
-        case BinaryOp::LShift: case BinaryOp::RShift: return is_int(in);
+        case BinaryOp::LShift: case BinaryOp::RShift: case BinaryOp::Gcd: case BinaryOp::Lcm: return is_int(in);
         case BinaryOp::LogicalAnd: case BinaryOp::LogicalOr: case BinaryOp::LogicalXor:
         case BinaryOp::Eq: case BinaryOp::Ne: case BinaryOp::Lt: case BinaryOp::Le: case BinaryOp::Gt: case BinaryOp::Ge:
             *out = DType::Bool;

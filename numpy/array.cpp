@@ -97,7 +97,10 @@ static void untrack_pending(ArrayObj* a) {
     a->pending_list = nullptr;
 }
 
-ArrayObj::~ArrayObj() { untrack_pending(this); }
+ArrayObj::~ArrayObj() {
+    untrack_pending(this);
+    if (buffer && buffer->owner == this) buffer->owner = nullptr;
+}
 
 ArrayState::~ArrayState() {
     for (ArrayObj* a : pending) {
@@ -251,6 +254,7 @@ Value new_array(DType dt, const dag::Shape& shape, bool zero) {
     }
     Value out = array_from_buffer(buf, dt, shape, dag::contiguous_strides(shape, itemsize(dt)), 0);
     out.as<ArrayObj>()->owndata = true;
+    buf->owner = out.as<ArrayObj>();
     return out;
 }
 
@@ -316,6 +320,7 @@ void materialize(ArrayObj* a) {
         a->offset = 0;
         a->node.reset();
         a->owndata = true;
+        a->buffer->owner = a;
         return;
     }
     if (!n->result) {
@@ -375,6 +380,7 @@ static void adopt_result(ArrayObj* a) {
     a->offset = r->offset;
     a->node.reset();
     a->owndata = true;  // a computed result is a fresh buffer
+    if (a->buffer && !a->buffer->owner) a->buffer->owner = a;
 }
 
 Value compute_into_new(const dag::NodeP& n, DType dtype, const dag::Shape& shape) {
@@ -741,6 +747,23 @@ Value tuple_of(const std::vector<int64_t>& xs) {
     return make_tuple(std::move(items));
 }
 
+// x.base: None for an array that owns its memory, else the array that does
+// (NumPy collapses chains of views to the owner). When that object has died
+// (gpy's views do not keep it alive; NumPy's do), an array over the whole
+// buffer stands in for it.
+static Value base_of(ArrayObj* a) {
+    if (a->pending()) materialize(a);
+    if (a->owndata || a->numpy_scalar || !a->buffer) return Value::none();
+    Buffer* b = a->buffer.get();
+    if (b->owner && b->owner != a) return Value::object(const_cast<ArrayObj*>(static_cast<const ArrayObj*>(b->owner)));
+    DType t = b->nbytes % itemsize(a->dtype) == 0 ? a->dtype : DType::UInt8;
+    dag::Shape whole{int64_t(b->nbytes / itemsize(t))};
+    Value r = array_from_buffer(a->buffer, t, whole, dag::contiguous_strides(whole, itemsize(t)), 0);
+    r.as<ArrayObj>()->owndata = true;
+    b->owner = r.as<ArrayObj>();
+    return r;
+}
+
 Value slot_getattr(Interp& in, const Value& v, const std::string& name) {
     ArrayObj* a = v.as<ArrayObj>();
     if (name == "shape") return tuple_of(a->shape);
@@ -764,6 +787,7 @@ Value slot_getattr(Interp& in, const Value& v, const std::string& name) {
         return cuda_device_object(on_gpu ? a->buffer->device_index : array_device_index());
     }
     if (name == "flags") return array_flags(a);
+    if (name == "base") return base_of(a);
     if (name == "flat") return flat_iterator(v);
     if (name == "mT") return matrix_transpose_view(a);
     if (name == "real" || name == "imag") return complex_part(v, name == "imag");

@@ -99,7 +99,24 @@ namespace {
 // NumPy 2's words when copy=False cannot be honoured.
 const char* const kAvoidCopyText = "Unable to avoid copy while creating an array as requested.\nIf using `np.array(obj, copy=False)` replace it with `np.asarray(obj)` to allow a copy when needed (no behavior change in NumPy 1.x).\nFor more details, see https://numpy.org/devdocs/numpy_2_0_migration_guide.html#adapting-to-changes-in-the-copy-keyword.";
 
+Value array_impl(Interp& in, CallArgs& a);
+
+// np.array(..., ndmin=n): leading axes of length 1 up to n dims (a view of
+// the result, as NumPy's).
 Value np_array(Interp& in, CallArgs& a) {
+    int64_t ndmin = 0;
+    if (const Value* v = kwarg(a, "ndmin"); v && !v->is_none()) ndmin = to_index(*v);
+    if (ndmin > 64) raise(types::ValueError, "ndmin must be <= ndmax (64)");
+    Value r = array_impl(in, a);
+    ArrayObj* x = as_array(r);
+    while (x && x->ndim() < ndmin) {
+        r = insert_axis(x, 0);
+        x = as_array(r);
+    }
+    return r;
+}
+
+Value array_impl(Interp& in, CallArgs& a) {
     if (a.npos < 1) raise(types::TypeError, "array() missing required argument 'object' (pos 0)");
     auto dt = dtype_arg(in, a, 1);
     const Value& obj = a.pos[0];
@@ -597,7 +614,7 @@ Value np_size(Interp& in, CallArgs& a) {
 }
 
 const FunctionSpec kFunctions[] = {
-    {"array", np_array, "array(object, dtype=None, *, copy=True, order='K')", "Create an array from nested lists, tuples or another array."},
+    {"array", np_array, "array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, like=None)", "Create an array from nested lists, tuples or another array."},
     {"_named_tuple", np_named_tuple, "_named_tuple(name, fields, values)", "A named result tuple (for the module's own functions)."},
     {"asnumpy", np_asnumpy, "asnumpy(a)", "A host copy of the array (CuPy's name)."},
     {"asarray", np_asarray, "asarray(a, dtype=None, order=None, *, copy=None)", "Convert the input to an array (no copy if it already is one)."},

@@ -291,6 +291,13 @@ void check_select_kind(const Value* kind) {
 template <class It, class Less>
 void select_ranks(It first, int64_t n, const std::vector<int64_t>& kths, Less less) {
     if (n == 0) return;
+    // NumPy on x86 with AVX-512 selects with x86-simd-sort, which sorts a
+    // short row whole (its sorting networks): the same order here, so small
+    // partitions print what NumPy prints there.
+    if (n <= 128) {
+        std::sort(first, first + n, less);
+        return;
+    }
     int64_t lo = 0;
     for (int64_t k : kths) {
         std::nth_element(first + lo, first + k, first + n, less);

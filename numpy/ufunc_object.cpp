@@ -38,7 +38,8 @@ int nin_of(Ufunc f) { return ufunc_def(f).nin; }
 // NumPy's ufunc.identity (None for the rest).
 Value identity_of(Ufunc f) {
     switch (f) {
-        case Ufunc::add: case Ufunc::bitwise_or: case Ufunc::bitwise_xor: case Ufunc::hypot: return Value::integer(0);
+        case Ufunc::add: case Ufunc::bitwise_or: case Ufunc::bitwise_xor: case Ufunc::hypot: case Ufunc::gcd: return Value::integer(0);
+        case Ufunc::logaddexp: case Ufunc::logaddexp2: return Value::real(-__builtin_inf());
         case Ufunc::multiply: return Value::integer(1);
         case Ufunc::bitwise_and: return Value::integer(-1);
         case Ufunc::logical_and: return Value::boolean(true);
@@ -110,7 +111,12 @@ DType fold_dtype(Ufunc f, DType xdt, std::optional<DType> requested, std::option
     try {
         loop = resolve_ufunc(f, {Operand::array(acc), Operand::array(t)});
     } catch (const PromotionError& e) {
-        raise(e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError, e.what());
+        std::string text = e.what();
+        // A reduction's no-loop error names no first operand: "(None, <class ...>)".
+        size_t open = text.find("matching types (<class"), comma = text.find(", <class", open);
+        if (!out && open != std::string::npos && comma != std::string::npos)
+            text.replace(open + 16, comma - (open + 16), "None");
+        raise(e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError, text);
     }
     DType lt = loop.out[0];
     if (loop.in[0] != lt || loop.in[1] != lt || (requested && lt != *requested))
@@ -224,6 +230,27 @@ Value m_reduce(Interp& in, CallArgs& a) {
     return r;
 }
 
+// accumulate for ufuncs without a scan kernel (subtract, gcd, logaddexp,
+// ...): x copied in the loop dtype, then result[i] = f(result[i-1], result[i])
+// in place along the axis, one lazy elementwise step each.
+Value accumulate_fold(Interp& in, Ufunc f, ArrayObj* x, int axis, std::optional<DType> dtype, const Value* out) {
+    std::optional<DType> out_dt;
+    if (out)
+        if (ArrayObj* oa = as_array(*out)) out_dt = oa->dtype;
+    DType t = fold_dtype(f, x->dtype, dtype, out_dt);
+    Value r = compute_into_new(make_cast(array_node(x), t), t, x->shape);
+    ArrayObj* ra = r.as<ArrayObj>();
+    UfuncOptions uo;
+    uo.dtype = t;
+    for (int64_t i = 1; i < x->shape[size_t(axis)]; ++i) {
+        Value dst = take_axis(ra, axis, i);
+        uo.out = &dst;
+        apply_ufunc(in, f, {take_axis(ra, axis, i - 1), dst}, uo);
+    }
+    if (out) return store_reduction_out(in, *out, r, ufunc_def(f).name.data(), x->shape, false);
+    return r;
+}
+
 // ufunc.accumulate(array, axis=0, dtype=None, out=None)
 Value m_accumulate(Interp& in, CallArgs& a) {
     const Ufunc f = ufunc_of(a.pos[0]);
@@ -244,8 +271,9 @@ Value m_accumulate(Interp& in, CallArgs& a) {
         op = f == Ufunc::logical_or ? ScanOp::Max : ScanOp::Min;
         dtype = DType::Bool;
     }
-    if (!op) raise(types::NotImplementedError, ufunc_name(a.pos[0]) + ".accumulate is not supported yet");
-    return scan(in, *op, x, axis, dtype, out);
+    if (op) return scan(in, *op, x, axis, dtype, out);
+    return accumulate_fold(in, f, x.as<ArrayObj>(), int(normalize_axis_named(axis->as_int(), x.as<ArrayObj>()->ndim(), nullptr)),
+                           dtype, out);
 }
 
 // ufunc.outer(A, B, **kwargs): A viewed with B.ndim trailing size-1 axes,

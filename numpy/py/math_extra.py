@@ -1,6 +1,6 @@
 # NumPy's ufuncs that gpy composes from its own operations (as functions,
-# without ufunc methods yet): divmod, modf, frexp, ldexp, gcd, lcm,
-# logaddexp, logaddexp2, nextafter, spacing, bitwise_count. Each takes
+# without ufunc methods yet): divmod, modf, frexp, ldexp, nextafter,
+# spacing, bitwise_count (gcd, lcm, logaddexp and logaddexp2 are real ufuncs). Each takes
 # NumPy's loop for its operands (_ufunc_loop: the dtypes NumPy's type
 # resolution picks, or its TypeError) and gives NumPy's values, special
 # values included. (Python's max, min, abs, ... are NumPy's here: the
@@ -80,65 +80,6 @@ def _dtype_class(x):
     name = asarray(x).dtype.name
     name = {"bool": "Bool", "uint8": "UInt8", "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64"}.get(name, name.capitalize())
     return "numpy.dtypes." + name + "DType"
-
-
-def _integer_inputs(name, x1, x2):
-    # gcd and lcm have integer loops only; NumPy's message names the DTypes.
-    try:
-        t1, t2, out = _ufunc_loop(name, x1, x2)
-    except TypeError:
-        raise UFuncTypeError("ufunc '" + name + "' did not contain a loop with signature matching types (<class '" +
-                             _dtype_class(x1) + "'>, <class '" + _dtype_class(x2) + "'>) -> None") from None
-    return asarray(x1).astype(t1), asarray(x2).astype(t2), out
-
-
-def gcd(x1, x2, /):
-    scalar = _all_scalar(x1, x2)
-    a, b, dtype = _integer_inputs("gcd", x1, x2)
-    # |x| in uint64 (|int64 min| = 2**63 fits there), Euclid, then NumPy's wrap back.
-    a = a.astype(uint64)
-    b = b.astype(uint64)
-    if dtype.kind == "i":
-        a = where(asarray(x1).astype(dtype) < 0, 0 - a, a)
-        b = where(asarray(x2).astype(dtype) < 0, 0 - b, b)
-    a, b = broadcast_arrays(a, b)
-    while (b != 0).any():
-        nz = b != 0
-        r = where(nz, a % where(nz, b, 1), 0)
-        a = where(nz, b, a)
-        b = r
-    return _result(a.astype(dtype), scalar)
-
-
-def lcm(x1, x2, /):
-    scalar = _all_scalar(x1, x2)
-    a, b, dtype = _integer_inputs("lcm", x1, x2)
-    g = asarray(gcd(a, b))
-    safe = where(g == 0, 1, g)
-    r = absolute((a // safe) * b)
-    r = where(g == 0, 0, r)
-    return _result(r.astype(dtype), scalar)
-
-
-def _logaddexp(name, x1, x2, grow, same_offset):
-    # NumPy's npy_logaddexp(2): x + grow(-|x - y|) from the larger side,
-    # x + same_offset where x == y (infinities included), NaN stays.
-    scalar = _all_scalar(x1, x2)
-    t1, t2, dtype = _ufunc_loop(name, x1, x2)
-    a = asarray(x1).astype(t1)
-    b = asarray(x2).astype(t2)
-    tmp = a - b
-    r = where(tmp > 0, a + grow(-tmp), where(tmp <= 0, b + grow(tmp), tmp))
-    r = where(a == b, a + same_offset, r)
-    return _result(asarray(r).astype(dtype), scalar)
-
-
-def logaddexp(x1, x2, /):
-    return _logaddexp("logaddexp", x1, x2, lambda v: log1p(exp(v)), 0.6931471805599453)
-
-
-def logaddexp2(x1, x2, /):
-    return _logaddexp("logaddexp2", x1, x2, lambda v: log1p(exp2(v)) * 1.4426950408889634, 1.0)
 
 
 def _bits_type(dtype):

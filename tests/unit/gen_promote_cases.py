@@ -62,6 +62,9 @@ RESOLVERS = {
     "less_equal": "Comparison", "equal": "Comparison", "not_equal": "Comparison",
     # SimpleBinaryComparison resolver, plus the logical promoter of dispatching.c
     "logical_and": "Logical", "logical_or": "Logical", "logical_xor": "Logical",
+    # No legacy resolver at all (loops added the new way): the inputs' common
+    # DType's loop, else NumPy's "did not contain a loop" UFuncTypeError.
+    "gcd": "SimpleUniform", "lcm": "SimpleUniform",
 }
 
 WEAK_INTS = [0, 1, -1, 127, 128, 255, 256, 300, -129, 2**31, 2**63 - 1]

@@ -83,7 +83,7 @@ const std::vector<UnaryOp> kFloatUnary = {
 const std::vector<BinaryOp> kFloatBinary = {
     BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::TrueDiv, BinaryOp::FloorDiv, BinaryOp::Mod,
     BinaryOp::Fmod, BinaryOp::Pow, BinaryOp::Max, BinaryOp::Min, BinaryOp::Fmax, BinaryOp::Fmin,
-    BinaryOp::Arctan2, BinaryOp::Hypot, BinaryOp::Copysign, BinaryOp::Heaviside, BinaryOp::LogicalAnd,
+    BinaryOp::Arctan2, BinaryOp::Hypot, BinaryOp::Copysign, BinaryOp::Heaviside, BinaryOp::LogAddExp, BinaryOp::LogAddExp2, BinaryOp::LogicalAnd,
     BinaryOp::LogicalOr, BinaryOp::LogicalXor, BinaryOp::Eq, BinaryOp::Ne, BinaryOp::Lt, BinaryOp::Le,
     BinaryOp::Gt, BinaryOp::Ge};
 const std::vector<UnaryOp> kIntUnary = {UnaryOp::Neg, UnaryOp::Pos, UnaryOp::Abs, UnaryOp::Sign, UnaryOp::Square,
@@ -92,7 +92,7 @@ const std::vector<BinaryOp> kIntBinary = {
     BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::FloorDiv, BinaryOp::Mod, BinaryOp::Fmod,
     BinaryOp::Pow, BinaryOp::Max, BinaryOp::Min, BinaryOp::Fmax, BinaryOp::Fmin, BinaryOp::BitAnd,
     BinaryOp::BitOr, BinaryOp::BitXor, BinaryOp::LShift, BinaryOp::RShift, BinaryOp::LogicalAnd,
-    BinaryOp::Eq, BinaryOp::Lt, BinaryOp::Ge};
+    BinaryOp::Eq, BinaryOp::Lt, BinaryOp::Ge, BinaryOp::Gcd, BinaryOp::Lcm};
 
 }  // namespace
 
