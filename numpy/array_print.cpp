@@ -750,7 +750,7 @@ private:
 class ElementFormat {
 public:
     ElementFormat(const HostArrayView& a, const std::vector<const uint8_t*>& data, const PrintOptions& o)
-        : t_(a.dtype) {
+        : t_(a.dtype), formatter_(o.formatter) {
         DKind k = kind(t_);
         if (k == DKind::Bool) {
             truestr_ = a.ndim() == 0 ? "True" : " True";
@@ -779,6 +779,10 @@ public:
     }
 
     std::string operator()(const uint8_t* p) const {
+        if (formatter_) {
+            std::string custom;
+            if (formatter_(t_, p, custom)) return custom;
+        }
         switch (kind(t_)) {
             case DKind::Bool: return p[0] ? truestr_ : "False";
             case DKind::Int:
@@ -796,6 +800,7 @@ public:
 
 private:
     DType t_;
+    PrintOptions::Formatter formatter_;
     std::string truestr_;
     std::unique_ptr<IntegerFormat> int_;
     std::unique_ptr<FloatingFormat> real_, imag_;
@@ -1090,6 +1095,12 @@ std::string scalar_repr(DType t, const void* vp, const PrintOptions& o) {
         case DKind::Complex: return complex_scalar_text(t, p, true);
         default: return std::string("np.") + name(t) + "(" + scalar_str(t, p, o) + ")";
     }
+}
+
+std::string array_to_string(const HostArrayView& a, const PrintOptions& o, const std::string& separator,
+                            const std::string& prefix, const std::string& suffix) {
+    check_args(a, o);
+    return array2string(a, o, separator, prefix, suffix);
 }
 
 std::string array_str(const HostArrayView& a, const PrintOptions& o) {

@@ -15,6 +15,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 
 #include "base/dtype.h"
@@ -32,6 +34,11 @@ struct PrintOptions {
     std::string nanstr = "nan", infstr = "inf";
     char sign = '-';                    // '-', '+' or ' '
     std::string floatmode = "maxprec";  // fixed | unique | maxprec | maxprec_equal
+    // formatter=: an element's text instead of the built-in format (no
+    // padding), or false to keep the built-in one for its dtype.
+    using Formatter = std::function<bool(DType, const uint8_t*, std::string&)>;
+    Formatter formatter;
+    std::shared_ptr<const void> formatter_source;  // what made it (get_printoptions returns it)
 };
 
 // str(a) / print(a). A 0-d array prints as its scalar's str().
@@ -39,6 +46,11 @@ std::string array_str(const HostArrayView& a, const PrintOptions& o);
 // repr(a): "array([1., 2.])", "array([1, 2], dtype=int8)",
 // "array([], shape=(0, 3), dtype=float64)", "array([...], shape=(2000,))".
 std::string array_repr(const HostArrayView& a, const PrintOptions& o);
+
+// np.array2string(a, separator=, prefix=, suffix=) with options `o`: a 0-d
+// array prints its element with the array formatter (not the scalar str).
+std::string array_to_string(const HostArrayView& a, const PrintOptions& o, const std::string& separator,
+                            const std::string& prefix, const std::string& suffix);
 
 // str / repr of one element of type t stored at p (NumPy scalar rules; NumPy
 // ignores print options for scalars, so `o` is only kept for symmetry).

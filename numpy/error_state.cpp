@@ -1,4 +1,4 @@
-// np.geterr / np.seterr / np.errstate and np.get_printoptions /
+// np.geterr / np.seterr / np.errstate and
 // np.printoptions: an interpreter's floating-point error modes and print
 // options, read, set, and set for a `with` block. The modes are kept and
 // reported as NumPy's, but gpy computes as under 'ignore': it issues no
@@ -104,26 +104,6 @@ TypeObject* errstate_type() {
 
 // ---- print options ----
 
-Value np_get_printoptions(Interp& in, CallArgs& a) {
-    expect_args(a, "get_printoptions", 0, 0);
-    const PrintOptions& p = array_state(in).print;
-    Value d = Value::object(new DictObj());
-    auto put = [&](const char* k, Value v) { set_item(in, d, make_str(k), std::move(v)); };
-    put("edgeitems", Value::integer(p.edgeitems));
-    put("threshold", Value::integer(p.threshold));
-    put("floatmode", make_str(p.floatmode));
-    put("precision", Value::integer(p.precision));
-    put("suppress", Value::boolean(p.suppress));
-    put("linewidth", Value::integer(p.linewidth));
-    put("nanstr", make_str(p.nanstr));
-    put("infstr", make_str(p.infstr));
-    put("sign", make_str(std::string(1, p.sign)));
-    put("formatter", Value::none());
-    put("legacy", Value::boolean(false));
-    put("override_repr", Value::none());
-    return d;
-}
-
 // printoptions(**kwargs): set_printoptions for a `with` block.
 struct PrintOptionsObj : Object {
     std::vector<std::pair<std::string, Value>> kw;
@@ -172,7 +152,6 @@ void add_error_state_functions(Interp&, ModuleObj* m) {
     m->set("seterr", make_builtin("seterr", np_seterr, "seterr(all=None, divide=None, over=None, under=None, invalid=None)",
                                   "Sets the floating-point error modes; returns the old ones."));
     m->set("errstate", Value::object(errstate_type()));
-    m->set("get_printoptions", make_builtin("get_printoptions", np_get_printoptions, "get_printoptions()", "The current print options."));
     m->set("printoptions", Value::object(printoptions_type()));
 }
 

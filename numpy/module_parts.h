@@ -26,12 +26,15 @@ void add_random_module(Interp& in, ModuleObj* m);
 void add_fft_module(Interp& in, ModuleObj* m);  // fft.cpp (the rest: py/fft.py)
 void add_index_tricks(Interp& in, ModuleObj* m);
 void add_exceptions_module(Interp& in, ModuleObj* m);  // np.exceptions (exceptions_module.cpp)
-void add_error_state_functions(Interp& in, ModuleObj* m);
+void add_error_state_functions(Interp& in, ModuleObj* m);  // geterr, seterr, errstate, printoptions
+// print_functions.cpp: set/get_printoptions, array2string, array_str, array_repr, format_float_*
+void add_print_functions(Interp& in, ModuleObj* m);
+Value np_get_printoptions(Interp& in, CallArgs& a);
 // array_attrs.cpp: a.flat, a.mT, attribute assignment, shares_memory.
 void add_memory_functions(Interp& in, ModuleObj* m);
 Value flat_iterator(const Value& array);
 Value matrix_transpose_view(ArrayObj* a);
-void install_array_setattr();  // geterr, seterr, errstate, get_printoptions, printoptions  // mgrid, r_, ... (index_tricks.cpp; py/index_tricks.py)
+void install_array_setattr();
 // numpy/npy_io.cpp: save, load, savetxt, loadtxt
 void add_io_functions(Interp& in, ModuleObj* m);
 // numpy/arange.cpp: np.arange

@@ -574,20 +574,6 @@ Value np_array_equal(Interp& in, CallArgs& a) {
 
 // ---- misc ----
 
-Value np_set_printoptions(Interp& in, CallArgs& a) {
-    PrintOptions& p = array_state(in).print;
-    if (const Value* v = kwarg(a, "precision"); v && !v->is_none()) p.precision = int(to_index(*v));
-    if (const Value* v = kwarg(a, "threshold"); v && !v->is_none()) p.threshold = to_index(*v);
-    if (const Value* v = kwarg(a, "edgeitems"); v && !v->is_none()) p.edgeitems = int(to_index(*v));
-    if (const Value* v = kwarg(a, "linewidth"); v && !v->is_none()) p.linewidth = int(to_index(*v));
-    if (const Value* v = kwarg(a, "suppress"); v && !v->is_none()) p.suppress = truthy(*v);
-    if (const Value* v = kwarg(a, "floatmode"); v && !v->is_none()) p.floatmode = str_of(*v, "floatmode");
-    if (const Value* v = kwarg(a, "sign"); v && !v->is_none()) p.sign = str_of(*v, "sign")[0];
-    if (const Value* v = kwarg(a, "nanstr"); v && !v->is_none()) p.nanstr = str_of(*v, "nanstr");
-    if (const Value* v = kwarg(a, "infstr"); v && !v->is_none()) p.infstr = str_of(*v, "infstr");
-    return Value::none();
-}
-
 Value np_synchronize(Interp&, CallArgs&) {
     materialize_all_pending();
     return Value::none();
@@ -658,7 +644,6 @@ const FunctionSpec kFunctions[] = {
     {"isclose", np_isclose, "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)", "Element-wise: whether two arrays are equal within a tolerance."},
     {"allclose", np_allclose, "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)", "True if two arrays are element-wise equal within a tolerance."},
     {"array_equal", np_array_equal, "array_equal(a1, a2, equal_nan=False)", "True if two arrays have the same shape and elements."},
-    {"set_printoptions", np_set_printoptions, "set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, suppress=None, ...)", "Set printing options."},
     {"synchronize", np_synchronize, "synchronize()", "Materialise every pending array and wait for the backend to finish."},
     {"dtype", np_dtype, "dtype(obj)", "Create a data type object."},
     {"shape", np_shape, "shape(a)", "Return the shape of an array."},
@@ -718,6 +703,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     add_index_tricks(in, m);
     add_exceptions_module(in, m);
     add_error_state_functions(in, m);
+    add_print_functions(in, m);
     add_memory_functions(in, m);
     // np.testing's functions are written in the language (numpy/py/testing.py).
     m->set("testing", Value::object(new ModuleObj("numpy.testing")));

@@ -584,13 +584,3 @@ def polyint(p, m=1, k=None):
     return polyint(y, m - 1, k=k[1:])
 
 
-def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
-    if max_line_width is not None or precision is not None or suppress_small is not None:
-        raise NotImplementedError("gpy's array_repr takes no formatting options yet")
-    return repr(asarray(arr))
-
-
-def array_str(a, max_line_width=None, precision=None, suppress_small=None):
-    if max_line_width is not None or precision is not None or suppress_small is not None:
-        raise NotImplementedError("gpy's array_str takes no formatting options yet")
-    return str(asarray(a))
