@@ -189,6 +189,35 @@ Value np_may_share_memory(Interp& in, CallArgs& a) {
     return Value::boolean(overlap(in, *x, *y, false));
 }
 
+// numpy.lib.stride_tricks.as_strided's core: a view of x's memory with any
+// shape and byte strides. NumPy reads whatever lies there; gpy refuses a
+// view reaching outside x's buffer (a ValueError, not a crash:
+// docs/differences.md).
+Value np_as_strided(Interp& in, CallArgs& a) {
+    expect_args(a, "_as_strided", 3, 3);
+    Value xv = as_array_value(in, a.pos[0]);
+    ArrayObj* x = xv.as<ArrayObj>();
+    materialize(x);
+    std::vector<int64_t> shape, strides;
+    for (const Value& d : to_vector(in, a.pos[1])) shape.push_back(to_index(d, "shape"));
+    for (const Value& d : to_vector(in, a.pos[2])) strides.push_back(to_index(d, "strides"));
+    if (shape.size() != strides.size()) raise(types::ValueError, "mismatch in length of strides and shape");
+    int64_t lo = x->offset, hi = x->offset, isz = int64_t(itemsize(x->dtype));
+    bool empty = false;
+    for (size_t k = 0; k < shape.size(); ++k) {
+        if (shape[k] < 0) raise(types::ValueError, "negative dimensions are not allowed");
+        if (shape[k] == 0) empty = true;
+        int64_t span;
+        if (__builtin_mul_overflow(shape[k] > 0 ? shape[k] - 1 : 0, strides[k], &span))
+            raise(types::ValueError, "as_strided: the view's strides overflow");
+        (span < 0 ? lo : hi) += span;
+    }
+    int64_t nbytes = int64_t(x->buffer ? x->buffer->nbytes : 0);
+    if (!empty && (lo < 0 || hi + isz > nbytes))
+        raise(types::ValueError, "as_strided: the view reaches outside the array's memory (gpy does not read past a buffer)");
+    return view_of(x, shape, strides, x->offset);
+}
+
 }  // namespace
 
 Value flat_iterator(const Value& array) {
@@ -206,6 +235,13 @@ Value matrix_transpose_view(ArrayObj* a) {
 void install_array_setattr() { types::ndarray->setattr = slot_setattr; }
 
 void add_memory_functions(Interp&, ModuleObj* m) {
+    // numpy.lib.stride_tricks (filled in by numpy/py/stride_tricks.py).
+    auto* lib = new ModuleObj("numpy.lib");
+    auto* tricks = new ModuleObj("numpy.lib.stride_tricks");
+    tricks->set("_as_strided", make_builtin("_as_strided", np_as_strided, "_as_strided(x, shape, strides)",
+                                            "A view of x's memory with the given shape and byte strides."));
+    lib->set("stride_tricks", Value::object(tricks));
+    m->set("lib", Value::object(lib));
     m->set("shares_memory", make_builtin("shares_memory", np_shares_memory, "shares_memory(a, b, /, max_work=None)",
                                          "Whether two arrays share memory (exactly)."));
     m->set("may_share_memory", make_builtin("may_share_memory", np_may_share_memory, "may_share_memory(a, b, /, max_work=None)",

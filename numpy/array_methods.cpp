@@ -59,12 +59,23 @@ Value m_var_std(Interp& in, CallArgs& a, bool sq) {
 Value m_var(Interp& in, CallArgs& a) { return m_var_std(in, a, false); }
 Value m_std(Interp& in, CallArgs& a) { return m_var_std(in, a, true); }
 
+// ndarray.astype(dtype, order='K', casting='unsafe', subok=True, copy=True)
 Value m_astype(Interp& in, CallArgs& a) {
-    expect_args(a, "astype", 2, 2);
+    expect_args(a, "astype", 2, 5);
     DType t = to_dtype(in, a.pos[1]);
     ArrayObj* x = self_array(a);
-    // copy=False: the array itself when no cast is needed (NumPy's identity).
-    if (const Value* c = kwarg(a, "copy"); c && !truthy(*c) && t == x->dtype) return a.pos[0];
+    Casting casting = casting_arg(arg(a, 3, "casting"), Casting::Unsafe, true);
+    if (!can_cast(x->dtype, t, casting))
+        raise(types::TypeError, std::string("Cannot cast array data from dtype('") + name(x->dtype) + "') to dtype('" + name(t) +
+                                    "') according to the rule '" + casting_name(casting) + "'");
+    // order='K' (the default) keeps an F-ordered array F-ordered; other
+    // layouts become C (a lazy cast, so it fuses).
+    char order = order_arg(arg(a, 2, "order"), 'K');
+    // copy=False: the array itself when no cast or relayout is needed (NumPy's identity).
+    bool laid_out = (order != 'C' || is_c_contiguous(x)) && (order != 'F' || is_f_contiguous(x));
+    if (const Value* c = kwarg(a, "copy"); c && !truthy(*c) && t == x->dtype && laid_out) return a.pos[0];
+    if (order == 'F' || (order != 'C' && is_f_contiguous(x) && !is_c_contiguous(x)))
+        return copy_order(in, a.pos[0], t, order == 'A' ? 'F' : order);
     return array_from_node(make_cast(array_node(x), t), x->numpy_scalar);
 }
 
@@ -370,7 +381,7 @@ void install_array_methods() {
     def_method(t, "mean", m_mean, "ndarray.mean(axis=None, dtype=None, out=None, keepdims=False, *, where=True)", "Average of the array elements along the given axes.");
     def_method(t, "var", m_var, "ndarray.var(axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True)", "Variance along the given axes.");
     def_method(t, "std", m_std, "ndarray.std(axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True)", "Standard deviation along the given axes.");
-    def_method(t, "astype", m_astype, "ndarray.astype(dtype, *, copy=True)", "Copy of the array, cast to a specified type.");
+    def_method(t, "astype", m_astype, "ndarray.astype(dtype, order='K', casting='unsafe', subok=True, copy=True)", "Copy of the array, cast to a specified type.");
     def_method(t, "copy", m_copy, "ndarray.copy(order='C')", "Return a copy of the array.");
     def_method(t, "reshape", m_reshape, "ndarray.reshape(*shape, order='C')", "Gives a new shape to an array without changing its data.");
     def_method(t, "ravel", m_ravel, "ndarray.ravel(order='C')", "Return a flattened array (a view when possible).");

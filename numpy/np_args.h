@@ -6,6 +6,7 @@
 
 #include "codegen/dag.h"
 #include "lang/interp.h"
+#include "numpy/promote.h"
 
 namespace gpy {
 
@@ -56,5 +57,9 @@ const Value* checked_out(const Value* out, OutWording w = OutWording::Ufunc);
 // ValueError ("setting an array element with a sequence."), another object a
 // TypeError (never broadcast into the result).
 const Value* initial_arg(const Value* v);
+// casting= ('no', 'equiv', 'safe', 'same_kind', 'unsafe'): `dflt` when
+// absent; another string is NumPy's ValueError.
+Casting casting_arg(const Value* v, Casting dflt, bool astype = false);
+const char* casting_name(Casting c);
 
 }  // namespace gpy

@@ -63,6 +63,31 @@ const Value* checked_out(const Value* out, OutWording w) {
 
 const Value* out_arg(CallArgs& a, size_t pos, OutWording w) { return checked_out(arg(a, pos, "out"), w); }
 
+Casting casting_arg(const Value* v, Casting dflt, bool astype) {
+    if (!v) return dflt;
+    const std::string& s = str_of(*v, "casting");
+    if (s == "no") return Casting::No;
+    if (s == "equiv") return Casting::Equiv;
+    if (s == "safe") return Casting::Safe;
+    if (s == "same_kind") return Casting::SameKind;
+    if (s == "unsafe") return Casting::Unsafe;
+    // astype also knows NumPy 2.4's 'same_value' (gpy does not).
+    if (astype && s == "same_value") raise(types::NotImplementedError, "astype(casting='same_value') is not supported");
+    raise(types::ValueError, std::string("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe'") +
+                                 (astype ? ", 'same_value'" : "") + " (got '" + s + "')");
+}
+
+const char* casting_name(Casting c) {
+    switch (c) {
+        case Casting::No: return "no";
+        case Casting::Equiv: return "equiv";
+        case Casting::Safe: return "safe";
+        case Casting::SameKind: return "same_kind";
+        case Casting::Unsafe: return "unsafe";
+    }
+    return "";
+}
+
 const Value* initial_arg(const Value* v) {
     if (!v || v->is_none()) return nullptr;
     if (v->is_number() || as_complex(*v)) return v;

@@ -18,34 +18,12 @@ struct JoinOptions {
     Casting casting = Casting::SameKind;
 };
 
-Casting casting_arg(const Value* v) {
-    if (!v) return Casting::SameKind;
-    const std::string& s = str_of(*v, "casting");
-    if (s == "no") return Casting::No;
-    if (s == "equiv") return Casting::Equiv;
-    if (s == "safe") return Casting::Safe;
-    if (s == "same_kind") return Casting::SameKind;
-    if (s == "unsafe") return Casting::Unsafe;
-    raise(types::ValueError, "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe'");
-}
-
-const char* casting_name(Casting c) {
-    switch (c) {
-        case Casting::No: return "no";
-        case Casting::Equiv: return "equiv";
-        case Casting::Safe: return "safe";
-        case Casting::SameKind: return "same_kind";
-        case Casting::Unsafe: return "unsafe";
-    }
-    return "";
-}
-
 // out=, dtype= and casting= (keyword-only except concatenate's positional out).
 JoinOptions join_options(Interp& in, CallArgs& a, size_t out_pos) {
     JoinOptions o;
     o.out = out_arg(a, out_pos, OutWording::Quoted);
     if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) o.dtype = to_dtype(in, *d);
-    o.casting = casting_arg(kwarg(a, "casting"));
+    o.casting = casting_arg(kwarg(a, "casting"), Casting::SameKind);
     return o;
 }
 

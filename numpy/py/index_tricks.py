@@ -136,3 +136,40 @@ def _index_trick(kind, key):
     if kind == "r_":
         return _concat(key, 0, 1, -1)
     return _concat(key, -1, 2, 0)
+
+
+def nditer(op, flags=None, op_flags=None, op_dtypes=None, order="K", casting="safe", op_axes=None,
+           itershape=None, buffersize=0):
+    # Read-only iteration over the elements (0-d arrays; a tuple of them for
+    # several operands, broadcast together) in `order`: NumPy's common use.
+    # The iterator object (multi_index, iternext, writing through op_flags,
+    # external_loop, with-blocks) is not there: docs/differences.md.
+    for flag in (flags or []):
+        if flag not in ("refs_ok", "zerosize_ok", "buffered", "grow_inner", "reduce_ok"):
+            raise NotImplementedError("np.nditer(flags=['" + str(flag) + "']): gpy's nditer only reads the elements in order")
+    for opf in (op_flags or []):
+        names = opf if isinstance(opf, (list, tuple)) else [opf]
+        for name in names:
+            if name not in ("readonly", "contig", "aligned", "nbo", "copy", "no_broadcast"):
+                raise NotImplementedError("np.nditer(op_flags=['" + str(name) + "']): gpy's nditer only reads")
+    if op_axes is not None or itershape is not None:
+        raise NotImplementedError("np.nditer(op_axes=, itershape=) is not supported")
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError("order must be one of 'C', 'F', 'A', or 'K' (got '" + str(order) + "')")
+    several = isinstance(op, (list, tuple))
+    ops = [asarray(o) for o in op] if several else [asarray(op)]
+    if op_dtypes is not None:
+        dts = op_dtypes if isinstance(op_dtypes, (list, tuple)) else [op_dtypes]
+        ops = [o if d is None else o.astype(d, casting=casting) for o, d in zip(ops, dts)]
+    ops = broadcast_arrays(*ops) if len(ops) > 1 else ops
+    if len(ops) > 1 and order in ("A", "K"):
+        order = "C"  # broadcast operands have no one memory order
+    flats = [o.ravel(order) for o in ops]
+    n = flats[0].size
+    if n == 0 and "zerosize_ok" not in (flags or []):
+        raise ValueError("Iteration of zero-sized operands is not enabled")
+    if several:
+        items = [tuple(asarray(f[i]) for f in flats) for i in range(n)]
+    else:
+        items = [asarray(flats[0][i]) for i in range(n)]
+    return iter(items)
