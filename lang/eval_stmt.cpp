@@ -610,6 +610,15 @@ Value Interp::call(const Value& callee, CallArgs& args) {
             }
             default: break;
         }
+        // An instance of a type with a __call__ method (numpy.poly1d).
+        if (const Value* m = callee.o->type->lookup("__call__")) {
+            std::vector<Value> pos;
+            pos.reserve(args.npos + 1);
+            pos.push_back(callee);
+            for (size_t k = 0; k < args.npos; ++k) pos.push_back(args.pos[k]);
+            CallArgs a2{pos.data(), pos.size(), args.kw};
+            return call(*m, a2);
+        }
     }
     raise(types::TypeError, std::string("'") + type_name(callee) + "' object is not callable");
 }

@@ -29,6 +29,7 @@ void add_exceptions_module(Interp& in, ModuleObj* m);  // np.exceptions (excepti
 void add_error_state_functions(Interp& in, ModuleObj* m);  // geterr, seterr, errstate, printoptions
 // print_functions.cpp: set/get_printoptions, array2string, array_str, array_repr, format_float_*
 void add_print_functions(Interp& in, ModuleObj* m);
+void add_poly1d(Interp& in, ModuleObj* m);  // poly1d.cpp (its rules: py/poly1d.py)
 Value np_get_printoptions(Interp& in, CallArgs& a);
 // array_attrs.cpp: a.flat, a.mT, attribute assignment, shares_memory.
 void add_memory_functions(Interp& in, ModuleObj* m);

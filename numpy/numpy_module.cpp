@@ -729,6 +729,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     add_exceptions_module(in, m);
     add_error_state_functions(in, m);
     add_print_functions(in, m);
+    add_poly1d(in, m);
     add_memory_functions(in, m);
     // np.testing's functions are written in the language (numpy/py/testing.py).
     m->set("testing", Value::object(new ModuleObj("numpy.testing")));

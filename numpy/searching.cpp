@@ -12,7 +12,9 @@
 namespace gpy {
 
 std::vector<int64_t> flat_nonzero(ArrayObj* x) {
-    Value c = contiguous_as(x, x->dtype);
+    // Complex values are tested as bool (either part nonzero).
+    DType t = is_complex(x->dtype) ? DType::Bool : x->dtype;
+    Value c = contiguous_as(x, t);
     const uint8_t* data = c.as<ArrayObj>()->buffer.bytes() + c.as<ArrayObj>()->offset;
     int64_t n = x->size();
     // Count per chunk in parallel, then each chunk writes from its offset.
@@ -20,7 +22,7 @@ std::vector<int64_t> flat_nonzero(ArrayObj* x) {
     int64_t chunks = (n + kChunk - 1) / kChunk;
     std::vector<int64_t> starts(size_t(chunks) + 1, 0);
     std::vector<int64_t> out;
-    with_elem(x->dtype, [&](auto e) {
+    with_elem(t, [&](auto e) {
         using T = typename decltype(e)::T;
         const T* v = reinterpret_cast<const T*>(data);
         auto chunk_range = [&](int64_t c) { return std::pair{c * kChunk, std::min(n, (c + 1) * kChunk)}; };

@@ -507,37 +507,38 @@ def correlate(a, v, mode="valid"):
 
 
 def _correlate(a, v, mode):
-    # out[k] = sum_j a[k + j - left] * v[j], a padded with zeros.
+    # out[k] = sum_j a[k + j - left] * v[j] over the overlap. As NumPy's
+    # _pyarray_correlate: the longer operand is `a` (swapped, the result
+    # comes out reversed).
     n = a.size
     m = v.size
     dtype = result_type(a, v)
+    flipped = n < m
+    if flipped:
+        a, v = v, a
+        n, m = m, n
     if mode == "valid":
-        if n < m:
-            a, v = v, a
-            n, m = m, n
-            flipped = True
-        else:
-            flipped = False
         left = 0
         size = n - m + 1
     elif mode == "same":
         left = m // 2
         size = n
-        flipped = False
     elif mode == "full":
         left = m - 1
         size = n + m - 1
-        flipped = False
     else:
         raise ValueError("mode must be one of 'valid', 'same', or 'full' (got " + repr(mode) + ")")
-    padded = concatenate((zeros(left, dtype=dtype), a.astype(dtype), zeros(size + m, dtype=dtype)))
+    # Only the overlapping products, as NumPy's: a zero pad times a NaN or
+    # inf in v would be NaN where NumPy has no term at all.
+    a = a.astype(dtype)
     out = zeros(size, dtype=dtype)
     for j in range(m):
-        out = out + padded[j:j + size] * v[j]
-    if mode == "valid" and flipped:
+        lo = left - j if left - j > 0 else 0
+        hi = left - j + n if left - j + n < size else size
+        if lo < hi:
+            out[lo:hi] += a[lo + j - left:hi + j - left] * v[j]
+    if flipped:
         out = out[::-1]
-        if dtype.kind == "c":
-            out = conj(out)
     return out
 
 
