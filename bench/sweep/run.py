@@ -50,16 +50,17 @@ BINARY = {"add", "subtract", "multiply", "divide", "floor_divide", "remainder", 
           "arctan2", "hypot", "maximum", "minimum", "fmax", "fmin", "copysign", "nextafter", "logaddexp",
           "logaddexp2", "heaviside", "greater", "less_equal", "equal", "divmod"}
 LIBRARY = {"sum", "mean", "std", "max", "argmax", "cumsum", "sort", "argsort", "where", "clip", "median", "dot",
-           "searchsorted", "take", "rfft", "matmul_1024"}
+           "searchsorted", "take", "rfft", "matmul_1024", "matmul_128"}
 
 where = "GPU" if gpu else f"CPU, gpy on {args.threads} thread(s), NumPy on 1"
 print(f"N = {args.n}, best of {args.repeat}, {where}; ratio = gpy time / {args.peer} time (<= 1.0 meets the target)")
 print(f"| function | dtype | gpy (ms) | {args.peer} (ms) | ratio | gpy GB/s |")
 print("|---|---|---:|---:|---:|---:|")
 over = []
+missing = [f"{k[0]} {k[1]} ({'gpy' if g.get(k, -1) < 0 else args.peer})" for k in g if g[k] < 0 or p.get(k, -1) < 0]
 for key in g:
     name, dtype = key
-    if key not in p:
+    if key not in p or g[key] < 0 or p[key] < 0:
         continue
     ratio = g[key] / p[key]
     gbs = "-"
@@ -70,5 +71,7 @@ for key in g:
     print(f"| {name} | {dtype} | {g[key]*1e3:.3f} | {p[key]*1e3:.3f} | {ratio:.2f} | {gbs} |")
     if ratio > 1.0:
         over.append(f"{name} {dtype} {ratio:.2f}")
-met = len([k for k in g if k in p]) - len(over)
+met = len([k for k in g if k in p and g[k] >= 0 and p[k] >= 0]) - len(over)
 print(f"\n{met} of {met + len(over)} rows at or under 1.0x {args.peer}; over: {', '.join(over) if over else 'none'}")
+if missing:
+    print(f"not run (the library lacks or failed it): {', '.join(missing)}")
