@@ -41,6 +41,12 @@ def run(cmd, env_extra):
 
 gpu = args.peer == "cupy"
 gpy_env = {} if gpu else {"GPY_BACKEND": "cpu", "GPY_NUM_THREADS": str(args.threads)}
+if gpu:
+    # A GPU idling at its lowest clock (a fresh machine: 345 MHz) ramps up
+    # during whichever run comes first; a short warm-up of both makes the
+    # timed runs equal (H100: gpy's float64 rows came out 2x slow without it).
+    run([args.gpy, script, str(1 << 20), "1"], gpy_env)
+    run([sys.executable, script, str(1 << 20), "1", args.peer], {})
 g = run([args.gpy, script, str(args.n), str(args.repeat)], gpy_env)
 p = run([sys.executable, script, str(args.n), str(args.repeat), args.peer], {"OMP_NUM_THREADS": "1"})
 
