@@ -414,7 +414,8 @@ template <class T> GPY_INLINE T gpy_gcd(T a, T b) {
 template <class T> GPY_INLINE T gpy_lcm(T a, T b) {
     typedef typename gpy_unsigned<T>::type U;
     U g = (U)gpy_gcd(a, b);
-    return g == 0 ? (T)0 : (T)(U)((U)(gpy_uabs(a) / g) * gpy_uabs(b));
+    // The product in uint64: a uint16 product in U would promote to (signed) int.
+    return g == 0 ? (T)0 : (T)(U)((uint64_t)(U)(gpy_uabs(a) / g) * (uint64_t)gpy_uabs(b));
 }
 // NumPy's npy_logaddexp(2): the larger argument plus log1p of the exponential
 // of minus the distance; equal arguments (infinities included) add log(2)

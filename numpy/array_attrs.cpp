@@ -208,12 +208,13 @@ Value np_as_strided(Interp& in, CallArgs& a) {
         if (shape[k] < 0) raise(types::ValueError, "negative dimensions are not allowed");
         if (shape[k] == 0) empty = true;
         int64_t span;
-        if (__builtin_mul_overflow(shape[k] > 0 ? shape[k] - 1 : 0, strides[k], &span))
+        int64_t& end = strides[k] < 0 ? lo : hi;
+        if (__builtin_mul_overflow(shape[k] > 0 ? shape[k] - 1 : 0, strides[k], &span) || __builtin_add_overflow(end, span, &end))
             raise(types::ValueError, "as_strided: the view's strides overflow");
-        (span < 0 ? lo : hi) += span;
     }
-    int64_t nbytes = int64_t(x->buffer ? x->buffer->nbytes : 0);
-    if (!empty && (lo < 0 || hi + isz > nbytes))
+    int64_t nbytes = int64_t(x->buffer ? x->buffer->nbytes : 0), last;
+    if (__builtin_add_overflow(hi, isz, &last)) raise(types::ValueError, "as_strided: the view's strides overflow");
+    if (!empty && (lo < 0 || last > nbytes))
         raise(types::ValueError, "as_strided: the view reaches outside the array's memory (gpy does not read past a buffer)");
     return view_of(x, shape, strides, x->offset);
 }

@@ -61,7 +61,7 @@ Value m_std(Interp& in, CallArgs& a) { return m_var_std(in, a, true); }
 
 // ndarray.astype(dtype, order='K', casting='unsafe', subok=True, copy=True)
 Value m_astype(Interp& in, CallArgs& a) {
-    expect_args(a, "astype", 2, 5);
+    expect_args(a, "astype", 2, 6);
     DType t = to_dtype(in, a.pos[1]);
     ArrayObj* x = self_array(a);
     Casting casting = casting_arg(arg(a, 3, "casting"), Casting::Unsafe, true);
@@ -73,7 +73,7 @@ Value m_astype(Interp& in, CallArgs& a) {
     char order = order_arg(arg(a, 2, "order"), 'K');
     // copy=False: the array itself when no cast or relayout is needed (NumPy's identity).
     bool laid_out = (order != 'C' || is_c_contiguous(x)) && (order != 'F' || is_f_contiguous(x));
-    if (const Value* c = kwarg(a, "copy"); c && !truthy(*c) && t == x->dtype && laid_out) return a.pos[0];
+    if (const Value* c = arg(a, 5, "copy"); c && !truthy(*c) && t == x->dtype && laid_out) return a.pos[0];
     if (order == 'F' || (order != 'C' && is_f_contiguous(x) && !is_c_contiguous(x)))
         return copy_order(in, a.pos[0], t, order == 'A' ? 'F' : order);
     return array_from_node(make_cast(array_node(x), t), x->numpy_scalar);

@@ -1,6 +1,8 @@
 // NumPy's printing functions over numpy/array_print: np.set_printoptions and
 // np.get_printoptions (formatter= included), np.array2string, np.array_str,
 // np.array_repr, np.format_float_positional and np.format_float_scientific.
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
@@ -77,9 +79,19 @@ void override(PrintOptions& o, const Value* precision, const Value* threshold, c
         o.precision = int(to_index(*precision));
     }
     if (given(threshold)) {
-        if (!threshold->is_intlike()) raise(types::TypeError, "threshold must be numeric");
-        o.threshold = to_index(*threshold);
-        if (o.threshold < 0) raise(types::ValueError, "threshold must be non-NAN, try sys.maxsize for untruncated representation");
+        // Any real number (np.inf: never summarise); NumPy compares the size with it.
+        if (threshold->is_intlike()) {
+            o.threshold = to_index(*threshold);
+        } else {
+            double t;
+            try {
+                t = to_double(*threshold, "threshold");
+            } catch (const GpyError&) {
+                raise(types::TypeError, "threshold must be numeric");
+            }
+            if (std::isnan(t)) raise(types::ValueError, "threshold must be non-NAN, try sys.maxsize for untruncated representation");
+            o.threshold = t >= 9.2e18 ? INT64_MAX : t < -9.2e18 ? -1 : int64_t(std::floor(t));
+        }
     }
     if (given(edgeitems)) o.edgeitems = int(to_index(*edgeitems));
     if (given(linewidth)) o.linewidth = int(to_index(*linewidth));
@@ -104,11 +116,6 @@ Value np_set_printoptions(Interp& in, CallArgs& a) {
         raise(types::NotImplementedError, "set_printoptions(legacy=...): gpy prints as NumPy 2 only");
     array_state(in).print = o;
     return Value::none();
-}
-
-HostArrayView view_of_array(Interp& in, const Value& v) {
-    Value arr = as_array_value(in, v);
-    return host_view(arr.as<ArrayObj>());
 }
 
 // np.array2string(a, max_line_width=None, precision=None, suppress_small=None,

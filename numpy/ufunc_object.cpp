@@ -1,6 +1,7 @@
 // The numpy.ufunc type: np.add and friends are callable objects (a
 // BuiltinObj of this type, so calls take the interpreter's builtin fast path)
 // with NumPy's attributes and the methods reduce, accumulate, outer and at.
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <unordered_map>
@@ -162,6 +163,29 @@ Value fold(Interp& in, Ufunc f, ArrayObj* x, int axis, DType t, Value init, Arra
     return acc;
 }
 
+// x with the `axes` (sorted) moved last and merged into one axis (a copy
+// when the layout needs one): a reorderable ufunc folds them as one.
+Value axes_last_merged(ArrayObj* x, const std::vector<int>& axes) {
+    materialize(x);
+    Shape shape, kept_shape;
+    std::vector<int64_t> strides;
+    int64_t merged = 1;
+    for (int d = 0; d < x->ndim(); ++d)
+        if (std::find(axes.begin(), axes.end(), d) == axes.end()) {
+            shape.push_back(x->shape[size_t(d)]);
+            strides.push_back(x->strides[size_t(d)]);
+        }
+    kept_shape = shape;
+    for (int d : axes) {
+        shape.push_back(x->shape[size_t(d)]);
+        strides.push_back(x->strides[size_t(d)]);
+        merged *= x->shape[size_t(d)];
+    }
+    Value moved = view_of(x, shape, strides, x->offset);
+    kept_shape.push_back(merged);
+    return reshape_order(moved.as<ArrayObj>(), kept_shape, 'C');
+}
+
 // ufunc.reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=<no value>, where=True)
 Value m_reduce(Interp& in, CallArgs& a) {
     const Ufunc f = ufunc_of(a.pos[0]);
@@ -196,7 +220,8 @@ Value m_reduce(Interp& in, CallArgs& a) {
         if (ArrayObj* oa = as_array(*o.out)) out_dt = oa->dtype;
     DType t = fold_dtype(f, xa->dtype, o.dtype, out_dt);
     std::vector<int> axes = parse_axes(in, o.axis, xa->ndim());
-    if (axes.size() > 1)
+    // A ufunc with an identity is reorderable (NumPy): several axes fold as one.
+    if (axes.size() > 1 && identity_of(f).is_none())
         raise(types::ValueError, "reduction operation '" + name + "' is not reorderable, so at most one axis may be specified");
     // The fold starts from initial=, else from the ufunc's identity (NumPy:
     // hypot.reduce([-3.0]) is hypot(0, -3.0) = 3.0), else from the first element.
@@ -222,8 +247,13 @@ Value m_reduce(Interp& in, CallArgs& a) {
             r = compute_into_new(array_node(r.as<ArrayObj>()), t, {});
             set_numpy_scalar(r.as<ArrayObj>(), true);
         }
-    } else {
+    } else if (axes.size() == 1) {
         r = fold(in, f, xt.as<ArrayObj>(), axes[0], t, init, mask.is_undef() ? nullptr : mask.as<ArrayObj>());
+    } else {
+        Value xm = axes_last_merged(xt.as<ArrayObj>(), axes);
+        Value mm = mask.is_undef() ? Value() : axes_last_merged(mask.as<ArrayObj>(), axes);
+        ArrayObj* xma = xm.as<ArrayObj>();
+        r = fold(in, f, xma, xma->ndim() - 1, t, init, mm.is_undef() ? nullptr : mm.as<ArrayObj>());
     }
     if (o.keepdims) r = keep_dims(r, axes, xa->ndim());
     if (o.out) return store_reduction_out(in, *o.out, r, name.c_str(), xa->shape, o.keepdims);

@@ -163,7 +163,19 @@ def nditer(op, flags=None, op_flags=None, op_dtypes=None, order="K", casting="sa
         ops = [o if d is None else o.astype(d, casting=casting) for o, d in zip(ops, dts)]
     ops = broadcast_arrays(*ops) if len(ops) > 1 else ops
     if len(ops) > 1 and order in ("A", "K"):
-        order = "C"  # broadcast operands have no one memory order
+        # Broadcast operands: Fortran order when every one is F-ordered.
+        f_all = True
+        for o in ops:
+            if not o.flags["F_CONTIGUOUS"] or o.flags["C_CONTIGUOUS"]:
+                f_all = False
+        order = "F" if f_all else "C"
+    if len(ops) == 1 and order == "K":
+        # NumPy's K order: memory order, with reversed axes read forwards.
+        o = ops[0]
+        for ax in range(o.ndim):
+            if o.strides[ax] < 0:
+                o = flip(o, ax)
+        ops = [o]
     flats = [o.ravel(order) for o in ops]
     n = flats[0].size
     if n == 0 and "zerosize_ok" not in (flags or []):
