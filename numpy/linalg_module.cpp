@@ -1,4 +1,4 @@
-// np.linalg: norm, solve, inv, det, slogdet, svd, qr, eigh, eigvalsh,
+// np.linalg: norm, solve, inv, det, slogdet (these four complex too), svd, qr, eigh, eigvalsh,
 // cholesky, matrix_rank, pinv, lstsq on LAPACK (runtime/blas.h), over stacks of
 // matrices. LAPACK is column-major: a C-contiguous matrix is its transpose to
 // LAPACK, which several routines here use directly (inv(A^T) = inv(A)^T; the
@@ -29,20 +29,24 @@ TypeObject* g_linalg_error = nullptr;
 
 ArrayObj* arr(const Value& v) { return v.as<ArrayObj>(); }
 
-// NumPy computes integers and bools in float64 and keeps float32.
-DType lapack_dtype(DType d) {
+// NumPy computes integers and bools in float64 and keeps float32; complex
+// stays complex where the routine has its complex form (`complex_ok`).
+DType lapack_dtype(DType d, bool complex_ok = false) {
+    if (is_complex(d) && complex_ok) return d;
     reject_complex(d, "linalg");
     if (d == DType::Float16) raise(types::TypeError, "array type float16 is unsupported in linalg");
     return d == DType::Float32 ? DType::Float32 : DType::Float64;
 }
 
 // NumPy's _commonType for two operands: single precision only when both
-// are float32 (an integer or bool operand computes in float64:
-// solve(float32 eye, int8 b) is float64).
-DType lapack_dtype(DType a, DType b) {
-    lapack_dtype(a);  // complex and float16 are refused
-    lapack_dtype(b);
-    return a == DType::Float32 && b == DType::Float32 ? DType::Float32 : DType::Float64;
+// are float32 or complex64 (an integer or bool operand computes in float64:
+// solve(float32 eye, int8 b) is float64), complex when either is.
+DType lapack_dtype(DType a, DType b, bool complex_ok = false) {
+    lapack_dtype(a, complex_ok);  // float16 (and complex, unless complex_ok) are refused
+    lapack_dtype(b, complex_ok);
+    bool single = (a == DType::Float32 || a == DType::Complex64) && (b == DType::Float32 || b == DType::Complex64);
+    if (is_complex(a) || is_complex(b)) return single ? DType::Complex64 : DType::Complex128;
+    return single ? DType::Float32 : DType::Float64;
 }
 
 // A stack of matrices (..., rows, cols) copied C-contiguous into the LAPACK
@@ -52,7 +56,8 @@ struct Stack {
     Value a;
     Shape batch;
     int64_t rows = 0, cols = 0, count = 1;
-    DType t = DType::Float64;
+    DType t = DType::Float64;       // what LAPACK computes in
+    DType result = DType::Float64;  // what the function returns
     template <class T>
     T* mat(int64_t k) const {
         return reinterpret_cast<T*>(arr(a)->buffer.bytes() + arr(a)->offset) + k * rows * cols;
@@ -83,10 +88,17 @@ Value swap_last(const Value& v) {
     return array_from_buffer(a->buffer, a->dtype, s, st, a->offset);
 }
 
-Stack stack_of(const Value& x, bool transposed, const Shape* batch = nullptr) {
+// NumPy's linalg computes in double precision whatever the input ("lite
+// version, use higher precision": _commonType) and casts the result back.
+// `wide` does the same (the functions moved to it so far: solve, inv, det,
+// slogdet); without it single precision computes in single.
+DType wide_dtype(DType t) { return t == DType::Float32 ? DType::Float64 : t == DType::Complex64 ? DType::Complex128 : t; }
+
+Stack stack_of(const Value& x, bool transposed, const Shape* batch = nullptr, bool complex_ok = false, bool wide = false) {
     Stack s;
     ArrayObj* a = arr(x);
-    s.t = lapack_dtype(a->dtype);
+    s.result = lapack_dtype(a->dtype, complex_ok);
+    s.t = wide ? wide_dtype(s.result) : s.result;
     size_t n = a->shape.size();
     s.rows = a->shape[n - 2];
     s.cols = a->shape[n - 1];
@@ -98,6 +110,20 @@ Stack stack_of(const Value& x, bool transposed, const Shape* batch = nullptr) {
     shape.push_back(arr(src)->shape[n - 1]);
     s.a = compute_into_new(make_cast(array_node(arr(src)), s.t), s.t, shape);
     return s;
+}
+
+template <class T> struct is_std_complex : std::false_type {};
+template <class T> struct is_std_complex<std::complex<T>> : std::true_type {};
+
+// f(T{}) with T the C++ type of LAPACK dtype t.
+template <class F>
+void with_lapack_type(DType t, F&& f) {
+    switch (t) {
+        case DType::Float32: f(float{}); break;
+        case DType::Complex64: f(std::complex<float>{}); break;
+        case DType::Complex128: f(std::complex<double>{}); break;
+        default: f(double{}); break;
+    }
 }
 
 template <class T>
@@ -176,11 +202,10 @@ Value la_solve(Interp& in, CallArgs& a) {
         st.push_back(0);
         Bb = array_from_buffer(b->buffer, b->dtype, s, st, b->offset);
     }
-    DType t = lapack_dtype(arr(A)->dtype, arr(B)->dtype);
-    Stack sa = stack_of(array_from_node(make_cast(array_node(arr(Ab)), t)), true, &batch);
-    Stack sb = stack_of(array_from_node(make_cast(array_node(arr(Bb)), t)), true, &batch);
-    if (t == DType::Float32) gesv_all<float>(sa, sb.a, nrhs);
-    else gesv_all<double>(sa, sb.a, nrhs);
+    DType result = lapack_dtype(arr(A)->dtype, arr(B)->dtype, true), t = wide_dtype(result);
+    Stack sa = stack_of(array_from_node(make_cast(array_node(arr(Ab)), t)), true, &batch, true);
+    Stack sb = stack_of(array_from_node(make_cast(array_node(arr(Bb)), t)), true, &batch, true);
+    with_lapack_type(t, [&](auto z) { gesv_all<decltype(z)>(sa, sb.a, nrhs); });
     // sb.a holds each solution column-major: its transpose is the answer.
     Value x = contiguous(swap_last(sb.a));
     if (vec) {
@@ -189,47 +214,62 @@ Value la_solve(Interp& in, CallArgs& a) {
         std::vector<int64_t> st(xa->strides.begin(), xa->strides.end() - 1);
         x = array_from_buffer(xa->buffer, xa->dtype, s, st, xa->offset);
     }
-    return x;
+    return result == t ? x : array_from_node(make_cast(array_node(arr(x)), result));
 }
 
 Value la_inv(Interp& in, CallArgs& a) {
     expect_args(a, "inv", 1, 1);
     // As NumPy: A column-major to LAPACK, gesv against I, the solution read
     // back transposed (solving A^T instead gives other roundings).
-    Stack s = stack_of(checked_matrices(in, a.pos[0], true), true);
+    Stack s = stack_of(checked_matrices(in, a.pos[0], true), true, nullptr, true, true);
     Value eye = new_array(s.t, with_batch(s.batch, {s.rows, s.rows}), true);
     int64_t isz = int64_t(itemsize(s.t));
     uint8_t* p = arr(eye)->buffer.bytes();
     ScalarValue one = convert_scalar(Value::integer(1), s.t);
     for (int64_t k = 0; k < s.count; ++k)
         for (int64_t i = 0; i < s.rows; ++i) std::memcpy(p + ((k * s.rows + i) * s.rows + i) * isz, one.raw, size_t(isz));
-    if (s.t == DType::Float32) gesv_all<float>(s, eye, s.rows);
-    else gesv_all<double>(s, eye, s.rows);
-    return contiguous(swap_last(eye));
+    with_lapack_type(s.t, [&](auto z) { gesv_all<decltype(z)>(s, eye, s.rows); });
+    Value r = contiguous(swap_last(eye));
+    return s.result == s.t ? r : array_from_node(make_cast(array_node(arr(r)), s.result));
 }
 
 // ---- det, slogdet ----
 
-// LU-factors each matrix; calls f(k, sign, log|det|) (sign 0, log -inf when singular).
+// The real type of LAPACK element type T.
+template <class T> struct real_of { using type = T; };
+template <class T> struct real_of<std::complex<T>> { using type = T; };
+
+// LU-factors each matrix; calls f(k, sign, log|det|) (sign 0, log -inf when
+// singular), computed in the element's precision as NumPy's
+// slogdet_from_factored_diagonal: a complex sign is the product of the
+// pivots' d/|d|.
 template <class T, class F>
 void lu_dets(const Stack& s, F&& f) {
+    using R = typename real_of<T>::type;
     const blas::Library& L = blas_library();
     lapack_int n = lint(s.rows), info = 0;
     std::vector<lapack_int> ipiv(size_t(std::max<int64_t>(n, 1)));
     for (int64_t k = 0; k < s.count; ++k) {
         T* m = s.mat<T>(k);
         if (n > 0) blas::getrf<T>(L, n, m, ipiv.data(), &info);
-        double sign = 1, logdet = 0;
+        T sign = 1;
+        R logdet = 0;
         for (lapack_int i = 0; i < n; ++i) {
-            double d = double(m[i * n + i]);
+            T d = m[i * n + i];
             if (ipiv[size_t(i)] != i + 1) sign = -sign;
-            if (d == 0) {
+            R ad = std::abs(d);
+            if (ad == 0) {
                 sign = 0;
-                logdet = -INFINITY;
+                logdet = -R(INFINITY);
                 break;
             }
-            if (d < 0) sign = -sign;
-            logdet += std::log(std::fabs(d));
+            if constexpr (is_std_complex<T>::value) {
+                T e(d.real() / ad, d.imag() / ad);
+                sign = T(sign.real() * e.real() - sign.imag() * e.imag(), sign.real() * e.imag() + sign.imag() * e.real());
+            } else if (d < 0) {
+                sign = -sign;
+            }
+            logdet += std::log(ad);
         }
         f(k, sign, logdet, m);
     }
@@ -238,31 +278,39 @@ void lu_dets(const Stack& s, F&& f) {
 Value la_det(Interp& in, CallArgs& a) {
     expect_args(a, "det", 1, 1);
     // LU of A itself (a transposed copy), as NumPy does: the same rounding.
-    Stack s = stack_of(checked_matrices(in, a.pos[0], true), true);
+    Stack s = stack_of(checked_matrices(in, a.pos[0], true), true, nullptr, true, true);
     Value out = new_array(s.t, s.batch);
-    auto store = [&](auto* o) {
-        using T = std::remove_pointer_t<decltype(o)>;
+    with_lapack_type(s.t, [&](auto z) {
+        using T = decltype(z);
+        T* o = data<T>(out);
         // sign * exp(log|det|), as NumPy computes it.
-        lu_dets<T>(s, [&](int64_t k, double sign, double logdet, T*) { o[k] = T(sign * std::exp(logdet)); });
-    };
-    if (s.t == DType::Float32) store(data<float>(out));
-    else store(data<double>(out));
+        lu_dets<T>(s, [&](int64_t k, T sign, auto logdet, T*) { o[k] = sign * std::exp(logdet); });
+    });
+    if (s.result != s.t) out = compute_into_new(make_cast(array_node(arr(out)), s.result), s.result, s.batch);
     return scalar_if_0d(out);
 }
 
 Value la_slogdet(Interp& in, CallArgs& a) {
     expect_args(a, "slogdet", 1, 1);
-    Stack s = stack_of(checked_matrices(in, a.pos[0], true), true);
-    Value sign = new_array(s.t, s.batch), logdet = new_array(s.t, s.batch);
-    auto store = [&](auto* so, auto* lo) {
-        using T = std::remove_pointer_t<decltype(so)>;
-        lu_dets<T>(s, [&](int64_t k, double sg, double ld, T*) {
-            so[k] = T(sg);
-            lo[k] = T(ld);
+    Stack s = stack_of(checked_matrices(in, a.pos[0], true), true, nullptr, true, true);
+    // A complex matrix's logdet is real (complex64 -> float32).
+    DType real_t = s.t == DType::Complex64 ? DType::Float32 : s.t == DType::Complex128 ? DType::Float64 : s.t;
+    Value sign = new_array(s.t, s.batch), logdet = new_array(real_t, s.batch);
+    with_lapack_type(s.t, [&](auto z) {
+        using T = decltype(z);
+        using R = std::conditional_t<sizeof(T) == 4 || std::is_same_v<T, std::complex<float>>, float, double>;
+        T* so = data<T>(sign);
+        R* lo = data<R>(logdet);
+        lu_dets<T>(s, [&](int64_t k, T sg, R ld, T*) {
+            so[k] = sg;
+            lo[k] = ld;
         });
-    };
-    if (s.t == DType::Float32) store(data<float>(sign), data<float>(logdet));
-    else store(data<double>(sign), data<double>(logdet));
+    });
+    if (s.result != s.t) {
+        DType real_result = s.result == DType::Complex64 ? DType::Float32 : s.result;
+        sign = compute_into_new(make_cast(array_node(arr(sign)), s.result), s.result, s.batch);
+        logdet = compute_into_new(make_cast(array_node(arr(logdet)), real_result), real_result, s.batch);
+    }
     return make_tuple({scalar_if_0d(sign), scalar_if_0d(logdet)});
 }
 

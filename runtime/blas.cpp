@@ -21,6 +21,8 @@ bool bind_all(void* blas_lib, void* lapack_lib, Library& L) {
            bind(blas_lib, "cblas_sdot", L.sdot) && bind(blas_lib, "cblas_ddot", L.ddot) &&
            bind(lapack_lib, "sgesv_", L.sgesv) && bind(lapack_lib, "dgesv_", L.dgesv) &&
            bind(lapack_lib, "sgetrf_", L.sgetrf) && bind(lapack_lib, "dgetrf_", L.dgetrf) &&
+           bind(lapack_lib, "cgesv_", L.cgesv) && bind(lapack_lib, "zgesv_", L.zgesv) &&
+           bind(lapack_lib, "cgetrf_", L.cgetrf) && bind(lapack_lib, "zgetrf_", L.zgetrf) &&
            bind(lapack_lib, "sgesdd_", L.sgesdd) && bind(lapack_lib, "dgesdd_", L.dgesdd) &&
            bind(lapack_lib, "sgeqrf_", L.sgeqrf) && bind(lapack_lib, "dgeqrf_", L.dgeqrf) &&
            bind(lapack_lib, "sorgqr_", L.sorgqr) && bind(lapack_lib, "dorgqr_", L.dorgqr) &&

@@ -5,8 +5,10 @@
 // arguments by pointer) because Debian's OpenBLAS exports no LAPACKE.
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace gpy::blas {
 
@@ -30,6 +32,13 @@ struct Library {
     void (*dgesv)(const lapack_int*, const lapack_int*, double*, const lapack_int*, lapack_int*, double*, const lapack_int*, lapack_int*);
     void (*sgetrf)(const lapack_int*, const lapack_int*, float*, const lapack_int*, lapack_int*, lapack_int*);
     void (*dgetrf)(const lapack_int*, const lapack_int*, double*, const lapack_int*, lapack_int*, lapack_int*);
+    // Complex solve and LU (std::complex has LAPACK's layout).
+    void (*cgesv)(const lapack_int*, const lapack_int*, std::complex<float>*, const lapack_int*, lapack_int*, std::complex<float>*,
+                  const lapack_int*, lapack_int*);
+    void (*zgesv)(const lapack_int*, const lapack_int*, std::complex<double>*, const lapack_int*, lapack_int*, std::complex<double>*,
+                  const lapack_int*, lapack_int*);
+    void (*cgetrf)(const lapack_int*, const lapack_int*, std::complex<float>*, const lapack_int*, lapack_int*, lapack_int*);
+    void (*zgetrf)(const lapack_int*, const lapack_int*, std::complex<double>*, const lapack_int*, lapack_int*, lapack_int*);
     void (*sgesdd)(const char*, const lapack_int*, const lapack_int*, float*, const lapack_int*, float*, float*, const lapack_int*, float*,
                    const lapack_int*, float*, const lapack_int*, lapack_int*, lapack_int*, size_t);
     void (*dgesdd)(const char*, const lapack_int*, const lapack_int*, double*, const lapack_int*, double*, double*, const lapack_int*, double*,
@@ -80,12 +89,16 @@ void gemv(const Library& L, int ta, int m, int n, const T* a, int lda, const T* 
 }
 template <class T>
 void gesv(const Library& L, lapack_int n, lapack_int nrhs, T* a, lapack_int* ipiv, T* b, lapack_int* info) {
-    if constexpr (sizeof(T) == 4) L.sgesv(&n, &nrhs, a, &n, ipiv, b, &n, info);
+    if constexpr (std::is_same_v<T, std::complex<float>>) L.cgesv(&n, &nrhs, a, &n, ipiv, b, &n, info);
+    else if constexpr (std::is_same_v<T, std::complex<double>>) L.zgesv(&n, &nrhs, a, &n, ipiv, b, &n, info);
+    else if constexpr (sizeof(T) == 4) L.sgesv(&n, &nrhs, a, &n, ipiv, b, &n, info);
     else L.dgesv(&n, &nrhs, a, &n, ipiv, b, &n, info);
 }
 template <class T>
 void getrf(const Library& L, lapack_int n, T* a, lapack_int* ipiv, lapack_int* info) {
-    if constexpr (sizeof(T) == 4) L.sgetrf(&n, &n, a, &n, ipiv, info);
+    if constexpr (std::is_same_v<T, std::complex<float>>) L.cgetrf(&n, &n, a, &n, ipiv, info);
+    else if constexpr (std::is_same_v<T, std::complex<double>>) L.zgetrf(&n, &n, a, &n, ipiv, info);
+    else if constexpr (sizeof(T) == 4) L.sgetrf(&n, &n, a, &n, ipiv, info);
     else L.dgetrf(&n, &n, a, &n, ipiv, info);
 }
 template <class T>
