@@ -90,8 +90,8 @@ Value swap_last(const Value& v) {
 
 // NumPy's linalg computes in double precision whatever the input ("lite
 // version, use higher precision": _commonType) and casts the result back.
-// `wide` does the same (the functions moved to it so far: solve, inv, det,
-// slogdet); without it single precision computes in single.
+// `wide` does the same (all but eig/eigvals and pinv so far); without it
+// single precision computes in single.
 DType wide_dtype(DType t) { return t == DType::Float32 ? DType::Float64 : t == DType::Complex64 ? DType::Complex128 : t; }
 
 Stack stack_of(const Value& x, bool transposed, const Shape* batch = nullptr, bool complex_ok = false, bool wide = false) {
@@ -141,6 +141,13 @@ Shape with_batch(const Shape& batch, std::initializer_list<int64_t> dims) {
     Shape s = batch;
     s.insert(s.end(), dims);
     return s;
+}
+
+// v cast to `to` (a wide computation's result back in the input's precision).
+Value narrowed(const Value& v, DType to) {
+    ArrayObj* a = as_array(v);
+    if (!a || a->dtype == to || !is_float(a->dtype)) return v;
+    return compute_into_new(make_cast(array_node(a), to), to, a->shape);
 }
 
 Value scalar_if_0d(Value v) {
@@ -369,10 +376,13 @@ void svd_run(const Stack& st, bool full, bool uv, SvdResult& r) {
 }
 
 SvdResult svd_of(Interp& in, const Value& x, bool full, bool uv) {
-    Stack st = stack_of(checked_matrices(in, x, false), false);
+    Stack st = stack_of(checked_matrices(in, x, false), false, nullptr, false, true);
     SvdResult r;
     if (st.t == DType::Float32) svd_run<float>(st, full, uv, r);
     else svd_run<double>(st, full, uv, r);
+    r.u = narrowed(r.u, st.result);
+    r.s = narrowed(r.s, st.result);
+    r.vh = narrowed(r.vh, st.result);
     return r;
 }
 
@@ -438,11 +448,12 @@ Value la_qr(Interp& in, CallArgs& a) {
     if (mode == "raw" || mode == "full" || mode == "economic")
         raise(types::NotImplementedError, "qr(mode='" + mode + "') is not supported (deprecated in NumPy)");
     if (mode != "reduced" && mode != "complete" && mode != "r") raise(types::ValueError, "Unrecognized mode '" + mode + "'");
-    Stack st = stack_of(checked_matrices(in, *x, false), true);
+    Stack st = stack_of(checked_matrices(in, *x, false), true, nullptr, false, true);
     Value q, r;
     if (st.t == DType::Float32) qr_run<float>(st, mode, q, r);
     else qr_run<double>(st, mode, q, r);
-    return mode == "r" ? r : make_tuple({q, r});
+    r = narrowed(r, st.result);
+    return mode == "r" ? r : make_tuple({narrowed(q, st.result), r});
 }
 
 // ---- eigh, eigvalsh, cholesky ----
@@ -478,13 +489,14 @@ Value eigh_impl(Interp& in, CallArgs& a, bool vectors) {
     if (!x) raise(types::TypeError, "missing required argument 'a' (pos 0)");
     // The row-major copy is A^T to LAPACK: A's lower triangle is its upper one.
     char uplo = uplo_arg(a, 1) == "L" ? 'U' : 'L';
-    Stack st = stack_of(checked_matrices(in, *x, true), false);
+    Stack st = stack_of(checked_matrices(in, *x, true), false, nullptr, false, true);
     Value w;
     if (st.t == DType::Float32) eigh_run<float>(st, vectors, uplo, w);
     else eigh_run<double>(st, vectors, uplo, w);
+    w = narrowed(w, st.result);
     if (!vectors) return w;
     // Eigenvectors are LAPACK's columns: the transpose of the row-major buffer.
-    return make_tuple({w, contiguous(swap_last(st.a))});
+    return make_tuple({w, narrowed(contiguous(swap_last(st.a)), st.result)});
 }
 
 // ---- eig, eigvals ----
@@ -587,10 +599,10 @@ Value la_cholesky(Interp& in, CallArgs& a) {
     if (!x) raise(types::TypeError, "cholesky() missing required argument 'a' (pos 0)");
     const Value* up = kwarg(a, "upper");
     bool upper = up && truthy(*up);
-    Stack st = stack_of(checked_matrices(in, *x, true), false);
+    Stack st = stack_of(checked_matrices(in, *x, true), false, nullptr, false, true);
     if (st.t == DType::Float32) cholesky_run<float>(st, upper);
     else cholesky_run<double>(st, upper);
-    return st.a;
+    return narrowed(st.a, st.result);
 }
 
 // ---- matrix_rank, pinv ----
@@ -740,7 +752,7 @@ Value la_lstsq(Interp& in, CallArgs& a) {
     int64_t M = arr(A)->shape[0], N = arr(A)->shape[1];
     if (arr(B)->shape[0] != M) linalg_error("Incompatible dimensions");
     int64_t nrhs = vec ? 1 : arr(B)->shape[1];
-    DType t = lapack_dtype(arr(A)->dtype, arr(B)->dtype);
+    DType result = lapack_dtype(arr(A)->dtype, arr(B)->dtype), t = wide_dtype(result);
     if (vec) {  // as an M x 1 matrix
         ArrayObj* b = arr(B);
         materialize(b);
@@ -750,7 +762,11 @@ Value la_lstsq(Interp& in, CallArgs& a) {
     Stack sb = stack_of(array_from_node(make_cast(array_node(arr(B)), t)), true);
     double rcond = double(std::max(M, N)) * eps_of(t);
     if (const Value* rc = arg_not_none(a, 2, "rcond")) rcond = to_double(*rc, "lstsq");
-    return t == DType::Float32 ? lstsq_run<float>(sa, sb, nrhs, rcond, vec) : lstsq_run<double>(sa, sb, nrhs, rcond, vec);
+    Value r = t == DType::Float32 ? lstsq_run<float>(sa, sb, nrhs, rcond, vec) : lstsq_run<double>(sa, sb, nrhs, rcond, vec);
+    if (result == t) return r;
+    std::vector<Value> parts = r.as<TupleObj>()->items;
+    for (Value& v : parts) v = narrowed(v, result);
+    return make_tuple(std::move(parts));
 }
 
 // ---- norm ----
