@@ -935,12 +935,7 @@ std::vector<const uint8_t*> format_data(const HostArrayView& a, bool summarize, 
 void check_args(const HostArrayView& a, const PrintOptions& o) {
     if (a.strides.size() != a.shape.size())
         throw std::invalid_argument("array view: strides and shape differ in length");
-    const std::string& m = o.floatmode;
-    if (m != "fixed" && m != "unique" && m != "maxprec" && m != "maxprec_equal")
-        throw std::invalid_argument("floatmode option must be one of \"fixed\", \"unique\", \"maxprec\", \"maxprec_equal\"");
-    if (o.sign != '-' && o.sign != '+' && o.sign != ' ')
-        throw std::invalid_argument("sign option must be one of ' ', '+', or '-'");
-    if (o.precision < 0) throw std::invalid_argument("precision must be >= 0");
+    if (std::string problem = print_options_problem(o); !problem.empty()) throw std::invalid_argument(problem);
 }
 
 // array2string(a, separator, prefix, suffix) for NumPy 2 (legacy off).
@@ -1095,6 +1090,15 @@ std::string scalar_repr(DType t, const void* vp, const PrintOptions& o) {
         case DKind::Complex: return complex_scalar_text(t, p, true);
         default: return std::string("np.") + name(t) + "(" + scalar_str(t, p, o) + ")";
     }
+}
+
+std::string print_options_problem(const PrintOptions& o) {
+    if (o.sign != '-' && o.sign != '+' && o.sign != ' ') return "sign option must be one of ' ', '+', or '-'";
+    const std::string& m = o.floatmode;
+    if (m != "fixed" && m != "unique" && m != "maxprec" && m != "maxprec_equal")
+        return "floatmode option must be one of \"fixed\", \"unique\", \"maxprec\", \"maxprec_equal\"";
+    if (o.precision < 0) return "precision must be >= 0";
+    return "";
 }
 
 std::string array_to_string(const HostArrayView& a, const PrintOptions& o, const std::string& separator,

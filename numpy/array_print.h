@@ -47,6 +47,10 @@ std::string array_str(const HostArrayView& a, const PrintOptions& o);
 // "array([], shape=(0, 3), dtype=float64)", "array([...], shape=(2000,))".
 std::string array_repr(const HostArrayView& a, const PrintOptions& o);
 
+// What is wrong with `o` in NumPy's words ("sign option must be one of ..."),
+// or "" when nothing is.
+std::string print_options_problem(const PrintOptions& o);
+
 // np.array2string(a, separator=, prefix=, suffix=) with options `o`: a 0-d
 // array prints its element with the array formatter (not the scalar str).
 std::string array_to_string(const HostArrayView& a, const PrintOptions& o, const std::string& separator,

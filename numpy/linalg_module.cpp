@@ -143,10 +143,11 @@ Shape with_batch(const Shape& batch, std::initializer_list<int64_t> dims) {
     return s;
 }
 
-// v cast to `to` (a wide computation's result back in the input's precision).
+// v cast to `to` (a wide computation's result back in the input's
+// precision); anything else (an integer rank, a non-array) as it is.
 Value narrowed(const Value& v, DType to) {
     ArrayObj* a = as_array(v);
-    if (!a || a->dtype == to || !is_float(a->dtype)) return v;
+    if (!a || a->dtype == to || !(is_float(a->dtype) || is_complex(a->dtype))) return v;
     return compute_into_new(make_cast(array_node(a), to), to, a->shape);
 }
 
@@ -221,7 +222,7 @@ Value la_solve(Interp& in, CallArgs& a) {
         std::vector<int64_t> st(xa->strides.begin(), xa->strides.end() - 1);
         x = array_from_buffer(xa->buffer, xa->dtype, s, st, xa->offset);
     }
-    return result == t ? x : array_from_node(make_cast(array_node(arr(x)), result));
+    return narrowed(x, result);
 }
 
 Value la_inv(Interp& in, CallArgs& a) {
@@ -236,8 +237,7 @@ Value la_inv(Interp& in, CallArgs& a) {
     for (int64_t k = 0; k < s.count; ++k)
         for (int64_t i = 0; i < s.rows; ++i) std::memcpy(p + ((k * s.rows + i) * s.rows + i) * isz, one.raw, size_t(isz));
     with_lapack_type(s.t, [&](auto z) { gesv_all<decltype(z)>(s, eye, s.rows); });
-    Value r = contiguous(swap_last(eye));
-    return s.result == s.t ? r : array_from_node(make_cast(array_node(arr(r)), s.result));
+    return narrowed(contiguous(swap_last(eye)), s.result);
 }
 
 // ---- det, slogdet ----
@@ -293,8 +293,7 @@ Value la_det(Interp& in, CallArgs& a) {
         // sign * exp(log|det|), as NumPy computes it.
         lu_dets<T>(s, [&](int64_t k, T sign, auto logdet, T*) { o[k] = sign * std::exp(logdet); });
     });
-    if (s.result != s.t) out = compute_into_new(make_cast(array_node(arr(out)), s.result), s.result, s.batch);
-    return scalar_if_0d(out);
+    return scalar_if_0d(narrowed(out, s.result));
 }
 
 Value la_slogdet(Interp& in, CallArgs& a) {
@@ -313,12 +312,8 @@ Value la_slogdet(Interp& in, CallArgs& a) {
             lo[k] = ld;
         });
     });
-    if (s.result != s.t) {
-        DType real_result = s.result == DType::Complex64 ? DType::Float32 : s.result;
-        sign = compute_into_new(make_cast(array_node(arr(sign)), s.result), s.result, s.batch);
-        logdet = compute_into_new(make_cast(array_node(arr(logdet)), real_result), real_result, s.batch);
-    }
-    return make_tuple({scalar_if_0d(sign), scalar_if_0d(logdet)});
+    DType real_result = s.result == DType::Complex64 ? DType::Float32 : s.result == DType::Complex128 ? DType::Float64 : s.result;
+    return make_tuple({scalar_if_0d(narrowed(sign, s.result)), scalar_if_0d(narrowed(logdet, real_result))});
 }
 
 // ---- svd ----

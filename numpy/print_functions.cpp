@@ -61,13 +61,9 @@ void set_formatter(Interp& in, PrintOptions& o, const Value* v) {
     o.formatter_source = std::make_shared<Value>(*v);
 }
 
-// Checks NumPy's _make_options_dict makes (its messages).
+// The checks NumPy's _make_options_dict makes (array_print's, its messages).
 void check_options(const PrintOptions& o) {
-    if (o.sign != '-' && o.sign != '+' && o.sign != ' ') raise(types::ValueError, "sign option must be one of ' ', '+', or '-'");
-    const std::string& m = o.floatmode;
-    if (m != "fixed" && m != "unique" && m != "maxprec" && m != "maxprec_equal")
-        raise(types::ValueError, "floatmode option must be one of \"fixed\", \"unique\", \"maxprec\", \"maxprec_equal\"");
-    if (o.precision < 0) raise(types::ValueError, "precision must be >= 0");
+    if (std::string problem = print_options_problem(o); !problem.empty()) raise(types::ValueError, problem);
 }
 
 // The options a call overrides (None leaves one as it is).
@@ -131,12 +127,16 @@ Value np_array2string(Interp& in, CallArgs& a) {
     override(o, arg(a, 2, "precision"), arg(a, 8, "threshold"), arg(a, 9, "edgeitems"), arg(a, 1, "max_line_width"),
              arg(a, 3, "suppress_small"), arg(a, 10, "sign"), arg(a, 11, "floatmode"));
     if (const Value* f = arg(a, 7, "formatter"); f && !f->is_none()) set_formatter(in, o, f);
-    const Value* sep = arg(a, 4, "separator");
-    const Value* prefix = arg(a, 5, "prefix");
-    const Value* suffix = arg(a, 12, "suffix");
-    auto text = [](const Value* v, const char* name, const char* dflt) { return v ? str_of(*v, name) : std::string(dflt); };
-    return make_str(array_to_string(host_view(arr.as<ArrayObj>()), o, text(sep, "separator", " "), text(prefix, "prefix", ""),
-                                    text(suffix, "suffix", "")));
+    // NumPy reads the strings only when it lays out elements: an empty
+    // array is "[]" whatever they are, otherwise a non-str fails in rstrip.
+    if (arr.as<ArrayObj>()->size() == 0) return make_str("[]");
+    auto text = [](const Value* v, const char* dflt) {
+        if (!v) return std::string(dflt);
+        if (!is_kind(*v, OK::Str)) raise(types::AttributeError, std::string("'") + type_name(*v) + "' object has no attribute 'rstrip'");
+        return str_of(*v, "separator");
+    };
+    return make_str(array_to_string(host_view(arr.as<ArrayObj>()), o, text(arg(a, 4, "separator"), " "), text(arg(a, 5, "prefix"), ""),
+                                    text(arg(a, 12, "suffix"), "")));
 }
 
 // np.array_str / np.array_repr(a, max_line_width=None, precision=None, suppress_small=None)
@@ -144,7 +144,10 @@ template <bool Repr>
 Value np_array_text(Interp& in, CallArgs& a) {
     const Value* x = arg(a, 0, Repr ? "arr" : "a");
     if (!x) raise(types::TypeError, std::string(Repr ? "array_repr" : "array_str") + "() missing required argument");
-    Value arr = as_array_value(in, *x);
+    // NumPy reads arr.shape (array_str) or arr.size (array_repr) first.
+    if (!as_array(*x))
+        raise(types::AttributeError, std::string("'") + type_name(*x) + "' object has no attribute '" + (Repr ? "size" : "shape") + "'");
+    Value arr = *x;
     PrintOptions o = array_state(in).print;
     override(o, arg(a, 2, "precision"), nullptr, nullptr, arg(a, 1, "max_line_width"), arg(a, 3, "suppress_small"), nullptr, nullptr);
     ArrayObj* ao = arr.as<ArrayObj>();
@@ -168,7 +171,15 @@ Value float_operand(Interp& in, const Value& x, const char* fname) {
     raise(types::TypeError, std::string("must be real number, not ") + type_name(x));
 }
 
-int optional_int(const Value* v) { return v && !v->is_none() ? int(to_index(*v)) : -1; }
+// A count argument of format_float_*: -1 for None, else >= 0 (NumPy's
+// "pad_left must be >= 0") and within int.
+int optional_int(const Value* v, const char* name) {
+    if (!v || v->is_none()) return -1;
+    int64_t n = to_index(*v, name);
+    if (n < 0) raise(types::ValueError, std::string(name) + " must be >= 0");
+    if (n > INT32_MAX) raise(types::OverflowError, "Python int too large to convert to C int");
+    return int(n);
+}
 
 void require_precision(bool unique, int precision) {
     if (!unique && precision < 0) raise(types::TypeError, "in non-unique mode `precision` must be supplied");
@@ -191,12 +202,12 @@ Value np_format_float_positional(Interp& in, CallArgs& a) {
     const Value* unique = arg(a, 2, "unique");
     const Value* fractional = arg(a, 3, "fractional");
     const Value* sign = arg(a, 5, "sign");
-    require_precision(!unique || truthy(*unique), optional_int(arg(a, 1, "precision")));
+    const int precision = optional_int(arg(a, 1, "precision"), "precision");
+    require_precision(!unique || truthy(*unique), precision);
     try {
-        return make_str(format_float_positional(va->dtype, host_view(va).data, optional_int(arg(a, 1, "precision")),
-                                                !unique || truthy(*unique), !fractional || truthy(*fractional),
-                                                trim_arg(arg(a, 4, "trim")), sign && truthy(*sign), optional_int(arg(a, 6, "pad_left")),
-                                                optional_int(arg(a, 7, "pad_right")), optional_int(arg(a, 8, "min_digits"))));
+        return make_str(format_float_positional(va->dtype, host_view(va).data, precision, !unique || truthy(*unique), !fractional || truthy(*fractional),
+                                                trim_arg(arg(a, 4, "trim")), sign && truthy(*sign), optional_int(arg(a, 6, "pad_left"), "pad_left"),
+                                                optional_int(arg(a, 7, "pad_right"), "pad_right"), optional_int(arg(a, 8, "min_digits"), "min_digits")));
     } catch (const std::invalid_argument& e) {
         raise(types::ValueError, e.what());
     }
@@ -211,12 +222,12 @@ Value np_format_float_scientific(Interp& in, CallArgs& a) {
     ArrayObj* va = v.as<ArrayObj>();
     const Value* unique = arg(a, 2, "unique");
     const Value* sign = arg(a, 4, "sign");
-    require_precision(!unique || truthy(*unique), optional_int(arg(a, 1, "precision")));
+    const int precision = optional_int(arg(a, 1, "precision"), "precision");
+    require_precision(!unique || truthy(*unique), precision);
     try {
-        return make_str(format_float_scientific(va->dtype, host_view(va).data, optional_int(arg(a, 1, "precision")),
-                                                !unique || truthy(*unique), trim_arg(arg(a, 3, "trim")), sign && truthy(*sign),
-                                                optional_int(arg(a, 5, "pad_left")), optional_int(arg(a, 6, "exp_digits")),
-                                                optional_int(arg(a, 7, "min_digits"))));
+        return make_str(format_float_scientific(va->dtype, host_view(va).data, precision, !unique || truthy(*unique), trim_arg(arg(a, 3, "trim")), sign && truthy(*sign),
+                                                optional_int(arg(a, 5, "pad_left"), "pad_left"), optional_int(arg(a, 6, "exp_digits"), "exp_digits"),
+                                                optional_int(arg(a, 7, "min_digits"), "min_digits")));
     } catch (const std::invalid_argument& e) {
         raise(types::ValueError, e.what());
     }

@@ -114,9 +114,10 @@ DType fold_dtype(Ufunc f, DType xdt, std::optional<DType> requested, std::option
     } catch (const PromotionError& e) {
         std::string text = e.what();
         // A reduction's no-loop error names no first operand: "(None, <class ...>)".
-        size_t open = text.find("matching types (<class"), comma = text.find(", <class", open);
+        static constexpr std::string_view kTypes = "matching types (";
+        size_t open = text.find(kTypes), comma = text.find(", <class", open);
         if (!out && open != std::string::npos && comma != std::string::npos)
-            text.replace(open + 16, comma - (open + 16), "None");
+            text.replace(open + kTypes.size(), comma - (open + kTypes.size()), "None");
         raise(e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError, text);
     }
     DType lt = loop.out[0];
@@ -163,8 +164,8 @@ Value fold(Interp& in, Ufunc f, ArrayObj* x, int axis, DType t, Value init, Arra
     return acc;
 }
 
-// x with the `axes` (sorted) moved last and merged into one axis (a copy
-// when the layout needs one): a reorderable ufunc folds them as one.
+// x with the `axes` moved last and merged into one axis (a copy when the
+// layout needs one): a reorderable ufunc folds them as one.
 Value axes_last_merged(ArrayObj* x, const std::vector<int>& axes) {
     materialize(x);
     Shape shape, kept_shape;

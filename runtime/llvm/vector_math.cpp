@@ -16,12 +16,16 @@ namespace gpy::cpujit_backend {
 
 namespace {
 
-// libmvec's functions (glibc 2.35) that clang 16's libmvec table lacks.
-// sin, cos, exp, log and pow are in that table already.
-constexpr const char* kUnary[] = {"acos", "acosh", "asin", "asinh", "atan",  "atanh", "cbrt",  "cosh", "erf",
-                                  "erfc", "exp10", "exp2", "expm1", "log10", "log1p", "log2",  "sinh", "tan",
-                                  "tanh"};
-constexpr const char* kBinary[] = {"atan2", "hypot"};
+// libmvec's functions (glibc 2.35) that clang 16's libmvec table lacks, with
+// their argument counts. sin, cos, exp, log and pow are in that table already.
+struct Function {
+    const char* name;
+    unsigned args;
+};
+constexpr Function kFunctions[] = {{"acos", 1},  {"acosh", 1}, {"asin", 1},  {"asinh", 1}, {"atan", 1},  {"atanh", 1},
+                                   {"cbrt", 1},  {"cosh", 1},  {"erf", 1},   {"erfc", 1},  {"exp10", 1}, {"exp2", 1},
+                                   {"expm1", 1}, {"log10", 1}, {"log1p", 1}, {"log2", 1},  {"sinh", 1},  {"tan", 1},
+                                   {"tanh", 1},  {"atan2", 2}, {"hypot", 2}};
 
 bool has(const std::vector<std::string>& features, const char* f) {
     return std::find(features.begin(), features.end(), std::string("+") + f) != features.end();
@@ -47,19 +51,15 @@ std::vector<VectorVariant> available_vector_variants(const std::vector<std::stri
     // slower than with 'd' (clang's own libmvec table offers 'b' and 'd' only).
     for (const Isa& isa : isas) {
         if (!isa.ok) continue;
-        for (int binary = 0; binary < 2; ++binary) {
-            const auto& names = binary ? std::vector<const char*>(std::begin(kBinary), std::end(kBinary))
-                                       : std::vector<const char*>(std::begin(kUnary), std::end(kUnary));
-            for (const char* base : names) {
-                for (bool single : {false, true}) {
-                    VectorVariant v;
-                    v.scalar = std::string(base) + (single ? "f" : "");
-                    v.lanes = isa.bits / (single ? 32 : 64);
-                    v.args = binary ? 2 : 1;
-                    v.vector = std::string("_ZGV") + isa.letter + "N" + std::to_string(v.lanes) +
-                               (binary ? "vv" : "v") + "_" + v.scalar;
-                    if (dlsym(lib, v.vector.c_str())) out.push_back(v);
-                }
+        for (const Function& fn : kFunctions) {
+            for (bool single : {false, true}) {
+                VectorVariant v;
+                v.scalar = std::string(fn.name) + (single ? "f" : "");
+                v.lanes = isa.bits / (single ? 32 : 64);
+                v.args = fn.args;
+                // The x86-64 vector ABI's name: _ZGV<isa>N<lanes><'v' per argument>_<scalar>.
+                v.vector = std::string("_ZGV") + isa.letter + "N" + std::to_string(v.lanes) + std::string(fn.args, 'v') + "_" + v.scalar;
+                if (dlsym(lib, v.vector.c_str())) out.push_back(v);
             }
         }
     }
