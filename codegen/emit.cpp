@@ -34,6 +34,60 @@ std::vector<int64_t> broadcast_strides(const Shape& leaf_shape, const std::vecto
     return out;
 }
 
+// The strides (in `xs`, x's shape) of the arrays read under x: the
+// operands NumPy's iterator would order x's dims by. An operation computed
+// already counts by its operands (NumPy's temporary follows them, whatever
+// layout gpy stored it in). Stops at Expand nodes (their operand lacks
+// dims) and at nested reductions.
+void collect_view_strides(const Node* n, const Shape& xs, std::unordered_set<const Node*>& seen,
+                          std::vector<std::vector<int64_t>>& out) {
+    if (n->result && (n->op == Op::Input || n->in.empty())) n = n->result.get();
+    if (!seen.insert(n).second || n->op == Op::Expand || n->op == Op::Reduce) return;
+    if (n->op == Op::Input) {
+        if (n->shape.size() <= xs.size()) out.push_back(broadcast_strides(n->shape, n->strides, xs));
+        return;
+    }
+    for (auto& c : n->in) collect_view_strides(c.get(), xs, seen, out);
+}
+
+// x's dims, outermost first, in the order NumPy's iterator walks them
+// (nditer's npyiter_find_best_axis_ordering, written from its description):
+// from C order, an insertion sort moves a dim inwards past another only when
+// every operand with non-zero strides on both steps it by less (C order wins
+// ties and conflicts). A float sum's rounding follows this order.
+std::vector<int> numpy_axis_order(const Node* x) {
+    const Shape& xs = x->shape;
+    std::vector<std::vector<int64_t>> strides;
+    std::unordered_set<const Node*> seen;
+    collect_view_strides(x, xs, seen, strides);
+    const int nd = int(xs.size());
+    std::vector<int> perm;  // innermost first, as the iterator keeps them
+    for (int d = nd - 1; d >= 0; --d) perm.push_back(d);
+    for (int i0 = 1; i0 < nd; ++i0) {
+        const int a0 = perm[size_t(i0)];
+        int pos = i0;
+        for (int i1 = i0 - 1; i1 >= 0; --i1) {
+            const int a1 = perm[size_t(i1)];
+            bool ambiguous = true, swap = false;
+            for (const auto& s : strides) {
+                int64_t s0 = s[size_t(a0)], s1 = s[size_t(a1)];
+                if (s0 == 0 || s1 == 0) continue;
+                if (std::llabs(s1) <= std::llabs(s0)) swap = false;
+                else if (ambiguous) swap = true;
+                ambiguous = false;
+            }
+            if (ambiguous) continue;
+            if (!swap) break;
+            pos = i1;
+        }
+        if (pos != i0) {
+            perm.erase(perm.begin() + i0);
+            perm.insert(perm.begin() + pos, a0);
+        }
+    }
+    return std::vector<int>(perm.rbegin(), perm.rend());
+}
+
 struct Operand {
     const Node* node;  // Input node (or a computed node's result)
     DType dtype;
@@ -164,6 +218,9 @@ private:
     size_t n_outer_ = 0;                 // dims of space_ that index outputs
     bool may_fail_ = false;              // the body can set `err`
     bool tile_outputs_ = false;          // column reduction: loops run across a tile of outputs
+    bool sum_inner_kept_ = false;        // a float sum whose innermost memory dim is not reduced (pairwise_kind 4)
+    bool sum_input_view_ = false;        // a float sum of an array as it is, not of an expression
+    bool sum_reduced_block_ = false;     // its reduced dims are the innermost ones in memory order
     std::vector<int64_t> output_strides_;
     DType acc_dtype_ = DType::Float64;
     std::string gpu_extras_;              // KernelSource::gpu_body (before KNAME substitution)
@@ -285,6 +342,30 @@ private:
         std::vector<int> kept, red = reduce_->axes;
         for (int d = 0; d < int(xs.size()); ++d)
             if (std::find(red.begin(), red.end(), d) == red.end()) kept.push_back(d);
+        if (reduce_->reduce == ReduceOp::Sum && is_float(reduce_->dtype) && is_float(x->dtype)) {
+            // A float sum adds in NumPy's order: its reduced dims walked in
+            // memory order; which loop is innermost picks the kind
+            // (pairwise_kind).
+            std::vector<int> order = numpy_axis_order(reduce_->in[0].get());
+            auto pos = [&](int d) { return std::find(order.begin(), order.end(), d) - order.begin(); };
+            std::stable_sort(red.begin(), red.end(), [&](int a, int b) { return pos(a) < pos(b); });
+            // Walking inwards: is the innermost dim kept, and do the reduced
+            // dims form one block at the inner end (no kept dim among them)?
+            bool seen_reduced = false;
+            sum_reduced_block_ = true;
+            for (int d : order) {
+                if (xs[size_t(d)] == 1) continue;
+                bool reduced = std::find(red.begin(), red.end(), d) != red.end();
+                if (!reduced && seen_reduced) sum_reduced_block_ = false;
+                seen_reduced = seen_reduced || reduced;
+            }
+            for (auto it = order.rbegin(); it != order.rend(); ++it) {
+                if (xs[size_t(*it)] == 1) continue;
+                sum_inner_kept_ = std::find(red.begin(), red.end(), *it) == red.end();
+                break;
+            }
+            sum_input_view_ = reduce_->in[0]->op == Op::Input;
+        }
         for (int d : kept) space_.push_back(xs[size_t(d)]);
         n_outer_ = space_.size();
         for (int d : red) space_.push_back(xs[size_t(d)]);
@@ -627,7 +708,24 @@ private:
                 default: init = "__builtin_inf()"; fold = a + " = gpy_row_min(" + a + ", (" + A + ")" + v + ");"; comb = "gpy_row_min(x, y)"; break;
             }
             s << "        " << A << " " << a << " = " << init << ";\n";
-            s << open << code_.str() << "            " << fold << "\n" << close;
+            if (r->reduce == ReduceOp::Sum && is_float(x->dtype)) {
+                // The CPU adds a row as NumPy does (pairwise_kind): pairwise
+                // when the row runs along memory, else element after element
+                // in the sum's type. The GPU keeps its parallel loops.
+                std::string T = x->dtype == DType::Float64 ? "double" : "float";
+                std::vector<int> order = numpy_axis_order(r->in[0].get());
+                bool along = !order.empty() && order.back() == int(x->shape.size()) - 1;
+                s << "#if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)\n";
+                if (along)
+                    s << "        { auto at = [&](int64_t j) -> " << T << " {\n" << code_.str() << "            return (" << T << ")(" << v << "); };\n"
+                      << "          " << a << " = (double)((" << T << ")0 + gpy_pairwise<" << T << ">(at, 0, n)); }\n";
+                else
+                    s << "        { " << T << " rseq = 0;\n" << open << code_.str() << "            rseq = (" << T << ")(rseq + (" << T << ")(" << v
+                      << "));\n" << close << "          " << a << " = (double)rseq; }\n";
+                s << "#else\n" << open << code_.str() << "            " << fold << "\n" << close << "#endif\n";
+            } else {
+                s << open << code_.str() << "            " << fold << "\n" << close;
+            }
             // One pass per row: the next row's reuses the slots (prelude).
             s << "        " << a << " = gpy_row_allreduce<" << (stages_.size() == 1 ? "true" : "false") << ">(" << a << ", [](" << A << " x, " << A << " y) { return " << comb << "; });\n";
             std::string rv = "r" + std::to_string(i);
@@ -1192,6 +1290,8 @@ private:
     bool tiling_pays() const {
         size_t D = space_.size();
         if (n_outer_ == 0 || n_outer_ == D || is_arg() || space_[n_outer_ - 1] < 8) return false;
+        // A float16 sum rounds each partial sum to half (pairwise_kind 4).
+        if (reduce_->reduce == ReduceOp::Sum && reduce_->dtype == DType::Float16) return false;
         bool strided_rows = false;
         for (size_t k = 1; k < ops_.size(); ++k) {
             if (ops_[k].epilogue) continue;
@@ -1256,18 +1356,31 @@ private:
     }
 
     // NumPy's summation order, for float sums on the CPU (KernelSource::
-    // pairwise): 1 = pairwise over each output's elements (a contiguous or
-    // strided run: one reduced dim after collapsing); 2 = pairwise per 8192
-    // elements, added in order, as NumPy's buffered loop does when it casts
-    // (the mean of an integer array). 0: the lane-parallel loop.
+    // pairwise), found by setup_reduce from the input's memory order:
+    //  1 pairwise over each output's elements (one strided run after collapsing);
+    //  2 pairwise per buffer, added in order, as NumPy's buffered loop
+    //    does when it casts (the mean of an integer array): as many whole
+    //    innermost runs of L as fit in 8192 elements, or 8192 of a longer run;
+    //  3 a view whose reduced dims are the innermost in memory but not one
+    //    run (every full reduction of such a view): pairwise per buffer of
+    //    whole innermost runs (8192 / L of them), added in order;
+    //  4 the innermost memory dim is kept (x.sum(axis=0) of a C-order
+    //    matrix): out[j] += x[i, j] row after row, in the sum's type;
+    //  5 a view with kept dims between its reduced ones in memory: each
+    //    innermost run pairwise, added in order;
+    //  6 an expression: NumPy sums its temporary, laid out in memory order,
+    //    so each output's elements pairwise in that order (5 when kept dims
+    //    lie between its reduced ones: the temporary's innermost runs).
+    // 0: the lane-parallel loop.
     int pairwise_kind() const {
         if (reduce_->reduce != ReduceOp::Sum || tile_outputs_ || !is_float(reduce_->dtype)) return 0;
         const Node* x = effective(reduce_->in[0].get());
         if (!is_float(x->dtype) || space_.size() < n_outer_ + 1) return 0;
-        // NumPy buffers (copies 8192 elements at a time) when it casts, or
-        // when the reduced elements are not one strided run.
-        if ((x->op == Op::Cast && x->in[0]->dtype != x->dtype) || space_.size() > n_outer_ + 1) return 2;
-        return 1;
+        if (x->op == Op::Cast && x->in[0]->dtype != x->dtype) return 2;
+        if (sum_inner_kept_) return 4;
+        if (space_.size() == n_outer_ + 1) return 1;
+        if (!sum_input_view_) return sum_reduced_block_ ? 6 : 5;
+        return sum_reduced_block_ ? 3 : 5;
     }
     // The type NumPy's pairwise sum adds in: float for float16 and float32.
     std::string pairwise_type() const {
@@ -1275,19 +1388,40 @@ private:
     }
 
     // CPU code setting racc to the sum of reduced elements [lo, lo + n) in
-    // NumPy's pairwise order (gpy_pairwise in the CPU prelude); `top` adds
-    // NumPy's identity 0 first (whole outputs, not a part's subtree).
+    // NumPy's order (pairwise_kind; gpy_pairwise in the CPU prelude); `top`
+    // adds NumPy's identity 0 first (whole outputs, not a part's subtree).
     std::string pairwise_fold(const std::string& lo, const std::string& n, bool top) {
         std::string T = pairwise_type();
-        if (pairwise_kind() == 2) {
-            // The elements in order into a buffer of 8192; each full buffer
+        const int kind = pairwise_kind();
+        // The innermost run (at least 1: an empty reduction divides by it).
+        const std::string L = "(shape[" + std::to_string(space_.size() - 1) + "] > 0 ? shape[" + std::to_string(space_.size() - 1) + "] : 1)";
+        if (kind == 4) {
+            // float16 rounds to half after each addition, as NumPy's loop
+            // stores each partial sum into the float16 output.
+            const bool half = reduce_->dtype == DType::Float16;
+            std::string loop = inner_loop(lo, "(" + lo + ") + (" + n + ")", [&](const std::string& v) {
+                std::string sum = "(" + T + ")(rseq + (" + T + ")(" + v + "))";
+                if (half) sum = cast_expr(cast_expr(sum, DType::Float32, DType::Float16), DType::Float16, DType::Float32);
+                return "rseq = " + sum + ";";
+            });
+            return "        {\n        " + T + " rseq = 0;\n" + loop + "        racc = (" + acc_type() + ")rseq;\n        }\n";
+        }
+        if (kind != 1) {
+            // The elements in order into a buffer of rB; each full buffer
             // (and the last) summed pairwise onto the running total.
+            std::string B = kind == 2 ? "(" + L + " <= 8192 ? 8192 / " + L + " * " + L + " : 8192)"
+                          : kind == 3 ? "(" + L + " <= 8192 ? 8192 / " + L + " * " + L + " : " + L + ")"
+                          : kind == 5 ? L : "(" + n + ")";
             std::string flush = "{ auto at = [&](int64_t b) -> " + T + " { return rbuf[b]; }; rtot += gpy_pairwise<" + T + ">(at, 0, rfill); rfill = 0; }";
             std::string loop = inner_loop(lo, "(" + lo + ") + (" + n + ")", [&](const std::string& v) {
-                return "rbuf[rfill++] = (" + T + ")(" + v + "); if (rfill == 8192) " + flush;
+                return "rbuf[rfill++] = (" + T + ")(" + v + "); if (rfill == rB) " + flush;
             });
-            return "        {\n        " + T + " rbuf[8192]; int64_t rfill = 0; " + T + " rtot = 0;\n" + loop +
-                   "        if (rfill) " + flush + "\n        racc = (" + acc_type() + ")rtot;\n        }\n";
+            // Buffers past 8192 elements (runs longer than that, a subtree
+            // of an expression's sum) come from the heap.
+            return "        {\n        " + T + " rstack[8192]; int64_t rB = " + B + "; if (rB < 1) rB = 1; " + T + "* rbuf = rstack;\n"
+                   "        if (rB > 8192) { rbuf = (" + T + "*)__builtin_malloc(sizeof(" + T + ") * rB); if (!rbuf) { rbuf = rstack; rB = 8192; } }\n"
+                   "        int64_t rfill = 0; " + T + " rtot = 0;\n" + loop +
+                   "        if (rfill) " + flush + "\n        if (rbuf != rstack) __builtin_free(rbuf);\n        racc = (" + acc_type() + ")rtot;\n        }\n";
         }
         size_t D = space_.size();
         code_.str("");
@@ -1355,7 +1489,7 @@ private:
                 // subtrees level by level, buffers one after another.
                 std::string T = pairwise_type();
                 auto at = [&](const std::string& k) { return "*(" + A + "*)(partials + (" + k + ") * 16)"; };
-                if (pairwise == 1)
+                if (pairwise == 1 || pairwise == 6)
                     cpu = "        for (int64_t step = 1; step < nparts; step *= 2)\n"
                           "            for (int64_t k = 0; k + step < nparts; k += 2 * step) " + at("k") + " = (" + A + ")((" + T + ")" + at("k") +
                           " + (" + T + ")" + at("k + step") + ");\n"

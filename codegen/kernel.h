@@ -43,7 +43,7 @@ struct KernelSource {
     // word, stored with GPY_REPORT_ERROR (kernel_error_message gives the text).
     bool may_fail = false;
     // Float sums on the CPU add in NumPy's order (codegen/emit.cpp
-    // pairwise_kind): 1 pairwise, 2 pairwise per 8192-element buffer; a
+    // pairwise_kind, 1 to 6: pairwise, buffered, row after row); a
     // ReduceFull's parts are then that recursion's subtrees or buffers.
     uint8_t pairwise = 0;
     // CUDA-only entry points appended after the body (codegen/emit.cpp):

@@ -27,6 +27,7 @@ std::string cast_expr(const std::string& x, DType from, DType to) {
     }
     if (to == DType::Bool) return "(" + x + " != 0)";
     if (to == DType::Float16) return "gpy_round_half((float)" + x + ")";
+    if (is_float(from) && to != DType::Bool && !is_float(to)) return "gpy_ftoi<" + compute_type(to) + ">((double)" + x + ")";
     return "(" + compute_type(to) + ")" + x;
 }
 

@@ -389,6 +389,23 @@ template <bool Fence, class A, class F> __device__ A gpy_row_allreduce(A v, F f)
 // meaning differs (integer division and modulo signs, shifts past the width,
 // NaN-propagating maximum/minimum, ...).
 inline constexpr const char* kCommonPrelude = R"PRELUDE(
+// Float -> integer casts as NumPy's x86 build converts (cvttsd2si): an
+// integer narrower than 32 bits is the low bits of the int32 conversion;
+// an out-of-range or NaN conversion gives the "integer indefinite" minimum;
+// unsigned 32/64-bit values above the signed range go through an offset.
+// Written without undefined behaviour, so the CPU and the GPU (whose own
+// conversions saturate) give the same bits.
+GPY_INLINE int32_t gpy_x86_i32(double x) { return (x > -2147483649.0 && x < 2147483648.0) ? (int32_t)x : (int32_t)(-2147483647 - 1); }
+GPY_INLINE int64_t gpy_x86_i64(double x) {
+    return (x >= -9223372036854775808.0 && x < 9223372036854775808.0) ? (int64_t)x : (int64_t)(-9223372036854775807LL - 1);
+}
+template <class T> GPY_INLINE T gpy_ftoi_(double x, T*) { return (T)gpy_x86_i32(x); }
+GPY_INLINE int64_t gpy_ftoi_(double x, int64_t*) { return gpy_x86_i64(x); }
+GPY_INLINE uint32_t gpy_ftoi_(double x, uint32_t*) { return x >= 2147483648.0 ? (uint32_t)gpy_x86_i32(x - 2147483648.0) ^ 0x80000000u : (uint32_t)gpy_x86_i32(x); }
+GPY_INLINE uint64_t gpy_ftoi_(double x, uint64_t*) {
+    return x >= 9223372036854775808.0 ? (uint64_t)gpy_x86_i64(x - 9223372036854775808.0) ^ 0x8000000000000000ull : (uint64_t)gpy_x86_i64(x);
+}
+template <class T> GPY_INLINE T gpy_ftoi(double x) { return gpy_ftoi_(x, (T*)0); }
 // NaN-propagating max/min folds of row kernels (a NaN accumulator stays).
 template <class T> GPY_INLINE T gpy_row_max(T a, T b) { return (a > b || a != a) ? a : b; }
 template <class T> GPY_INLINE T gpy_row_min(T a, T b) { return (a < b || a != a) ? a : b; }

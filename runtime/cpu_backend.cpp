@@ -61,14 +61,16 @@ const Entry& entry_for(const KernelSource& k) {
 }
 
 // The [begin, end) ranges of a full reduction's parts. Pairwise sums
-// (KernelSource::pairwise 1) split as NumPy's recursion does, every range
-// the same number of levels down, until they are near `chunk`: the finish
-// kernel combines them level by level, so the result is NumPy's bits.
-// Buffered ones (2) take its 8192-element buffers. Others: fixed chunks,
-// so the rounding does not depend on the thread count either.
-std::vector<std::pair<int64_t, int64_t>> reduce_parts(uint8_t pairwise, int64_t n, int64_t chunk) {
+// (KernelSource::pairwise 1, and 6: an expression's) split as NumPy's
+// recursion does, every range the same number of levels down, until they are
+// near `chunk`: the finish kernel combines them level by level, so the
+// result is NumPy's bits. Buffered ones take NumPy's buffers: as many whole
+// innermost runs of `run` elements as fit in 8192, or for longer runs 8192
+// elements (2: a cast) or the run (3).
+// Others: fixed chunks, so the rounding does not depend on the thread count.
+std::vector<std::pair<int64_t, int64_t>> reduce_parts(uint8_t pairwise, int64_t n, int64_t chunk, int64_t run) {
     std::vector<std::pair<int64_t, int64_t>> parts;
-    if (pairwise == 1) {
+    if (pairwise == 1 || pairwise == 6) {
         parts.push_back({0, n});
         while (parts.size() < 4096 && (parts.back().second - parts.back().first) >= 2 * chunk) {
             std::vector<std::pair<int64_t, int64_t>> next;
@@ -82,7 +84,10 @@ std::vector<std::pair<int64_t, int64_t>> reduce_parts(uint8_t pairwise, int64_t 
         }
         return parts;
     }
-    int64_t step = pairwise == 2 ? 8192 : chunk;
+    int64_t step = chunk;
+    run = std::max<int64_t>(run, 1);
+    if (pairwise == 2) step = run <= 8192 ? 8192 / run * run : 8192;
+    if (pairwise == 3) step = run <= 8192 ? 8192 / run * run : run;
     for (int64_t b = 0; b < n; b += step) parts.push_back({b, std::min(n, b + step)});
     if (parts.empty()) parts.push_back({0, 0});
     return parts;
@@ -112,7 +117,7 @@ void run_entry(const Entry& k, KernelPlan& plan) {
             // Fixed-size chunks: the partition (and so the rounding of float
             // sums) does not depend on the thread count.
             const int64_t chunk = 1 << 16;
-            std::vector<std::pair<int64_t, int64_t>> parts = reduce_parts(plan.source->pairwise, L.inner, chunk);
+            std::vector<std::pair<int64_t, int64_t>> parts = reduce_parts(plan.source->pairwise, L.inner, chunk, L.meta[size_t(plan.source->rank - 1)]);
             int64_t nparts = int64_t(parts.size());
             std::vector<char> partials(size_t(nparts) * 16);
             parallel_for(nparts, 1, [&](int64_t b, int64_t e) {
