@@ -716,9 +716,19 @@ private:
                 std::vector<int> order = numpy_axis_order(r->in[0].get());
                 bool along = !order.empty() && order.back() == int(x->shape.size()) - 1;
                 s << "#if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)\n";
+                // Pairwise: the row's values first go to a buffer (the loop
+                // hoists what is the same for the whole row, which a lambda
+                // called from the recursion recomputes per element).
                 if (along)
-                    s << "        { auto at = [&](int64_t j) -> " << T << " {\n" << code_.str() << "            return (" << T << ")(" << v << "); };\n"
-                      << "          " << a << " = (double)((" << T << ")0 + gpy_pairwise<" << T << ">(at, 0, n)); }\n";
+                    s << "        { " << T << " rstack[4096]; " << T << "* rbuf = n <= 4096 ? rstack : (" << T << "*)__builtin_malloc(sizeof(" << T
+                      << ") * n);\n"
+                      << "          if (rbuf) {\n" << open << code_.str() << "            rbuf[j] = (" << T << ")(" << v << ");\n" << close
+                      << "          auto at = [&](int64_t j) -> " << T << " { return rbuf[j]; };\n"
+                      << "          " << a << " = (double)((" << T << ")0 + gpy_pairwise<" << T << ">(at, 0, n));\n"
+                      << "          if (rbuf != rstack) __builtin_free(rbuf);\n"
+                      << "          } else {  // no memory for the buffer: in order, not NumPy's\n"
+                      << "          " << T << " rseq = 0;\n" << open << code_.str() << "            rseq = (" << T << ")(rseq + (" << T << ")(" << v
+                      << "));\n" << close << "          " << a << " = (double)rseq; } }\n";
                 else
                     s << "        { " << T << " rseq = 0;\n" << open << code_.str() << "            rseq = (" << T << ")(rseq + (" << T << ")(" << v
                       << "));\n" << close << "          " << a << " = (double)rseq; }\n";
