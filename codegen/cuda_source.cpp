@@ -160,7 +160,18 @@ std::string cuda_kernel_text(const KernelSource& k) {
              "        }\n"
              "    }\n}\n";
     }
-    if (k.kind == KernelSource::ReduceFull && !k.cooperative) {
+    if (k.kind == KernelSource::ReduceFull && k.pairwise == 1) {
+        // NumPy's pairwise sum: part p is the subtree `depth` levels down
+        // the recursion along p's bits (left half: 0), every level cutting
+        // at half rounded down to a multiple of 8, as gpy_pairwise does.
+        s += "extern \"C\" __global__ void " + n + "_pwpart_grid(" + params +
+             ", int64_t inner, int depth, int64_t nparts, char* partials) {\n" + unpack +
+             "    for (int64_t p = " + thread + "; p < nparts; p += " + stride + ") {\n"
+             "        int64_t lo = 0, len = inner;\n"
+             "        for (int l = depth - 1; l >= 0; --l) { int64_t h = len / 2; h -= h % 8; if ((p >> l) & 1) { lo += h; len -= h; } else len = h; }\n"
+             "        " + n + "_part(P, a.M, a.S, lo, lo + len, p, partials);\n    }\n}\n";
+    }
+    if (k.kind == KernelSource::ReduceFull && (!k.cooperative || k.pairwise == 1)) {
         s += "extern \"C\" __global__ void " + n + "_part_grid(" + params +
              ", int64_t inner, int64_t chunk, int64_t nparts, char* partials) {\n" + unpack +
              "    for (int64_t p = " + thread + "; p < nparts; p += " + stride + ") {\n"

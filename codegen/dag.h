@@ -180,6 +180,10 @@ struct Node {
     // An integer power may be pending in this tree (its kernel can fail at
     // run time: a negative exponent), kept the same way.
     bool may_fail = false;
+    // Cast: a reduction's own cast (sum(dtype=...), the mean of integers),
+    // which NumPy makes in its buffered loop, not an array the program cast
+    // (the summation order differs: codegen/emit.cpp pairwise_kind).
+    bool loop_cast = false;
     // Where the program built it (the array module stores the interpreter's
     // statement), for GPY_DEBUG's plan report.
     const SourcePosition* origin = nullptr;

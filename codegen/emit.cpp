@@ -1386,7 +1386,7 @@ private:
         if (reduce_->reduce != ReduceOp::Sum || tile_outputs_ || !is_float(reduce_->dtype)) return 0;
         const Node* x = effective(reduce_->in[0].get());
         if (!is_float(x->dtype) || space_.size() < n_outer_ + 1) return 0;
-        if (x->op == Op::Cast && x->in[0]->dtype != x->dtype) return 2;
+        if (x->op == Op::Cast && x->loop_cast && x->in[0]->dtype != x->dtype) return 2;
         if (sum_inner_kept_) return 4;
         if (space_.size() == n_outer_ + 1) return 1;
         if (!sum_input_view_) return sum_reduced_block_ ? 6 : 5;
@@ -1476,11 +1476,18 @@ private:
             // Partials over a range of the reduced elements, then a finishing
             // pass (pairwise: the range is a subtree of NumPy's recursion, or
             // one of its 8192-element buffers; cpu_backend.cpp splits them).
+            // A pairwise sum of one run (1) is NumPy's on the GPU too: its
+            // parts are subtrees of the recursion (the runner's NAME_pwpart_grid)
+            // and the merges and the finish combine them as the recursion does.
+            auto gpu_too = [&](const std::string& both, const std::string& cpu, const std::string& other) {
+                return pairwise == 1 ? both : cpu_or(cpu, other);
+            };
             std::string loop_part = inner_loop("begin", "end");
             s << "GPY_KERNEL void KNAME_part(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end, int64_t part, char* partials) {\n"
               << cpu_or("", reassoc) << header;
             s << "    {\n" << outer_offsets("0");
-            s << acc_decl() << cpu_or(pairwise ? pairwise_fold("begin", "end - begin", false) : "", loop_part + nan_fix());
+            std::string fold = pairwise ? pairwise_fold("begin", "end - begin", false) : "";
+            s << acc_decl() << gpu_too(fold, fold, loop_part + nan_fix());
             // A complex accumulator fills the 16-byte partial; it has no index.
             s << "        *(" << A << "*)(partials + part * 16) = racc;"
               << (is_complex(acc_dtype_) ? "\n" : " *(int64_t*)(partials + part * 16 + 8) = ridx;\n");
@@ -1507,18 +1514,29 @@ private:
                 else
                     cpu = "        { " + T + " acc = 0; for (int64_t k = 0; k < nparts; ++k) acc += (" + T + ")" + at("k") + "; racc = (" + A + ")acc; }\n";
             }
-            s << cpu_or(cpu, seq.str());
+            s << gpu_too(cpu, cpu, seq.str());
             s << epi << "    }\n" << error_report() << "}\n";
             // Combines partials [begin, end) into merged[out]: a GPU merges
             // its many partials in a few parallel rounds before the finish.
             s << "GPY_KERNEL void KNAME_merge(int64_t begin, int64_t end, int64_t out, const char* partials, char* merged) {\n";
-            s << "    " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx;\n";
-            s << "    for (int64_t k = begin; k < end; ++k) {\n";
-            s << "        " << A << " pv = *(const " << A << "*)(partials + k * 16); int64_t pi = *(const int64_t*)(partials + k * 16 + 8); (void)pi;\n";
-            s << "        " << combine_partial() << "\n    }\n";
-            s << "    *(" << A << "*)(merged + out * 16) = racc;"
-              << (is_complex(acc_dtype_) ? "\n" : " *(int64_t*)(merged + out * 16 + 8) = ridx;\n");
-            s << "}\n";
+            if (pairwise == 1) {
+                // A group (at most 32, aligned) is a subtree: its partials
+                // combine level by level, as the finish does.
+                std::string T = pairwise_type();
+                s << "    " << A << " v[32]; int64_t c = end - begin; if (c > 32) c = 32;\n"
+                  << "    for (int64_t k = 0; k < c; ++k) v[k] = *(const " << A << "*)(partials + (begin + k) * 16);\n"
+                  << "    for (int64_t step = 1; step < c; step *= 2)\n"
+                  << "        for (int64_t k = 0; k + step < c; k += 2 * step) v[k] = (" << A << ")((" << T << ")v[k] + (" << T << ")v[k + step]);\n"
+                  << "    *(" << A << "*)(merged + out * 16) = v[0];\n}\n";
+            } else {
+                s << "    " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx;\n";
+                s << "    for (int64_t k = begin; k < end; ++k) {\n";
+                s << "        " << A << " pv = *(const " << A << "*)(partials + k * 16); int64_t pi = *(const int64_t*)(partials + k * 16 + 8); (void)pi;\n";
+                s << "        " << combine_partial() << "\n    }\n";
+                s << "    *(" << A << "*)(merged + out * 16) = racc;"
+                  << (is_complex(acc_dtype_) ? "\n" : " *(int64_t*)(merged + out * 16 + 8) = ridx;\n");
+                s << "}\n";
+            }
         }
         // Last: it numbers values after the body's (the body stays as it was).
         if (cooperative_eligible()) gpu_extras_ = emit_cooperative();

@@ -69,7 +69,7 @@ struct Walk {
         n->memo_mark.id = uint32_t(me);
         nodes.push_back(n);
         key.push_back(int64_t(n->op) | int64_t(n->dtype) << 8 | int64_t(n->unary) << 16 | int64_t(n->binary) << 32 |
-                      int64_t(n->reduce) << 48);
+                      int64_t(n->reduce) << 48 | int64_t(n->loop_cast) << 56);
         key.push_back(int64_t(n->shape.size()));
         key.insert(key.end(), n->shape.begin(), n->shape.end());
         if (n->op == Op::Input) {

@@ -14,36 +14,13 @@ typedef _Float16 gpy_half;
 #define GPY_KERNEL extern "C"
 #define GPY_INLINE static inline __attribute__((always_inline))
 #define GPY_ROW_FN static inline __attribute__((always_inline))
+#define GPY_RECURSIVE static
 #define GPY_RESTRICT __restrict__
 #define GPY_REDUCE_TILE 256
 #define GPY_REPORT_ERROR(word, code) __atomic_store_n((int*)(word), (code), __ATOMIC_RELAXED)
 // Row kernels: one thread per row, nothing to combine, rows read from cache.
 #define GPY_ROW_CACHE 0
 template <bool Fence, class A, class F> GPY_INLINE A gpy_row_allreduce(A v, F) { return v; }
-// NumPy's pairwise summation of at(lo), ..., at(lo + n - 1): sequential
-// below 8 elements, 8 interleaved accumulators up to 128, halves (cut at a
-// multiple of 8) above. Bit for bit NumPy's float sums (written from its
-// description; at() computes a fused element).
-template <class T, class F> static T gpy_pairwise(F& at, int64_t lo, int64_t n) {
-    if (n < 8) {
-        T res = 0;
-        for (int64_t i = 0; i < n; ++i) res += at(lo + i);
-        return res;
-    }
-    if (n <= 128) {
-        T r[8];
-        for (int k = 0; k < 8; ++k) r[k] = at(lo + k);
-        int64_t i = 8;
-        for (; i < n - (n % 8); i += 8)
-            for (int k = 0; k < 8; ++k) r[k] += at(lo + i + k);
-        T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        for (; i < n; ++i) res += at(lo + i);
-        return res;
-    }
-    int64_t n2 = n / 2;
-    n2 -= n2 % 8;
-    return gpy_pairwise<T>(at, lo, n2) + gpy_pairwise<T>(at, lo + n2, n - n2);
-}
 template <class T> struct gpy_unsigned { typedef T type; };
 template <> struct gpy_unsigned<int8_t> { typedef uint8_t type; };
 template <> struct gpy_unsigned<int16_t> { typedef uint16_t type; };
@@ -210,6 +187,7 @@ typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned
 // A row kernel's row function, inlined into each entry point with its `vec`
 // a constant there, so the other path's code and registers drop out.
 #define GPY_ROW_FN static __device__ __forceinline__
+#define GPY_RECURSIVE static __device__
 #define GPY_RESTRICT __restrict__
 #define GPY_REDUCE_TILE 1
 #define GPY_REPORT_ERROR(word, code) atomicExch((int*)(word), (code))
@@ -389,6 +367,32 @@ template <bool Fence, class A, class F> __device__ A gpy_row_allreduce(A v, F f)
 // meaning differs (integer division and modulo signs, shifts past the width,
 // NaN-propagating maximum/minimum, ...).
 inline constexpr const char* kCommonPrelude = R"PRELUDE(
+// NumPy's pairwise summation of at(lo), ..., at(lo + n - 1): sequential
+// below 8 elements, 8 interleaved accumulators up to 128, halves (cut at a
+// multiple of 8) above. Bit for bit NumPy's float sums (written from its
+// description; at() computes a fused element). Recursive, so not
+// force-inlined (GPY_RECURSIVE); the GPU's full sums use it too (their parts
+// are subtrees of the recursion: runtime/cuda_backend.cpp).
+template <class T, class F> GPY_RECURSIVE T gpy_pairwise(F& at, int64_t lo, int64_t n) {
+    if (n < 8) {
+        T res = 0;
+        for (int64_t i = 0; i < n; ++i) res += at(lo + i);
+        return res;
+    }
+    if (n <= 128) {
+        T r[8];
+        for (int k = 0; k < 8; ++k) r[k] = at(lo + k);
+        int64_t i = 8;
+        for (; i < n - (n % 8); i += 8)
+            for (int k = 0; k < 8; ++k) r[k] += at(lo + i + k);
+        T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; ++i) res += at(lo + i);
+        return res;
+    }
+    int64_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return gpy_pairwise<T>(at, lo, n2) + gpy_pairwise<T>(at, lo + n2, n - n2);
+}
 // Float -> integer casts as NumPy's x86 build converts (cvttsd2si): an
 // integer narrower than 32 bits is the low bits of the int32 conversion;
 // an out-of-range or NaN conversion gives the "integer indefinite" minimum;

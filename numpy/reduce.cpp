@@ -166,7 +166,11 @@ Value reduce(Interp& in, ReduceOp op, const Value& x, const ReduceOptions& o) {
     if ((is_complex(a->dtype) || is_complex(out)) && !complex_reduce_supported(op))
         raise(types::NotImplementedError, std::string(ufunc_of(op)) + " reduction of complex arrays is not supported yet");
     NodeP input = array_node(a);
-    if (op == ReduceOp::Sum || op == ReduceOp::Prod || op == ReduceOp::Max || op == ReduceOp::Min) input = make_cast(input, out);
+    if (op == ReduceOp::Sum || op == ReduceOp::Prod || op == ReduceOp::Max || op == ReduceOp::Min) {
+        NodeP cast = make_cast(input, out);
+        if (cast != input) cast->loop_cast = true;
+        input = cast;
+    }
     if (o.where) input = mask_input(in, op, input, a, o);
     if (count == 0 && !o.initial) {
         if (op == ReduceOp::Max || op == ReduceOp::Min)

@@ -37,6 +37,7 @@ struct Compiled {
     std::string body, gpu_body;  // confirm a hit: names are 64-bit hashes of them
     std::unique_ptr<cuda::Module> module;
     cuda::CUfunction grid = nullptr, part = nullptr, merge = nullptr, finish = nullptr;
+    cuda::CUfunction pwpart = nullptr;  // NumPy's pairwise full sums (KernelSource::pairwise 1)
     cuda::CUfunction vec4 = nullptr;                                     // KernelSource::vec4_align
     cuda::CUfunction reduce = nullptr;                                   // KernelSource::cooperative
     cuda::CUfunction rows = nullptr, rows_vec = nullptr;                 // KernelSource::RowFused, row_vec_align
@@ -171,6 +172,12 @@ const Compiled& compiled_for(CompileTarget t, const KernelSource& k, const std::
             c.finish = c.module->function((k.name + "_finish_grid").c_str());
             c.part_shape = cuda::occupancy_shape(c.part);
         }
+    }
+    if (k.kind == KernelSource::ReduceFull && k.pairwise == 1) {
+        c.pwpart = c.module->function((k.name + "_pwpart_grid").c_str());
+        c.merge = c.module->function((k.name + "_merge_grid").c_str());
+        c.finish = c.module->function((k.name + "_finish_grid").c_str());
+        c.part_shape = cuda::occupancy_shape(c.pwpart);
     }
     std::lock_guard<std::mutex> lock(loaded_mu);
     // Another thread may have built it meanwhile: keep the first (references
@@ -489,6 +496,43 @@ bool cuda_kernel_ready(const KernelPlan& plan, bool ahead) {
     return !compiling_in_background(t, k);
 }
 
+// A float sum of one run in NumPy's pairwise order (KernelSource::pairwise
+// 1): a thread per subtree `depth` levels down NumPy's recursion (about
+// kLeaf elements each: enough threads to keep the loads in flight), then
+// merges of 32 aligned partials, each a subtree too, combined level by
+// level, and the finish with NumPy's identity first. Every addition is the
+// one NumPy makes, in float32 for float32: NumPy's bits.
+void run_pairwise_sum(const Compiled& c, const Launch& L, void* argp, int dev, cuda::CUstream stream) {
+    constexpr int64_t kLeaf = 256, kMergeGroup = 32;
+    int64_t inner = L.inner, largest = inner;
+    int depth = 0;
+    // The rightmost subtree is the largest at each level (the right half
+    // takes the remainder).
+    while (depth < 20 && largest >= 2 * kLeaf) {
+        int64_t h = largest / 2;
+        largest -= h - h % 8;
+        ++depth;
+    }
+    int64_t nparts = int64_t(1) << depth;
+    int64_t merged_cap = (nparts + kMergeGroup - 1) / kMergeGroup;
+    BufferRef partials(allocate_cuda_buffer(dev, size_t(nparts) * 16, false));
+    BufferRef merged(allocate_cuda_buffer(dev, size_t(std::max<int64_t>(1, merged_cap)) * 16, false));
+    char* in = reinterpret_cast<char*>(partials.device_bytes());
+    char* out = reinterpret_cast<char*>(merged.device_bytes());
+    void* part_params[] = {argp, &inner, &depth, &nparts, &in};
+    cuda::launch(c.pwpart, {grid_for(nparts, c.part_shape)}, {unsigned(c.part_shape.block)}, 0, stream, part_params);
+    while (nparts > kMergeGroup) {
+        int64_t group = kMergeGroup, nout = (nparts + group - 1) / group;
+        void* merge_params[] = {&nparts, &group, &nout, &in, &out};
+        unsigned block = 256, blocks = unsigned((nout + block - 1) / block);
+        cuda::launch(c.merge, {blocks}, {block}, 0, stream, merge_params);
+        std::swap(in, out);
+        nparts = nout;
+    }
+    void* finish_params[] = {argp, &nparts, &in};
+    cuda::launch(c.finish, {1}, {1}, 0, stream, finish_params);
+}
+
 void run_kernel_cuda(KernelPlan& plan) {
     Launch& L = plan.launch;
     const KernelSource& k = *plan.source;
@@ -537,6 +581,8 @@ void run_kernel_cuda(KernelPlan& plan) {
         bool vec = c.rows_vec && cols % 4 == 0 && rows_aligned(L, k, k.row_vec_align);
         void* params[] = {argp, &nrows};
         cuda::launch(vec ? c.rows_vec : c.rows, {unsigned(std::clamp<int64_t>(nrows, 1, 0x7fffffff))}, {unsigned(block)}, 0, stream, params);
+    } else if (c.pwpart) {
+        run_pairwise_sum(c, L, argp, dev, stream);
     } else if (k.cooperative && launch_cooperative(c, L, k, argp, dev, stream)) {
         // launched
     } else if (c.vec4) {
