@@ -1,10 +1,11 @@
 // np.linalg: norm, solve, inv, det, slogdet, svd, qr, eigh, eigvalsh, eig,
 // eigvals, cholesky, matrix_rank, pinv, lstsq on LAPACK (runtime/blas.h), over
-// stacks of matrices, for float and complex inputs (complex through the
-// c/z routines; singular values, Hermitian eigenvalues, norms and residuals
-// come back real, as NumPy's). LAPACK is column-major: a C-contiguous matrix is its transpose to
-// LAPACK, which several routines here use directly (inv(A^T) = inv(A)^T; the
-// SVD of A^T hands back U and Vh swapped); the others get a transposed copy.
+// stacks of matrices, for float and complex inputs (complex through the c/z
+// routines; singular values, Hermitian eigenvalues, norms and residuals come
+// back real, as NumPy's). LAPACK is column-major: a C-contiguous matrix is its
+// transpose to LAPACK, which several routines here use directly (inv(A^T) =
+// inv(A)^T; the SVD of A^T hands back U and Vh swapped, for complex too); the
+// others get a transposed copy.
 #include <complex>
 #include <cmath>
 #include <cstring>
