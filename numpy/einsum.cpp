@@ -29,10 +29,6 @@ const blas::Library& blas_library() {
     return *lib;
 }
 
-void reject_complex(DType t, const char* fname) {
-    if (is_complex(t)) raise(types::NotImplementedError, std::string(fname) + " of complex arrays (" + name(t) + ") is not supported yet");
-}
-
 std::string remapped_text(const std::vector<int64_t>& dims) {
     if (dims.size() == 1) return "(" + (dims[0] < 0 ? std::string("newaxis") : std::to_string(dims[0])) + ",)";
     size_t first = 0;

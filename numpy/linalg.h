@@ -30,7 +30,4 @@ Value contract(Interp& in, const std::vector<Value>& operands, const std::vector
 // absent ones dropped; a 1-D iteration prints as a tuple, "(3,)".
 std::string remapped_text(const std::vector<int64_t>& dims);
 
-// Raises NotImplementedError for complex dtypes (no complex kernels yet).
-void reject_complex(DType t, const char* fname);
-
 }  // namespace gpy

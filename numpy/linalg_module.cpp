@@ -1,8 +1,11 @@
-// np.linalg: norm, solve, inv, det, slogdet (these four complex too), svd, qr, eigh, eigvalsh,
-// cholesky, matrix_rank, pinv, lstsq on LAPACK (runtime/blas.h), over stacks of
-// matrices. LAPACK is column-major: a C-contiguous matrix is its transpose to
-// LAPACK, which several routines here use directly (inv(A^T) = inv(A)^T; the
-// SVD of A^T hands back U and Vh swapped); the others get a transposed copy.
+// np.linalg: norm, solve, inv, det, slogdet, svd, qr, eigh, eigvalsh, eig,
+// eigvals, cholesky, matrix_rank, pinv, lstsq on LAPACK (runtime/blas.h), over
+// stacks of matrices, for float and complex inputs (complex through the c/z
+// routines; singular values, Hermitian eigenvalues, norms and residuals come
+// back real, as NumPy's). LAPACK is column-major: a C-contiguous matrix is its
+// transpose to LAPACK, which several routines here use directly (inv(A^T) =
+// inv(A)^T; the SVD of A^T hands back U and Vh swapped, for complex too); the
+// others get a transposed copy.
 #include <complex>
 #include <cmath>
 #include <cstring>
@@ -29,11 +32,9 @@ TypeObject* g_linalg_error = nullptr;
 
 ArrayObj* arr(const Value& v) { return v.as<ArrayObj>(); }
 
-// NumPy computes integers and bools in float64 and keeps float32; complex
-// stays complex where the routine has its complex form (`complex_ok`).
-DType lapack_dtype(DType d, bool complex_ok = false) {
-    if (is_complex(d) && complex_ok) return d;
-    reject_complex(d, "linalg");
+// NumPy computes integers and bools in float64 and keeps float32 and complex.
+DType lapack_dtype(DType d) {
+    if (is_complex(d)) return d;
     if (d == DType::Float16) raise(types::TypeError, "array type float16 is unsupported in linalg");
     return d == DType::Float32 ? DType::Float32 : DType::Float64;
 }
@@ -41,9 +42,9 @@ DType lapack_dtype(DType d, bool complex_ok = false) {
 // NumPy's _commonType for two operands: single precision only when both
 // are float32 or complex64 (an integer or bool operand computes in float64:
 // solve(float32 eye, int8 b) is float64), complex when either is.
-DType lapack_dtype(DType a, DType b, bool complex_ok = false) {
-    lapack_dtype(a, complex_ok);  // float16 (and complex, unless complex_ok) are refused
-    lapack_dtype(b, complex_ok);
+DType lapack_dtype(DType a, DType b) {
+    lapack_dtype(a);  // float16 is refused
+    lapack_dtype(b);
     bool single = (a == DType::Float32 || a == DType::Complex64) && (b == DType::Float32 || b == DType::Complex64);
     if (is_complex(a) || is_complex(b)) return single ? DType::Complex64 : DType::Complex128;
     return single ? DType::Float32 : DType::Float64;
@@ -90,14 +91,14 @@ Value swap_last(const Value& v) {
 
 // NumPy's linalg computes in double precision whatever the input ("lite
 // version, use higher precision": _commonType) and casts the result back.
-// `wide` does the same (all but eig/eigvals and pinv so far); without it
+// `wide` does the same (all but eig/eigvals of real input); without it
 // single precision computes in single.
 DType wide_dtype(DType t) { return t == DType::Float32 ? DType::Float64 : t == DType::Complex64 ? DType::Complex128 : t; }
 
-Stack stack_of(const Value& x, bool transposed, const Shape* batch = nullptr, bool complex_ok = false, bool wide = false) {
+Stack stack_of(const Value& x, bool transposed, const Shape* batch = nullptr, bool wide = false) {
     Stack s;
     ArrayObj* a = arr(x);
-    s.result = lapack_dtype(a->dtype, complex_ok);
+    s.result = lapack_dtype(a->dtype);
     s.t = wide ? wide_dtype(s.result) : s.result;
     size_t n = a->shape.size();
     s.rows = a->shape[n - 2];
@@ -124,6 +125,27 @@ void with_lapack_type(DType t, F&& f) {
         case DType::Complex128: f(std::complex<double>{}); break;
         default: f(double{}); break;
     }
+}
+
+// The real dtype of a LAPACK dtype (singular values, Hermitian eigenvalues,
+// norms and residuals of a complex matrix are real).
+DType real_dtype(DType t) { return t == DType::Complex64 ? DType::Float32 : t == DType::Complex128 ? DType::Float64 : t; }
+
+// A workspace size LAPACK reported in work[0] (complex: its real part).
+template <class T>
+size_t work_size(T query) {
+    return size_t(std::real(query)) + 1;
+}
+
+template <class T>
+bool has_inf(T x) {
+    if constexpr (is_std_complex<T>::value) return std::isinf(x.real()) || std::isinf(x.imag());
+    else return std::isinf(x);
+}
+template <class T>
+bool has_nan(T x) {
+    if constexpr (is_std_complex<T>::value) return std::isnan(x.real()) || std::isnan(x.imag());
+    else return std::isnan(x);
 }
 
 template <class T>
@@ -210,9 +232,9 @@ Value la_solve(Interp& in, CallArgs& a) {
         st.push_back(0);
         Bb = array_from_buffer(b->buffer, b->dtype, s, st, b->offset);
     }
-    DType result = lapack_dtype(arr(A)->dtype, arr(B)->dtype, true), t = wide_dtype(result);
-    Stack sa = stack_of(array_from_node(make_cast(array_node(arr(Ab)), t)), true, &batch, true);
-    Stack sb = stack_of(array_from_node(make_cast(array_node(arr(Bb)), t)), true, &batch, true);
+    DType result = lapack_dtype(arr(A)->dtype, arr(B)->dtype), t = wide_dtype(result);
+    Stack sa = stack_of(array_from_node(make_cast(array_node(arr(Ab)), t)), true, &batch);
+    Stack sb = stack_of(array_from_node(make_cast(array_node(arr(Bb)), t)), true, &batch);
     with_lapack_type(t, [&](auto z) { gesv_all<decltype(z)>(sa, sb.a, nrhs); });
     // sb.a holds each solution column-major: its transpose is the answer.
     Value x = contiguous(swap_last(sb.a));
@@ -229,7 +251,7 @@ Value la_inv(Interp& in, CallArgs& a) {
     expect_args(a, "inv", 1, 1);
     // As NumPy: A column-major to LAPACK, gesv against I, the solution read
     // back transposed (solving A^T instead gives other roundings).
-    Stack s = stack_of(checked_matrices(in, a.pos[0], true), true, nullptr, true, true);
+    Stack s = stack_of(checked_matrices(in, a.pos[0], true), true, nullptr, true);
     Value eye = new_array(s.t, with_batch(s.batch, {s.rows, s.rows}), true);
     int64_t isz = int64_t(itemsize(s.t));
     uint8_t* p = arr(eye)->buffer.bytes();
@@ -242,17 +264,13 @@ Value la_inv(Interp& in, CallArgs& a) {
 
 // ---- det, slogdet ----
 
-// The real type of LAPACK element type T.
-template <class T> struct real_of { using type = T; };
-template <class T> struct real_of<std::complex<T>> { using type = T; };
-
 // LU-factors each matrix; calls f(k, sign, log|det|) (sign 0, log -inf when
 // singular), computed in the element's precision as NumPy's
 // slogdet_from_factored_diagonal: a complex sign is the product of the
 // pivots' d/|d|.
 template <class T, class F>
 void lu_dets(const Stack& s, F&& f) {
-    using R = typename real_of<T>::type;
+    using R = blas::real_t<T>;
     const blas::Library& L = blas_library();
     lapack_int n = lint(s.rows), info = 0;
     std::vector<lapack_int> ipiv(size_t(std::max<int64_t>(n, 1)));
@@ -285,7 +303,7 @@ void lu_dets(const Stack& s, F&& f) {
 Value la_det(Interp& in, CallArgs& a) {
     expect_args(a, "det", 1, 1);
     // LU of A itself (a transposed copy), as NumPy does: the same rounding.
-    Stack s = stack_of(checked_matrices(in, a.pos[0], true), true, nullptr, true, true);
+    Stack s = stack_of(checked_matrices(in, a.pos[0], true), true, nullptr, true);
     Value out = new_array(s.t, s.batch);
     with_lapack_type(s.t, [&](auto z) {
         using T = decltype(z);
@@ -298,13 +316,12 @@ Value la_det(Interp& in, CallArgs& a) {
 
 Value la_slogdet(Interp& in, CallArgs& a) {
     expect_args(a, "slogdet", 1, 1);
-    Stack s = stack_of(checked_matrices(in, a.pos[0], true), true, nullptr, true, true);
+    Stack s = stack_of(checked_matrices(in, a.pos[0], true), true, nullptr, true);
     // A complex matrix's logdet is real (complex64 -> float32).
-    DType real_t = s.t == DType::Complex64 ? DType::Float32 : s.t == DType::Complex128 ? DType::Float64 : s.t;
-    Value sign = new_array(s.t, s.batch), logdet = new_array(real_t, s.batch);
+    Value sign = new_array(s.t, s.batch), logdet = new_array(real_dtype(s.t), s.batch);
     with_lapack_type(s.t, [&](auto z) {
         using T = decltype(z);
-        using R = std::conditional_t<sizeof(T) == 4 || std::is_same_v<T, std::complex<float>>, float, double>;
+        using R = blas::real_t<T>;
         T* so = data<T>(sign);
         R* lo = data<R>(logdet);
         lu_dets<T>(s, [&](int64_t k, T sg, R ld, T*) {
@@ -312,8 +329,7 @@ Value la_slogdet(Interp& in, CallArgs& a) {
             lo[k] = ld;
         });
     });
-    DType real_result = s.result == DType::Complex64 ? DType::Float32 : s.result == DType::Complex128 ? DType::Float64 : s.result;
-    return make_tuple({scalar_if_0d(narrowed(sign, s.result)), scalar_if_0d(narrowed(logdet, real_result))});
+    return make_tuple({scalar_if_0d(narrowed(sign, s.result)), scalar_if_0d(narrowed(logdet, real_dtype(s.result)))});
 }
 
 // ---- svd ----
@@ -323,14 +339,17 @@ struct SvdResult {
 };
 
 // SVD of the row-major stack: LAPACK sees A^T = V S U^T, so its "U" is our Vh
-// and its "VT" our U, both already in row-major order.
+// and its "VT" our U, both already in row-major order. For complex A the
+// same holds (A^T = U' S V'^H transposes to A = (V'^H)^T S U'^T: plain
+// transposes, no conjugation).
 template <class T>
 void svd_run(const Stack& st, bool full, bool uv, SvdResult& r) {
+    using R = blas::real_t<T>;
     const blas::Library& L = blas_library();
     int64_t M = st.rows, N = st.cols, K = std::min(M, N);
     lapack_int m = lint(N), n = lint(M), info = 0;  // LAPACK's A is N x M
     char jobz = !uv ? 'N' : full ? 'A' : 'S';
-    r.s = new_array(st.t, with_batch(st.batch, {K}));
+    r.s = new_array(real_dtype(st.t), with_batch(st.batch, {K}));
     if (uv) {
         r.u = new_array(st.t, with_batch(st.batch, {M, full ? M : K}), true);
         r.vh = new_array(st.t, with_batch(st.batch, {full ? N : K, N}), true);
@@ -348,11 +367,15 @@ void svd_run(const Stack& st, bool full, bool uv, SvdResult& r) {
     lapack_int ldu = m;                          // LAPACK U: N x (N or K) = our Vh
     lapack_int ldvt = lint(full ? M : K);        // LAPACK VT: (M or K) x M = our U
     std::vector<lapack_int> iwork(size_t(8 * K));
+    // Complex gesdd's real workspace: LAPACK 3.7's bound for vectors (5K+7)K
+    // or (2max+2K+1)K, and 7K without (older LAPACKs asked 7K, newer 5K).
+    int64_t mx = std::max(M, N);
+    std::vector<R> rwork(is_std_complex<T>::value ? size_t(std::max({K * std::max(5 * K + 7, 2 * mx + 2 * K + 1), 7 * K, int64_t(1)})) : 1);
     T dummy = 0, query = 0;
     T* lu = uv ? data<T>(r.vh) : &dummy;
     T* lvt = uv ? data<T>(r.u) : &dummy;
-    blas::gesdd<T>(L, jobz, m, n, st.mat<T>(0), data<T>(r.s), lu, ldu, lvt, ldvt, &query, -1, iwork.data(), &info);
-    std::vector<T> work(size_t(query) + 1);
+    blas::gesdd<T>(L, jobz, m, n, st.mat<T>(0), data<R>(r.s), lu, ldu, lvt, ldvt, &query, -1, rwork.data(), iwork.data(), &info);
+    std::vector<T> work(work_size(query));
     int64_t usz = (full ? N : K) * N, vsz = M * (full ? M : K);
     for (int64_t k = 0; k < st.count; ++k) {
         // An infinite entry (and no NaN, which LAPACK reports itself) sends
@@ -361,22 +384,21 @@ void svd_run(const Stack& st, bool full, bool uv, SvdResult& r) {
         if (uv) {
             const T* a = st.mat<T>(k);
             bool inf = false, nan = false;
-            for (int64_t i = 0; i < M * N; ++i) inf |= std::isinf(a[i]), nan |= std::isnan(a[i]);
+            for (int64_t i = 0; i < M * N; ++i) inf |= has_inf(a[i]), nan |= has_nan(a[i]);
             if (inf && !nan) linalg_error("SVD did not converge");
         }
-        blas::gesdd<T>(L, jobz, m, n, st.mat<T>(k), data<T>(r.s) + k * K, uv ? lu + k * usz : lu, ldu, uv ? lvt + k * vsz : lvt, ldvt,
-                       work.data(), lapack_int(work.size()), iwork.data(), &info);
+        blas::gesdd<T>(L, jobz, m, n, st.mat<T>(k), data<R>(r.s) + k * K, uv ? lu + k * usz : lu, ldu, uv ? lvt + k * vsz : lvt, ldvt,
+                       work.data(), lapack_int(work.size()), rwork.data(), iwork.data(), &info);
         if (info != 0) linalg_error("SVD did not converge");  // info < 0: LAPACK 3.7+ reports a NaN entry as argument 4
     }
 }
 
 SvdResult svd_of(Interp& in, const Value& x, bool full, bool uv) {
-    Stack st = stack_of(checked_matrices(in, x, false), false, nullptr, false, true);
+    Stack st = stack_of(checked_matrices(in, x, false), false, nullptr, true);
     SvdResult r;
-    if (st.t == DType::Float32) svd_run<float>(st, full, uv, r);
-    else svd_run<double>(st, full, uv, r);
+    with_lapack_type(st.t, [&](auto z) { svd_run<decltype(z)>(st, full, uv, r); });
     r.u = narrowed(r.u, st.result);
-    r.s = narrowed(r.s, st.result);
+    r.s = narrowed(r.s, real_dtype(st.result));
     r.vh = narrowed(r.vh, st.result);
     return r;
 }
@@ -412,7 +434,7 @@ void qr_run(const Stack& st, const std::string& mode, Value& q, Value& r) {
         if (K > 0) {
             T query = 0;
             blas::geqrf<T>(L, m, n, A, tau.data(), &query, -1, &info);
-            std::vector<T> work(size_t(query) + 1);
+            std::vector<T> work(work_size(query));
             blas::geqrf<T>(L, m, n, A, tau.data(), work.data(), lapack_int(work.size()), &info);
         }
         for (int64_t i = 0; i < std::min(rrows, M); ++i)
@@ -428,7 +450,7 @@ void qr_run(const Stack& st, const std::string& mode, Value& q, Value& r) {
         T query = 0;
         lapack_int qc = lint(qcols);
         blas::orgqr<T>(L, m, qc, lint(K), qbuf.data(), tau.data(), &query, -1, &info);
-        std::vector<T> work(size_t(query) + 1);
+        std::vector<T> work(work_size(query));
         blas::orgqr<T>(L, m, qc, lint(K), qbuf.data(), tau.data(), work.data(), lapack_int(work.size()), &info);
         for (int64_t i = 0; i < M; ++i)
             for (int64_t j = 0; j < qcols; ++j) Q[i * qcols + j] = qbuf[size_t(j * M + i)];
@@ -443,10 +465,9 @@ Value la_qr(Interp& in, CallArgs& a) {
     if (mode == "raw" || mode == "full" || mode == "economic")
         raise(types::NotImplementedError, "qr(mode='" + mode + "') is not supported (deprecated in NumPy)");
     if (mode != "reduced" && mode != "complete" && mode != "r") raise(types::ValueError, "Unrecognized mode '" + mode + "'");
-    Stack st = stack_of(checked_matrices(in, *x, false), true, nullptr, false, true);
+    Stack st = stack_of(checked_matrices(in, *x, false), true, nullptr, true);
     Value q, r;
-    if (st.t == DType::Float32) qr_run<float>(st, mode, q, r);
-    else qr_run<double>(st, mode, q, r);
+    with_lapack_type(st.t, [&](auto z) { qr_run<decltype(z)>(st, mode, q, r); });
     r = narrowed(r, st.result);
     return mode == "r" ? r : make_tuple({narrowed(q, st.result), r});
 }
@@ -462,19 +483,22 @@ std::string uplo_arg(CallArgs& a, size_t pos) {
 
 template <class T>
 void eigh_run(const Stack& st, bool vectors, char uplo, Value& w) {
+    using R = blas::real_t<T>;
     const blas::Library& L = blas_library();
     lapack_int n = lint(st.rows), info = 0;
-    w = new_array(st.t, with_batch(st.batch, {st.rows}));
+    w = new_array(real_dtype(st.t), with_batch(st.batch, {st.rows}));
     if (n == 0) return;
     char jobz = vectors ? 'V' : 'N';
     T wq = 0;
+    R rq = 0;
     lapack_int iq = 0;
-    blas::syevd<T>(L, jobz, uplo, n, st.mat<T>(0), data<T>(w), &wq, -1, &iq, -1, &info);
-    std::vector<T> work(size_t(wq) + 1);
+    blas::syevd<T>(L, jobz, uplo, n, st.mat<T>(0), data<R>(w), &wq, -1, &rq, -1, &iq, -1, &info);
+    std::vector<T> work(work_size(wq));
+    std::vector<R> rwork(work_size(rq));  // complex only (real syevd reports nothing here)
     std::vector<lapack_int> iwork(size_t(iq) + 1);
     for (int64_t k = 0; k < st.count; ++k) {
-        blas::syevd<T>(L, jobz, uplo, n, st.mat<T>(k), data<T>(w) + k * n, work.data(), lapack_int(work.size()), iwork.data(),
-                       lapack_int(iwork.size()), &info);
+        blas::syevd<T>(L, jobz, uplo, n, st.mat<T>(k), data<R>(w) + k * n, work.data(), lapack_int(work.size()), rwork.data(),
+                       lapack_int(rwork.size()), iwork.data(), lapack_int(iwork.size()), &info);
         if (info != 0) linalg_error("Eigenvalues did not converge");
     }
 }
@@ -482,13 +506,16 @@ void eigh_run(const Stack& st, bool vectors, char uplo, Value& w) {
 Value eigh_impl(Interp& in, CallArgs& a, bool vectors) {
     const Value* x = arg(a, 0, "a");
     if (!x) raise(types::TypeError, "missing required argument 'a' (pos 0)");
-    // The row-major copy is A^T to LAPACK: A's lower triangle is its upper one.
-    char uplo = uplo_arg(a, 1) == "L" ? 'U' : 'L';
-    Stack st = stack_of(checked_matrices(in, *x, true), false, nullptr, false, true);
+    // The row-major copy is A^T to LAPACK: A's lower triangle is its upper
+    // one. A complex A^T is conj(A) (Hermitian), whose eigenvectors are the
+    // conjugates: complex A goes column-major instead, with UPLO as given.
+    Value m = checked_matrices(in, *x, true);
+    bool cplx = is_complex(arr(m)->dtype);
+    char uplo = (uplo_arg(a, 1) == "L") != cplx ? 'U' : 'L';
+    Stack st = stack_of(m, cplx, nullptr, true);
     Value w;
-    if (st.t == DType::Float32) eigh_run<float>(st, vectors, uplo, w);
-    else eigh_run<double>(st, vectors, uplo, w);
-    w = narrowed(w, st.result);
+    with_lapack_type(st.t, [&](auto z) { eigh_run<decltype(z)>(st, vectors, uplo, w); });
+    w = narrowed(w, real_dtype(st.result));
     if (!vectors) return w;
     // Eigenvectors are LAPACK's columns: the transpose of the row-major buffer.
     return make_tuple({w, narrowed(contiguous(swap_last(st.a)), st.result)});
@@ -550,14 +577,45 @@ void eig_run(Interp& in, const Stack& st, bool vectors, Value& w, Value& v) {
     (void)in;
 }
 
+// Complex geev (complex input, computed in complex128 as NumPy's
+// _commonType): eigenvalues straight into w, right vectors column-major in
+// vr, read back transposed. Always complex results.
+template <class T>
+void eig_run_complex(const Stack& st, bool vectors, Value& w, Value& v) {
+    const blas::Library& L = blas_library();
+    lapack_int n = lint(st.rows), info = 0;
+    w = new_array(st.t, with_batch(st.batch, {st.rows}));
+    Value vr = new_array(st.t, vectors ? with_batch(st.batch, {st.rows, st.rows}) : Shape{1});
+    if (n > 0) {
+        T wq = 0;
+        std::vector<blas::real_t<T>> rwork(size_t(2 * n));
+        blas::geev<T>(L, vectors ? 'V' : 'N', n, st.mat<T>(0), data<T>(w), data<T>(vr), n, &wq, -1, rwork.data(), &info);
+        std::vector<T> work(work_size(wq));
+        for (int64_t k = 0; k < st.count; ++k) {
+            blas::geev<T>(L, vectors ? 'V' : 'N', n, st.mat<T>(k), data<T>(w) + k * n, data<T>(vr) + (vectors ? k * n * n : 0), n,
+                          work.data(), lapack_int(work.size()), rwork.data(), &info);
+            if (info != 0) linalg_error("Eigenvalues did not converge");
+        }
+    }
+    if (vectors) v = contiguous(swap_last(vr));
+}
+
 Value eig_impl(Interp& in, CallArgs& a, bool vectors) {
     const Value* x = arg(a, 0, "a");
     if (!x) raise(types::TypeError, std::string(vectors ? "eig" : "eigvals") + "() missing required argument 'a' (pos 0)");
     Value m = checked_matrices(in, *x, true);
-    reject_complex(arr(m)->dtype, vectors ? "eig" : "eigvals");
     ReduceOptions o;
     if (!truthy(reduce(in, ReduceOp::All, apply_ufunc(in, Ufunc::isfinite, {m}), o)))
         linalg_error("Array must not contain infs or NaNs");
+    if (is_complex(arr(m)->dtype)) {
+        Stack st = stack_of(m, true, nullptr, true);
+        Value w, v;
+        with_lapack_type(st.t, [&](auto z) {
+            if constexpr (is_std_complex<decltype(z)>::value) eig_run_complex<decltype(z)>(st, vectors, w, v);
+        });
+        w = narrowed(w, st.result);
+        return vectors ? make_tuple({w, narrowed(v, st.result)}) : w;
+    }
     Stack st = stack_of(m, true);  // the transpose's row-major copy: column-major for LAPACK
     Value w, v;
     if (st.t == DType::Float32) eig_run<float>(in, st, vectors, w, v);
@@ -594,15 +652,16 @@ Value la_cholesky(Interp& in, CallArgs& a) {
     if (!x) raise(types::TypeError, "cholesky() missing required argument 'a' (pos 0)");
     const Value* up = kwarg(a, "upper");
     bool upper = up && truthy(*up);
-    Stack st = stack_of(checked_matrices(in, *x, true), false, nullptr, false, true);
-    if (st.t == DType::Float32) cholesky_run<float>(st, upper);
-    else cholesky_run<double>(st, upper);
+    // Complex works unchanged: potrf of A^T (the row-major copy) gives A^T's
+    // Hermitian = U^H U, so A = U^T conj(U): L = U^T, which is U read row-major.
+    Stack st = stack_of(checked_matrices(in, *x, true), false, nullptr, true);
+    with_lapack_type(st.t, [&](auto z) { cholesky_run<decltype(z)>(st, upper); });
     return narrowed(st.a, st.result);
 }
 
 // ---- matrix_rank, pinv ----
 
-double eps_of(DType t) { return t == DType::Float32 ? double(std::numeric_limits<float>::epsilon()) : std::numeric_limits<double>::epsilon(); }
+double eps_of(DType t) { return real_dtype(t) == DType::Float32 ? double(std::numeric_limits<float>::epsilon()) : std::numeric_limits<double>::epsilon(); }
 
 Value la_matrix_rank(Interp& in, CallArgs& a) {
     const Value* x = arg(a, 0, "A");
@@ -653,7 +712,7 @@ Value la_pinv(Interp& in, CallArgs& a) {
     Value A = checked_matrices(in, *x, false);
     ArrayObj* aa = arr(A);
     int64_t M = aa->shape[size_t(aa->ndim() - 2)], N = aa->shape.back();
-    DType t = lapack_dtype(aa->dtype);
+    DType t = real_dtype(lapack_dtype(aa->dtype));  // the singular values' dtype
     const Value* rc = arg_not_none(a, 1, "rcond");
     const Value* rt = arg(a, 3, "rtol");
     if (rc && rt) raise(types::ValueError, "`rtol` and `rcond` can't be both set.");
@@ -668,8 +727,10 @@ Value la_pinv(Interp& in, CallArgs& a) {
         shape.push_back(M);
         return new_array(aa->dtype, shape);
     }
-    SvdResult r = svd_of(in, A, false, true);
-    // pinv = V diag(1/s where s > rcond * max(s), else 0) U^T
+    // pinv = V diag(1/s where s > rcond * max(s), else 0) U^H. As NumPy: the
+    // SVD of conj(A) (= conj(U) S conj(Vh)), so plain transposes of its
+    // factors give V and U^H.
+    SvdResult r = svd_of(in, is_complex(aa->dtype) ? apply_ufunc(in, Ufunc::conjugate, {A}) : A, false, true);
     Value axis = Value::integer(-1);
     ReduceOptions mo;
     mo.axis = &axis;
@@ -683,38 +744,46 @@ Value la_pinv(Interp& in, CallArgs& a) {
                                      " doesn't match the broadcast shape " + compact_shape_text(bs));
     Value inv = apply_ufunc(in, Ufunc::true_divide, {Value::integer(1), r.s});
     Value sinv = array_from_node(make_where(array_node(arr(large)), array_node(arr(inv)), make_scalar(t, ScalarValue()), ss));
-    // V (N x K) scaled column-wise by sinv (as (..., 1, K)), then @ U^T (K x M).
+    // NumPy's order: V (N x K) @ (U^H (K x M) with its rows scaled by sinv[..., newaxis]).
     ArrayObj* si = arr(sinv);
     materialize(si);
     Shape s1 = si->shape;
     std::vector<int64_t> st1 = si->strides;
-    s1.insert(s1.end() - 1, 1);
-    st1.insert(st1.end() - 1, 0);
-    Value vs = apply_ufunc(in, Ufunc::multiply, {swap_last(r.vh), array_from_buffer(si->buffer, si->dtype, s1, st1, si->offset)});
-    return matmul(in, vs, swap_last(r.u));
+    s1.push_back(1);
+    st1.push_back(0);
+    Value su = apply_ufunc(in, Ufunc::multiply, {array_from_buffer(si->buffer, si->dtype, s1, st1, si->offset), swap_last(r.u)});
+    return matmul(in, swap_last(r.vh), su);
 }
 
 // ---- lstsq ----
 
 template <class T>
 Value lstsq_run(const Stack& A, const Stack& B, int64_t nrhs, double rcond, bool vec) {
+    using R = blas::real_t<T>;
     const blas::Library& L = blas_library();
     int64_t M = A.rows, N = A.cols, K = std::min(M, N), ldb = std::max<int64_t>({M, N, 1});
     // b padded to max(M, N) rows: gelsd writes the N-row solution over it.
-    std::vector<T> b(size_t(ldb * nrhs), T(0));
+    // LAPACK refuses nrhs = 0, so that gets one zero column, as NumPy does
+    // (rank and s are still reported).
+    lapack_int cols = lint(std::max<int64_t>(nrhs, 1));
+    std::vector<T> b(size_t(ldb * cols), T(0));
     const T* bsrc = B.mat<T>(0);  // column-major M x nrhs
     for (int64_t j = 0; j < nrhs; ++j)
         for (int64_t i = 0; i < M; ++i) b[size_t(j * ldb + i)] = bsrc[j * M + i];
-    Value s = new_array(A.t, {K});
+    DType rt = real_dtype(A.t);  // singular values and residuals are real
+    Value s = new_array(rt, {K});
     lapack_int rank = 0, info = 0;
-    if (M > 0 && N > 0 && nrhs > 0) {
+    if (M > 0 && N > 0) {
         T wq = 0;
+        R rq = 0;
         lapack_int iq = 0;
-        blas::gelsd<T>(L, lint(M), lint(N), lint(nrhs), A.mat<T>(0), b.data(), lint(ldb), data<T>(s), T(rcond), &rank, &wq, -1, &iq, &info);
-        std::vector<T> work(size_t(wq) + 1);
+        blas::gelsd<T>(L, lint(M), lint(N), cols, A.mat<T>(0), b.data(), lint(ldb), data<R>(s), R(rcond), &rank, &wq, -1, &rq, &iq,
+                       &info);
+        std::vector<T> work(work_size(wq));
+        std::vector<R> rwork(work_size(rq));  // complex only
         std::vector<lapack_int> iwork(size_t(std::max<lapack_int>(iq, 1)));
-        blas::gelsd<T>(L, lint(M), lint(N), lint(nrhs), A.mat<T>(0), b.data(), lint(ldb), data<T>(s), T(rcond), &rank, work.data(),
-                       lapack_int(work.size()), iwork.data(), &info);
+        blas::gelsd<T>(L, lint(M), lint(N), cols, A.mat<T>(0), b.data(), lint(ldb), data<R>(s), R(rcond), &rank, work.data(),
+                       lapack_int(work.size()), rwork.data(), iwork.data(), &info);
         if (info != 0) linalg_error("SVD did not converge in Linear Least Squares");
     }
     Value x = new_array(A.t, vec ? Shape{N} : Shape{N, nrhs}, true);
@@ -722,11 +791,11 @@ Value lstsq_run(const Stack& A, const Stack& B, int64_t nrhs, double rcond, bool
         for (int64_t j = 0; j < nrhs; ++j) data<T>(x)[i * nrhs + j] = b[size_t(j * ldb + i)];
     // Residuals (sums of squares of b's rows past N) only for a full-rank tall system.
     bool resid = rank == N && M > N;
-    Value r = new_array(A.t, {resid ? nrhs : 0});
+    Value r = new_array(rt, {resid ? nrhs : 0});
     for (int64_t j = 0; resid && j < nrhs; ++j) {
-        T acc = 0;
-        for (int64_t i = N; i < M; ++i) acc += b[size_t(j * ldb + i)] * b[size_t(j * ldb + i)];
-        data<T>(r)[j] = acc;
+        R acc = 0;
+        for (int64_t i = N; i < M; ++i) acc += std::norm(b[size_t(j * ldb + i)]);  // |b|^2
+        data<R>(r)[j] = acc;
     }
     Value rk = new_array(DType::Int32, {});
     *data<int32_t>(rk) = rank;
@@ -757,10 +826,13 @@ Value la_lstsq(Interp& in, CallArgs& a) {
     Stack sb = stack_of(array_from_node(make_cast(array_node(arr(B)), t)), true);
     double rcond = double(std::max(M, N)) * eps_of(t);
     if (const Value* rc = arg_not_none(a, 2, "rcond")) rcond = to_double(*rc, "lstsq");
-    Value r = t == DType::Float32 ? lstsq_run<float>(sa, sb, nrhs, rcond, vec) : lstsq_run<double>(sa, sb, nrhs, rcond, vec);
+    Value r;
+    with_lapack_type(t, [&](auto z) { r = lstsq_run<decltype(z)>(sa, sb, nrhs, rcond, vec); });
     if (result == t) return r;
-    std::vector<Value> parts = r.as<TupleObj>()->items;
-    for (Value& v : parts) v = narrowed(v, result);
+    std::vector<Value> parts = r.as<TupleObj>()->items;  // x, residuals, rank, s
+    parts[0] = narrowed(parts[0], result);
+    parts[1] = narrowed(parts[1], real_dtype(result));
+    parts[3] = narrowed(parts[3], real_dtype(result));
     return make_tuple(std::move(parts));
 }
 
@@ -780,19 +852,26 @@ Value extreme(Interp& in, ReduceOp op, const Value& x, const Value& axis, bool k
     return reduce(in, op, x, o);
 }
 
+// |x|^2 elementwise as NumPy's norm computes it: x * x, or for complex x
+// (x.conj() * x).real (re*re + im*im, not abs(x)**2's rounding).
+Value abs2(Interp& in, const Value& x) {
+    if (!is_complex(arr(x)->dtype)) return apply_ufunc(in, Ufunc::multiply, {x, x});
+    return complex_part(apply_ufunc(in, Ufunc::multiply, {apply_ufunc(in, Ufunc::conjugate, {x}), x}), false);
+}
+
 Value vector_norm(Interp& in, const Value& x, const Value* ord, const Value& axis, bool keepdims) {
     Value ab = apply_ufunc(in, Ufunc::absolute, {x});
-    if (!ord || ord->is_none()) return apply_ufunc(in, Ufunc::sqrt, {sum_over(in, apply_ufunc(in, Ufunc::multiply, {x, x}), axis, keepdims)});
+    if (!ord || ord->is_none()) return apply_ufunc(in, Ufunc::sqrt, {sum_over(in, abs2(in, x), axis, keepdims)});
     if (!ord->is_number()) raise(types::ValueError, "Invalid norm order '" + to_str(in, *ord) + "' for vectors");
     double p = ord->as_float();
     if (std::isinf(p)) return extreme(in, p > 0 ? ReduceOp::Max : ReduceOp::Min, ab, axis, keepdims);
     if (p == 0) {
         Value nz = apply_ufunc(in, Ufunc::not_equal, {x, Value::integer(0)});
-        Value c = array_from_node(make_cast(array_node(arr(nz)), arr(x)->dtype));
+        Value c = array_from_node(make_cast(array_node(arr(nz)), real_dtype(arr(x)->dtype)));
         return sum_over(in, c, axis, keepdims);
     }
     if (p == 1) return sum_over(in, ab, axis, keepdims);
-    if (p == 2) return apply_ufunc(in, Ufunc::sqrt, {sum_over(in, apply_ufunc(in, Ufunc::multiply, {x, x}), axis, keepdims)});
+    if (p == 2) return apply_ufunc(in, Ufunc::sqrt, {sum_over(in, abs2(in, x), axis, keepdims)});
     Value powered = apply_ufunc(in, Ufunc::power, {ab, *ord});
     return apply_ufunc(in, Ufunc::power, {sum_over(in, powered, axis, keepdims), Value::real(1.0 / p)});
 }
@@ -839,7 +918,7 @@ Value matrix_norm(Interp& in, const Value& x, const Value* ord, int row, int col
     };
     Value last = Value::integer(-1);
     if (!ord || ord->is_none() || (is_kind(*ord, OK::Str) && str_of(*ord, "ord") == "fro"))
-        return apply_ufunc(in, Ufunc::sqrt, {sum_over(in, apply_ufunc(in, Ufunc::multiply, {x, x}), both, keepdims)});
+        return apply_ufunc(in, Ufunc::sqrt, {sum_over(in, abs2(in, x), both, keepdims)});
     if (is_kind(*ord, OK::Str)) {
         if (str_of(*ord, "ord") != "nuc") raise(types::ValueError, "Invalid norm order for matrices.");
         return restore(sum_over(in, singular_values(in, x, row, col), last, false));
@@ -868,7 +947,6 @@ Value la_norm(Interp& in, CallArgs& a) {
     const Value* xv = arg(a, 0, "x");
     if (!xv) raise(types::TypeError, "norm() missing required argument 'x' (pos 0)");
     Value x = as_array_value(in, *xv);
-    reject_complex(arr(x)->dtype, "norm");
     if (!is_inexact(arr(x)->dtype)) x = array_from_node(make_cast(array_node(arr(x)), DType::Float64));
     const Value* ord = arg_not_none(a, 1, "ord");
     const Value* axis = arg_not_none(a, 2, "axis");
@@ -878,7 +956,7 @@ Value la_norm(Interp& in, CallArgs& a) {
     std::vector<int> axes;
     if (!axis) {
         if (!ord) {  // the 2-norm of everything
-            Value r = apply_ufunc(in, Ufunc::sqrt, {sum_over(in, apply_ufunc(in, Ufunc::multiply, {x, x}), Value::none(), keepdims)});
+            Value r = apply_ufunc(in, Ufunc::sqrt, {sum_over(in, abs2(in, x), Value::none(), keepdims)});
             return r;
         }
         if (nd != 1 && nd != 2) raise(types::ValueError, "Improper number of dimensions to norm.");

@@ -29,7 +29,14 @@ bool bind_all(void* blas_lib, void* lapack_lib, Library& L) {
            bind(lapack_lib, "ssyevd_", L.ssyevd) && bind(lapack_lib, "dsyevd_", L.dsyevd) &&
            bind(lapack_lib, "sgelsd_", L.sgelsd) && bind(lapack_lib, "dgelsd_", L.dgelsd) &&
            bind(lapack_lib, "spotrf_", L.spotrf) && bind(lapack_lib, "dpotrf_", L.dpotrf) &&
-           bind(lapack_lib, "sgeev_", L.sgeev) && bind(lapack_lib, "dgeev_", L.dgeev);
+           bind(lapack_lib, "sgeev_", L.sgeev) && bind(lapack_lib, "dgeev_", L.dgeev) &&
+           bind(lapack_lib, "cgesdd_", L.cgesdd) && bind(lapack_lib, "zgesdd_", L.zgesdd) &&
+           bind(lapack_lib, "cheevd_", L.cheevd) && bind(lapack_lib, "zheevd_", L.zheevd) &&
+           bind(lapack_lib, "cgeev_", L.cgeev) && bind(lapack_lib, "zgeev_", L.zgeev) &&
+           bind(lapack_lib, "cgeqrf_", L.cgeqrf) && bind(lapack_lib, "zgeqrf_", L.zgeqrf) &&
+           bind(lapack_lib, "cungqr_", L.cungqr) && bind(lapack_lib, "zungqr_", L.zungqr) &&
+           bind(lapack_lib, "cpotrf_", L.cpotrf) && bind(lapack_lib, "zpotrf_", L.zpotrf) &&
+           bind(lapack_lib, "cgelsd_", L.cgelsd) && bind(lapack_lib, "zgelsd_", L.zgelsd);
 }
 
 bool load(Library& L) {
