@@ -160,16 +160,123 @@ std::string cuda_kernel_text(const KernelSource& k) {
              "        }\n"
              "    }\n}\n";
     }
-    if (k.kind == KernelSource::ReduceFull && k.pairwise == 1) {
-        // NumPy's pairwise sum: part p is the subtree `depth` levels down
-        // the recursion along p's bits (left half: 0), every level cutting
-        // at half rounded down to a multiple of 8, as gpy_pairwise does.
-        s += "extern \"C\" __global__ void " + n + "_pwpart_grid(" + params +
-             ", int64_t inner, int depth, int64_t nparts, char* partials) {\n" + unpack +
-             "    for (int64_t p = " + thread + "; p < nparts; p += " + stride + ") {\n"
+    if (k.kind == KernelSource::ReduceFull && k.pairwise == 1 && !k.may_fail) {
+        // NumPy's pairwise sum: slot p is the node `depth` levels down the
+        // recursion along p's bits (left half: 0; every level cuts at half
+        // rounded down to a multiple of 8), a leaf of at most 128 elements;
+        // a slot under a leaf that ends higher up is empty unless leftmost.
+        // Eight lanes add a leaf: lane k is NumPy's accumulator r[k] (every
+        // 8th element from k), the shuffles combine them in NumPy's order,
+        // lane 0 adds the tail. A block's 32 slots are an aligned subtree,
+        // combined level by level into its partial (index -1: empty).
+        s += "extern \"C\" __global__ void __launch_bounds__(256) " + n + "_pwslots(" + params +
+             ", int64_t inner, int depth, int64_t nslots, char* partials) {\n" + unpack +
+             "    typedef " + n + "_pwt T;\n"
+             "    __shared__ T sv[32];\n    __shared__ int sok[32];\n"
+             "    const int g = threadIdx.x >> 3, k = threadIdx.x & 7;\n"
+             "    for (int64_t base = (int64_t)blockIdx.x * 32; base < nslots; base += (int64_t)gridDim.x * 32) {\n"
+             "        const int64_t slot = base + g;\n"
              "        int64_t lo = 0, len = inner;\n"
-             "        for (int l = depth - 1; l >= 0; --l) { int64_t h = len / 2; h -= h % 8; if ((p >> l) & 1) { lo += h; len -= h; } else len = h; }\n"
-             "        " + n + "_part(P, a.M, a.S, lo, lo + len, p, partials);\n    }\n}\n";
+             "        bool ok = slot < nslots;\n"
+             "        for (int l = depth - 1; l >= 0 && ok; --l) {\n"
+             "            if (len <= 128) { ok = (slot & ((2LL << l) - 1)) == 0; break; }\n"
+             "            int64_t h = len / 2; h -= h % 8;\n"
+             "            if ((slot >> l) & 1) { lo += h; len -= h; } else len = h;\n"
+             "        }\n"
+             "        const bool full = ok && len >= 8;\n"
+             "        T r = 0;\n"
+             // Unrolled to the leaf's most (128): the guarded loads issue
+             // together instead of one per dependent addition.
+             "        if (full) {\n"
+             "            const int64_t lim = len - len % 8;\n"
+             "            r = " + n + "_at(P, a.M, a.S, lo + k);\n"
+             "            #pragma unroll\n"
+             "            for (int u = 1; u < 16; ++u) if (8 * u < lim) r += " + n + "_at(P, a.M, a.S, lo + 8 * u + k);\n"
+             "        }\n"
+             "        r += __shfl_xor_sync(0xffffffffu, r, 1);\n"
+             "        r += __shfl_xor_sync(0xffffffffu, r, 2);\n"
+             "        r += __shfl_xor_sync(0xffffffffu, r, 4);\n"
+             "        if (k == 0) {\n"
+             "            T res = full ? r : (T)0;\n"
+             "            if (ok) for (int64_t i = full ? len - len % 8 : 0; i < len; ++i) res += " + n + "_at(P, a.M, a.S, lo + i);\n"
+             "            sv[g] = res; sok[g] = ok;\n"
+             "        }\n"
+             // The 32 slots level by level, a lane each in warp 0.
+             "        __syncthreads();\n"
+             "        if (threadIdx.x < 32) {\n"
+             "            T v = sv[threadIdx.x];\n            int ok2 = sok[threadIdx.x];\n"
+             "            for (int st = 1; st < 32; st *= 2) {\n"
+             "                const T w = __shfl_down_sync(0xffffffffu, v, st);\n"
+             "                const int wok = __shfl_down_sync(0xffffffffu, ok2, st);\n"
+             "                if ((threadIdx.x & (2 * st - 1)) == 0 && wok) v = v + w;\n"
+             "            }\n"
+             "            if (threadIdx.x == 0) {\n"
+             "                char* q = partials + (base / 32) * 16;\n"
+             "                *(" + n + "_pwa*)q = (" + n + "_pwa)v; *(int64_t*)(q + 8) = ok2 ? 0 : -1;\n"
+             "            }\n"
+             "        }\n"
+             "        __syncthreads();\n"
+             "    }\n}\n";
+    }
+    if (k.kind == KernelSource::ReduceFull && k.pairwise == 1 && !k.may_fail && !k.pairwise_vec_align.empty()) {
+        // NAME_pwslots with vector loads (every operand contiguous and
+        // aligned: the runner checks): two lanes a leaf, lane q holding
+        // NumPy's accumulators r[4q .. 4q+3] (vector 2u + q of the leaf is
+        // elements 8u + 4q ..), each lane adding its four pairwise and one
+        // shuffle the halves: NumPy's order. A warp's 16 slots, then the
+        // block's 8 warps, level by level into a partial per 128 slots.
+        s += "extern \"C\" __global__ void __launch_bounds__(256) " + n + "_pwslots4(" + params +
+             ", int64_t inner, int depth, int64_t nslots, char* partials) {\n" + unpack +
+             "    typedef " + n + "_pwt T;\n"
+             "    __shared__ T wv[8];\n    __shared__ int wok[8];\n"
+             "    const int g = threadIdx.x >> 1, q = threadIdx.x & 1, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;\n"
+             "    for (int64_t base = (int64_t)blockIdx.x * 128; base < nslots; base += (int64_t)gridDim.x * 128) {\n"
+             "        const int64_t slot = base + g;\n"
+             "        int64_t lo = 0, len = inner;\n"
+             "        bool ok = slot < nslots;\n"
+             "        for (int l = depth - 1; l >= 0 && ok; --l) {\n"
+             "            if (len <= 128) { ok = (slot & ((2LL << l) - 1)) == 0; break; }\n"
+             "            int64_t h = len / 2; h -= h % 8;\n"
+             "            if ((slot >> l) & 1) { lo += h; len -= h; } else len = h;\n"
+             "        }\n"
+             "        const bool full = ok && len >= 8;\n"
+             "        T r0 = 0, r1 = 0, r2 = 0, r3 = 0;\n"
+             "        if (full) {\n"
+             "            const int64_t lim = len - len % 8, v0 = lo / 4 + q;\n"
+             "            T e[4];\n"
+             "            " + n + "_at4(P, a.M, a.S, v0, e);\n"
+             "            r0 = e[0]; r1 = e[1]; r2 = e[2]; r3 = e[3];\n"
+             "            #pragma unroll\n"
+             "            for (int u = 1; u < 16; ++u)\n"
+             "                if (8 * u < lim) { " + n + "_at4(P, a.M, a.S, v0 + 2 * u, e); r0 += e[0]; r1 += e[1]; r2 += e[2]; r3 += e[3]; }\n"
+             "        }\n"
+             "        T res = (r0 + r1) + (r2 + r3);\n"
+             "        res += __shfl_xor_sync(0xffffffffu, res, 1);\n"
+             "        if (!full) res = 0;\n"
+             "        if (q == 0 && ok) for (int64_t i = full ? len - len % 8 : 0; i < len; ++i) res += " + n + "_at(P, a.M, a.S, lo + i);\n"
+             "        int okv = ok;\n"
+             "        for (int st = 2; st < 32; st *= 2) {\n"
+             "            const T w = __shfl_down_sync(0xffffffffu, res, st);\n"
+             "            const int wk = __shfl_down_sync(0xffffffffu, okv, st);\n"
+             "            if ((lane & (2 * st - 1)) == 0 && wk) res = res + w;\n"
+             "        }\n"
+             "        if (lane == 0) { wv[warp] = res; wok[warp] = okv; }\n"
+             "        __syncthreads();\n"
+             "        if (threadIdx.x < 32) {\n"
+             "            T v = threadIdx.x < 8 ? wv[threadIdx.x] : (T)0;\n"
+             "            int vk = threadIdx.x < 8 ? wok[threadIdx.x] : 0;\n"
+             "            for (int st = 1; st < 8; st *= 2) {\n"
+             "                const T w = __shfl_down_sync(0xffffffffu, v, st);\n"
+             "                const int wk = __shfl_down_sync(0xffffffffu, vk, st);\n"
+             "                if ((threadIdx.x & (2 * st - 1)) == 0 && wk) v = v + w;\n"
+             "            }\n"
+             "            if (threadIdx.x == 0) {\n"
+             "                char* p = partials + (base / 128) * 16;\n"
+             "                *(" + n + "_pwa*)p = (" + n + "_pwa)v; *(int64_t*)(p + 8) = vk ? 0 : -1;\n"
+             "            }\n"
+             "        }\n"
+             "        __syncthreads();\n"
+             "    }\n}\n";
     }
     if (k.kind == KernelSource::ReduceFull && (!k.cooperative || k.pairwise == 1)) {
         s += "extern \"C\" __global__ void " + n + "_part_grid(" + params +

@@ -170,6 +170,7 @@ public:
         src->reduce_unit = reduce_unit_;
         src->pairwise = reduce_ && !rows_ ? uint8_t(pairwise_kind()) : 0;
         src->reduce_vec_align = reduce_vec_align_;
+        src->pairwise_vec_align = pairwise_vec_align_;
         src->row_blocks_per_sm = row_blocks_per_sm_;
         src->row_vec_align = row_vec_align_;
         src->row_vec_blocks_per_sm = row_vec_blocks_per_sm_;
@@ -230,6 +231,7 @@ private:
     int vec4_in_bytes_ = 0;               // the vector path's input bytes a step
     bool reduce_unit_ = false;            // KernelSource::reduce_unit
     std::vector<uint8_t> reduce_vec_align_;  // KernelSource::reduce_vec_align
+    std::vector<uint8_t> pairwise_vec_align_;  // KernelSource::pairwise_vec_align
     bool rows_ = false;                   // a RowFused kernel (row_kernel_fits)
     std::vector<const Node*> stages_;     // rows_: its reductions, each after those it reads
     std::map<const Node*, std::string> row_values_;  // rows_: per-row variables of Reduce and Expand nodes
@@ -1477,8 +1479,10 @@ private:
             // pass (pairwise: the range is a subtree of NumPy's recursion, or
             // one of its 8192-element buffers; cpu_backend.cpp splits them).
             // A pairwise sum of one run (1) is NumPy's on the GPU too: its
-            // parts are subtrees of the recursion (the runner's NAME_pwpart_grid)
-            // and the merges and the finish combine them as the recursion does.
+            // leaves are added by NAME_pwslots (codegen/cuda_source.cpp), the
+            // merges and the finish combine subtrees as the recursion does.
+            // The part stays pairwise on the GPU for the kernels without
+            // NAME_pwslots (those that can fail), whose chunks it adds.
             auto gpu_too = [&](const std::string& both, const std::string& cpu, const std::string& other) {
                 return pairwise == 1 ? both : cpu_or(cpu, other);
             };
@@ -1486,7 +1490,9 @@ private:
             s << "GPY_KERNEL void KNAME_part(char** P, const int64_t* M, const uint64_t* S, int64_t begin, int64_t end, int64_t part, char* partials) {\n"
               << cpu_or("", reassoc) << header;
             s << "    {\n" << outer_offsets("0");
-            std::string fold = pairwise ? pairwise_fold("begin", "end - begin", false) : "";
+            // A pairwise partial's index slot says it holds a subtree (the
+            // GPU's empty slots hold -1: the finish skips them).
+            std::string fold = pairwise ? pairwise_fold("begin", "end - begin", false) + (pairwise == 1 || pairwise == 6 ? "        ridx = 0;\n" : "") : "";
             s << acc_decl() << gpu_too(fold, fold, loop_part + nan_fix());
             // A complex accumulator fills the 16-byte partial; it has no index.
             s << "        *(" << A << "*)(partials + part * 16) = racc;"
@@ -1506,9 +1512,10 @@ private:
                 // subtrees level by level, buffers one after another.
                 std::string T = pairwise_type();
                 auto at = [&](const std::string& k) { return "*(" + A + "*)(partials + (" + k + ") * 16)"; };
+                auto ok = [&](const std::string& k) { return "*(int64_t*)(partials + (" + k + ") * 16 + 8) >= 0"; };
                 if (pairwise == 1 || pairwise == 6)
                     cpu = "        for (int64_t step = 1; step < nparts; step *= 2)\n"
-                          "            for (int64_t k = 0; k + step < nparts; k += 2 * step) " + at("k") + " = (" + A + ")((" + T + ")" + at("k") +
+                          "            for (int64_t k = 0; k + step < nparts; k += 2 * step) if (" + ok("k + step") + ") " + at("k") + " = (" + A + ")((" + T + ")" + at("k") +
                           " + (" + T + ")" + at("k + step") + ");\n"
                           "        racc = (" + A + ")((" + T + ")0 + (" + T + ")" + at("0") + ");\n";
                 else
@@ -1523,11 +1530,13 @@ private:
                 // A group (at most 32, aligned) is a subtree: its partials
                 // combine level by level, as the finish does.
                 std::string T = pairwise_type();
-                s << "    " << A << " v[32]; int64_t c = end - begin; if (c > 32) c = 32;\n"
-                  << "    for (int64_t k = 0; k < c; ++k) v[k] = *(const " << A << "*)(partials + (begin + k) * 16);\n"
+                // An empty partial (index -1: a slot under a shallower leaf)
+                // adds nothing; the leftmost of a subtree is never empty.
+                s << "    " << A << " v[32]; bool ok[32]; int64_t c = end - begin; if (c > 32) c = 32;\n"
+                  << "    for (int64_t k = 0; k < c; ++k) { v[k] = *(const " << A << "*)(partials + (begin + k) * 16); ok[k] = *(const int64_t*)(partials + (begin + k) * 16 + 8) >= 0; }\n"
                   << "    for (int64_t step = 1; step < c; step *= 2)\n"
-                  << "        for (int64_t k = 0; k + step < c; k += 2 * step) v[k] = (" << A << ")((" << T << ")v[k] + (" << T << ")v[k + step]);\n"
-                  << "    *(" << A << "*)(merged + out * 16) = v[0];\n}\n";
+                  << "        for (int64_t k = 0; k + step < c; k += 2 * step) if (ok[k + step]) v[k] = (" << A << ")((" << T << ")v[k] + (" << T << ")v[k + step]);\n"
+                  << "    *(" << A << "*)(merged + out * 16) = v[0]; *(int64_t*)(merged + out * 16 + 8) = ok[0] ? 0 : -1;\n}\n";
             } else {
                 s << "    " << A << " racc = " << acc_init() << "; int64_t ridx = -1; (void)ridx;\n";
                 s << "    for (int64_t k = begin; k < end; ++k) {\n";
@@ -1538,8 +1547,60 @@ private:
                 s << "}\n";
             }
         }
+        if (n_outer_ == 0 && pairwise == 1 && !may_fail_) s << emit_pairwise_element();
         // Last: it numbers values after the body's (the body stays as it was).
         if (cooperative_eligible()) gpu_extras_ = emit_cooperative();
+        return s.str();
+    }
+
+    // The GPU's pairwise full sum (cuda_source.cpp NAME_pwslots) reads
+    // element j of the run through KNAME_at; KNAME_pwt is the type NumPy
+    // adds in, KNAME_pwa the partials' slot type.
+    std::string emit_pairwise_element() {
+        size_t D = space_.size();
+        std::string T = pairwise_type();
+        code_.str("");
+        values_.clear();
+        std::string v = value(effective(reduce_->in[0].get()), "j", true);
+        std::ostringstream s;
+        s << "#if defined(__CUDACC__) || defined(__CUDACC_RTC__)\n";
+        s << "typedef " << T << " KNAME_pwt;\ntypedef " << acc_type() << " KNAME_pwa;\n";
+        s << "GPY_INLINE " << T << " KNAME_at(char** P, const int64_t* M, const uint64_t* S, int64_t j) {\n";
+        s << "    int err = 0; (void)err; (void)S;\n" << scalar_hoists() << operand_decls() << outer_offsets("0");
+        for (size_t k = 1; k < ops_.size(); ++k) {
+            if (ops_[k].epilogue) continue;
+            s << "        char* GPY_RESTRICT q" << k << " = o" << k << "; const int64_t s" << k << " = st[" << k * D + D - 1 << "]; (void)s" << k << ";\n";
+        }
+        s << code_.str() << "    return (" << T << ")(" << v << ");\n}\n";
+        // KNAME_at4: elements 4 vv .. 4 vv + 3 from one vector load of each
+        // operand, when every operand is contiguous along the run (or a
+        // broadcast) and real.
+        bool vec = false, fits = true;
+        for (size_t k = 1; k < ops_.size(); ++k) {
+            if (ops_[k].epilogue || zero(k)) continue;
+            if (!unit(k) || is_complex(ops_[k].dtype) || ops_[k].dtype == DType::Float16) fits = false;
+            vec = true;
+        }
+        if (vec && fits) {
+            pairwise_vec_align_.assign(ops_.size(), 0);
+            s << "GPY_INLINE void KNAME_at4(char** P, const int64_t* M, const uint64_t* S, int64_t vv, " << T << "* out) {\n";
+            s << "    int err = 0; (void)err; (void)S;\n" << scalar_hoists() << operand_decls() << outer_offsets("0");
+            for (size_t k = 1; k < ops_.size(); ++k) {
+                if (ops_[k].epilogue) continue;
+                std::string K = std::to_string(k);
+                if (zero(k)) {
+                    s << "        char* GPY_RESTRICT q" << K << " = o" << K << ";\n";
+                    continue;
+                }
+                std::string TK = storage_type(ops_[k].dtype);
+                pairwise_vec_align_[k] = uint8_t(4 * itemsize(ops_[k].dtype));
+                s << "        gpy_vec4<" << TK << "> b" << K << " = ((const gpy_vec4<" << TK << ">*)o" << K << ")[vv];\n"
+                  << "        char* GPY_RESTRICT q" << K << " = (char*)b" << K << ".v;\n";
+            }
+            s << "        #pragma unroll\n        for (int64_t j = 0; j < 4; ++j) {\n" << code_.str() << "            out[j] = (" << T << ")(" << v
+              << ");\n        }\n}\n";
+        }
+        s << "#endif\n";
         return s.str();
     }
 

@@ -64,6 +64,9 @@ struct KernelSource {
     // operand, the alignment in bytes that its base and outer strides need
     // for it (0: not read by vector); empty: no NAME_racc4.
     std::vector<uint8_t> reduce_vec_align;
+    // Pairwise full sums with NAME_at4 (four elements of the run per load:
+    // NAME_pwslots4): per operand, the alignment its base needs; empty: none.
+    std::vector<uint8_t> pairwise_vec_align;
     // RowFused on a GPU: blocks of 512 threads per SM that the row wrapper's
     // launch bounds ask for (registers per thread: 64 at 2, 32 at 4). Rows
     // that cache one array of 16 words (layer norm) run faster at 4 (H200:

@@ -37,7 +37,8 @@ struct Compiled {
     std::string body, gpu_body;  // confirm a hit: names are 64-bit hashes of them
     std::unique_ptr<cuda::Module> module;
     cuda::CUfunction grid = nullptr, part = nullptr, merge = nullptr, finish = nullptr;
-    cuda::CUfunction pwpart = nullptr;  // NumPy's pairwise full sums (KernelSource::pairwise 1)
+    cuda::CUfunction pwslots = nullptr;   // NumPy's pairwise full sums (KernelSource::pairwise 1)
+    cuda::CUfunction pwslots4 = nullptr;  // the same by vector loads (KernelSource::pairwise_vec_align)
     cuda::CUfunction vec4 = nullptr;                                     // KernelSource::vec4_align
     cuda::CUfunction reduce = nullptr;                                   // KernelSource::cooperative
     cuda::CUfunction rows = nullptr, rows_vec = nullptr;                 // KernelSource::RowFused, row_vec_align
@@ -173,11 +174,11 @@ const Compiled& compiled_for(CompileTarget t, const KernelSource& k, const std::
             c.part_shape = cuda::occupancy_shape(c.part);
         }
     }
-    if (k.kind == KernelSource::ReduceFull && k.pairwise == 1) {
-        c.pwpart = c.module->function((k.name + "_pwpart_grid").c_str());
+    if (k.kind == KernelSource::ReduceFull && k.pairwise == 1 && !k.may_fail) {
+        c.pwslots = c.module->function((k.name + "_pwslots").c_str());
+        if (!k.pairwise_vec_align.empty()) c.pwslots4 = c.module->function((k.name + "_pwslots4").c_str());
         c.merge = c.module->function((k.name + "_merge_grid").c_str());
         c.finish = c.module->function((k.name + "_finish_grid").c_str());
-        c.part_shape = cuda::occupancy_shape(c.pwpart);
     }
     std::lock_guard<std::mutex> lock(loaded_mu);
     // Another thread may have built it meanwhile: keep the first (references
@@ -497,30 +498,34 @@ bool cuda_kernel_ready(const KernelPlan& plan, bool ahead) {
 }
 
 // A float sum of one run in NumPy's pairwise order (KernelSource::pairwise
-// 1): a thread per subtree `depth` levels down NumPy's recursion (about
-// kLeaf elements each: enough threads to keep the loads in flight), then
-// merges of 32 aligned partials, each a subtree too, combined level by
-// level, and the finish with NumPy's identity first. Every addition is the
-// one NumPy makes, in float32 for float32: NumPy's bits.
-void run_pairwise_sum(const Compiled& c, const Launch& L, void* argp, int dev, cuda::CUstream stream) {
-    constexpr int64_t kLeaf = 256, kMergeGroup = 32;
+// 1): the recursion's leaves (at most 128 elements) as slots `depth` levels
+// down, eight lanes a leaf, a block's 32 slots combined into one partial
+// (codegen/cuda_source.cpp NAME_pwslots); merges of 32 aligned partials,
+// each a subtree, level by level; the finish adds NumPy's identity first.
+// Every addition is the one NumPy makes, in float32 for float32: NumPy's bits.
+void run_pairwise_sum(const Compiled& c, const Launch& L, const KernelSource& k, void* argp, int dev, cuda::CUstream stream) {
+    constexpr int64_t kMergeGroup = 32;
+    // By vector loads (a block's 128 slots) where every operand is aligned.
+    const bool vec = c.pwslots4 && rows_aligned(L, k, k.pairwise_vec_align);
+    const int64_t kSlotsPerBlock = vec ? 128 : 32;
     int64_t inner = L.inner, largest = inner;
     int depth = 0;
-    // The rightmost subtree is the largest at each level (the right half
-    // takes the remainder).
-    while (depth < 20 && largest >= 2 * kLeaf) {
+    // The rightmost node is the largest of its level (the right half takes
+    // the remainder), so the deepest leaf is on that path.
+    while (largest > 128) {
         int64_t h = largest / 2;
         largest -= h - h % 8;
         ++depth;
     }
-    int64_t nparts = int64_t(1) << depth;
+    int64_t nslots = int64_t(1) << depth;
+    int64_t nparts = (nslots + kSlotsPerBlock - 1) / kSlotsPerBlock;
     int64_t merged_cap = (nparts + kMergeGroup - 1) / kMergeGroup;
     BufferRef partials(allocate_cuda_buffer(dev, size_t(nparts) * 16, false));
     BufferRef merged(allocate_cuda_buffer(dev, size_t(std::max<int64_t>(1, merged_cap)) * 16, false));
     char* in = reinterpret_cast<char*>(partials.device_bytes());
     char* out = reinterpret_cast<char*>(merged.device_bytes());
-    void* part_params[] = {argp, &inner, &depth, &nparts, &in};
-    cuda::launch(c.pwpart, {grid_for(nparts, c.part_shape)}, {unsigned(c.part_shape.block)}, 0, stream, part_params);
+    void* slot_params[] = {argp, &inner, &depth, &nslots, &in};
+    cuda::launch(vec ? c.pwslots4 : c.pwslots, {unsigned(std::min<int64_t>(nparts, 0x7fffffff))}, {256}, 0, stream, slot_params);
     while (nparts > kMergeGroup) {
         int64_t group = kMergeGroup, nout = (nparts + group - 1) / group;
         void* merge_params[] = {&nparts, &group, &nout, &in, &out};
@@ -581,8 +586,8 @@ void run_kernel_cuda(KernelPlan& plan) {
         bool vec = c.rows_vec && cols % 4 == 0 && rows_aligned(L, k, k.row_vec_align);
         void* params[] = {argp, &nrows};
         cuda::launch(vec ? c.rows_vec : c.rows, {unsigned(std::clamp<int64_t>(nrows, 1, 0x7fffffff))}, {unsigned(block)}, 0, stream, params);
-    } else if (c.pwpart) {
-        run_pairwise_sum(c, L, argp, dev, stream);
+    } else if (c.pwslots) {
+        run_pairwise_sum(c, L, k, argp, dev, stream);
     } else if (k.cooperative && launch_cooperative(c, L, k, argp, dev, stream)) {
         // launched
     } else if (c.vec4) {
