@@ -226,10 +226,14 @@ GPY_MATH1(sin, sin) GPY_MATH1(cos, cos) GPY_MATH1(tan, tan) GPY_MATH1(arcsin, as
 GPY_MATH1(arctan, atan) GPY_MATH1(sinh, sinh) GPY_MATH1(cosh, cosh) GPY_MATH1(tanh, tanh)
 GPY_MATH1(arcsinh, asinh) GPY_MATH1(arccosh, acosh) GPY_MATH1(arctanh, atanh) GPY_MATH1(floor, floor)
 GPY_MATH1(ceil, ceil) GPY_MATH1(trunc, trunc) GPY_MATH1(rint, rint) GPY_MATH1(fabs, fabs)
-GPY_MATH2(pow, pow) GPY_MATH2(fmod, fmod) GPY_MATH2(atan2, atan2) GPY_MATH2(hypot, hypot)
+GPY_MATH2(fmod, fmod) GPY_MATH2(atan2, atan2) GPY_MATH2(hypot, hypot)
 GPY_MATH2(copysign, copysign) GPY_MATH2(fmax, fmax) GPY_MATH2(fmin, fmin)
 #undef GPY_MATH1
 #undef GPY_MATH2
+// x ** 2 is x * x: what a correctly rounded pow gives (glibc's, so NumPy's
+// scalars'); CUDA's pow may be an ulp off there (np.mean(x) ** 2).
+GPY_INLINE float gpy_pow(float x, float y) { return y == 2.0f ? x * x : powf(x, y); }
+GPY_INLINE double gpy_pow(double x, double y) { return y == 2.0 ? x * x : pow(x, y); }
 // Classification by arithmetic (x - x is 0 for finite x, NaN otherwise) and
 // copysign, valid for any IEEE type without the toolkit's headers.
 template <class T> GPY_INLINE bool gpy_isnan(T x) { return x != x; }

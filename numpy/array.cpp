@@ -2,6 +2,7 @@
 // attributes), conversion from Python values, materialisation and views.
 #include "numpy/array.h"
 #include "runtime/array_memory.h"
+#include "runtime/array_context.h"
 #include "numpy/module_parts.h"
 #include "lang/ast.h"
 #include "numpy/promote.h"
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <unordered_set>
 
 #include "codegen/plan.h"
@@ -258,6 +260,24 @@ Value new_array(DType dt, const dag::Shape& shape, bool zero) {
     return out;
 }
 
+// A host 0-d array (a NumPy scalar of a GPU context: HostArraysScope) read
+// by a GPU kernel: its value, taken now, as NumPy's eager operation would.
+static dag::NodeP host_scalar_node(ArrayObj* a) {
+    dag::ScalarValue v;
+    const uint8_t* p = a->buffer.bytes() + a->offset;
+    const size_t n = itemsize(a->dtype);
+    std::memcpy(v.raw, p, n < 8 ? n : 8);
+    if (a->dtype == DType::Complex128) std::memcpy(&v.imag, p + 8, 8);
+    return dag::make_scalar(a->dtype, v);
+}
+
+BufferRef device_copy(ArrayObj* a) {
+    size_t nbytes = a->buffer->nbytes;
+    BufferRef dev(Buffer::allocate(nbytes));
+    std::memcpy(dev.bytes(), a->buffer.bytes(), nbytes);
+    return dev;
+}
+
 dag::NodeP array_node(ArrayObj* a) {
     if (a->node) {
         if (a->node->result) {  // computed since: adopt the result
@@ -265,6 +285,13 @@ dag::NodeP array_node(ArrayObj* a) {
         } else {
             return a->node;
         }
+    }
+    if (a->buffer && a->buffer->device == DeviceKind::CPU && array_device_kind() == DeviceKind::CUDA) {
+        if (a->shape.empty()) return host_scalar_node(a);
+        // A view of a host scalar (np.stack of NumPy scalars, a broadcast):
+        // its buffer (one element) copied to the device, read with the
+        // view's strides.
+        return dag::make_input(device_copy(a), a->dtype, a->shape, a->strides, a->offset);
     }
     // One Input node per array, built at its first use and kept while it
     // still describes the array (a program reads the same arrays in every
@@ -847,6 +874,9 @@ Value construct_scalar(Interp& in, CallArgs& a) {
         CallArgs parsed{&num, 1, nullptr};
         return construct_scalar<K>(in, parsed);
     }
+    // From a Python number: a host scalar on a GPU context (HostArraysScope).
+    std::optional<HostArraysScope> host;
+    if (v.is_number() || as_complex(v)) host.emplace();
     Value r = as_array_value(in, v, t);
     ArrayObj* ra = r.as<ArrayObj>();
     if (ra->shape.empty()) {

@@ -108,6 +108,9 @@ Value int64_array(const std::vector<int64_t>& v, const dag::Shape& shape);
 Value new_array(DType dt, const dag::Shape& shape, bool zero = false);
 // The node to use when `a` feeds another operation.
 dag::NodeP array_node(ArrayObj* a);
+// A copy of a host array's buffer on the context's device (a GPU context's
+// NumPy scalars live on the host: runtime/array_context.h HostArraysScope).
+BufferRef device_copy(ArrayObj* a);
 // Computes a pending array in place (it then holds a buffer).
 void materialize(ArrayObj* a);
 HostArrayView host_view(ArrayObj* a);  // materialises first

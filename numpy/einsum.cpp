@@ -234,7 +234,11 @@ Batched as_batched(const Problem& p, size_t k, const std::vector<int>& batch, co
             shape.push_back(p.size.at(l));
             strides.push_back(p.stride(k, l));
         }
-    NodeP view = make_input(a->buffer, a->dtype, shape, strides, a->offset);
+    // A host scalar's buffer (a GPU context's NumPy scalar) is read through
+    // its device copy.
+    NodeP view = a->buffer->device == DeviceKind::CPU && array_device_kind() == DeviceKind::CUDA
+                     ? make_input(device_copy(a), a->dtype, shape, strides, a->offset)
+                     : make_input(a->buffer, a->dtype, shape, strides, a->offset);
     b.keep = compute_into_new(make_cast(view, ct), ct, shape);
     ArrayObj* c = b.keep.as<ArrayObj>();
     b.base = c->buffer.bytes() + c->offset;

@@ -2,6 +2,7 @@
 // `x[i]` / `x[i] = v` between views and advanced (copying) indexing.
 #include <cstring>
 #include "numpy/indexing.h"
+#include "runtime/array_context.h"
 
 #include "numpy/ufuncs.h"
 
@@ -163,6 +164,7 @@ static View basic_view(ArrayObj* a, const Index& ix) {
 Value scalar_copy(ArrayObj* a, int64_t offset) {
     Value out;
     if (a->buffer->device == DeviceKind::CPU) {
+        HostArraysScope host;  // a host scalar's element stays a host scalar on a GPU context
         out = new_array(a->dtype, {});
         ArrayObj* o = out.as<ArrayObj>();
         if (o->buffer->device == DeviceKind::CPU) {

@@ -3,10 +3,12 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <unordered_map>
 
 #include "codegen/kernel.h"
 #include "codegen/plan.h"
+#include "runtime/array_context.h"
 #include "numpy/promote.h"
 #include "numpy/array.h"
 #include "numpy/shape_funcs.h"
@@ -272,7 +274,20 @@ Value apply_ufunc(Interp& in, Ufunc f, std::span<const Value> values, const Ufun
             args[1].python.is_int() && args[1].python.i < 0)
             raise(types::ValueError, "Integers to negative integer powers are not allowed.");
     }
+    // Scalars only, each a Python number or a host NumPy scalar, on a GPU
+    // context: computed now on the host, as NumPy computes its scalars (the
+    // host's libm, no launch); the result is a host scalar too.
+    std::optional<HostArraysScope> host;
+    if (all_scalars && !opts.out && !opts.where && HostArraysScope::active()) {
+        bool on_host = true;
+        for (size_t k = 0; k < nargs && on_host; ++k) {
+            ArrayObj* a = args[k].array.is_undef() ? nullptr : args[k].array.as<ArrayObj>();
+            on_host = !a || (a->buffer && a->buffer->device == DeviceKind::CPU && !(a->node && !a->node->result));
+        }
+        if (on_host) host.emplace();
+    }
     Value result = node->op == Op::Scalar ? compute_into_new(node, DType::Bool, shape) : array_from_node(std::move(node), all_scalars);
+    if (host) materialize(result.as<ArrayObj>());
     if (opts.where) result = mask_result(in, result, *opts.where, opts.out);
     if (opts.out) {
         assign_array(in, *opts.out, result, /*value_is_temporary=*/true);

@@ -19,6 +19,9 @@ class Backend;  // runtime/backend.h
 class ArrayContext : public PlanContext {
 public:
     std::shared_ptr<Backend> backend;         // install_backend (runtime/backend.h)
+    // A GPU context's host backend: NumPy scalars live and compute on the
+    // host (HostArraysScope), as NumPy's do; null on the CPU.
+    std::shared_ptr<Backend> host_backend;
     size_t max_array_bytes = 0;               // 0: no cap (Config::max_array_bytes)
     std::string cache_dir;                    // "" = the default kernel cache folder
     bool fast_math = false;                   // NVRTC --use_fast_math (gpy --fast-math)
@@ -31,9 +34,36 @@ public:
     Buffer* allocate_array(size_t nbytes, bool zero) override;  // runtime/array_memory.cpp
 };
 
+// While one lives, new arrays are host arrays and kernels run on the host
+// backend, on a context whose arrays live on a GPU: NumPy scalars made from
+// Python numbers and scalar-only ufuncs (numpy/ufuncs.cpp) compute as NumPy
+// does, with the host's libm, and without a launch. No-op elsewhere.
+class HostArraysScope {
+public:
+    HostArraysScope() : c_(active()), saved_(c_ ? c_->array_kind : DeviceKind::CPU) {
+        if (c_) c_->array_kind = DeviceKind::CPU;
+    }
+    ~HostArraysScope() {
+        if (c_) c_->array_kind = saved_;
+    }
+    HostArraysScope(const HostArraysScope&) = delete;
+    HostArraysScope& operator=(const HostArraysScope&) = delete;
+    // A GPU context with a host backend: the scope applies.
+    static ArrayContext* active();
+
+private:
+    ArrayContext* c_;
+    DeviceKind saved_;
+};
+
 // The bound interpreter's runtime context, or nullptr when none is bound
 // (a unit test driving the runtime directly, a background thread): callers
 // then use the defaults (host arrays, no cap, the default stream).
 inline ArrayContext* array_context() { return static_cast<ArrayContext*>(bound_context()); }
+
+inline ArrayContext* HostArraysScope::active() {
+    ArrayContext* c = array_context();
+    return c && c->host_backend && c->array_kind == DeviceKind::CUDA ? c : nullptr;
+}
 
 }  // namespace gpy

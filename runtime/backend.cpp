@@ -72,9 +72,15 @@ BackendChoice install_backend(ArrayContext& ctx, const BackendOptions& o) {
     ctx.fast_math = o.fast_math;
     ctx.debug = o.debug;
     ctx.backend = cuda ? make_cuda_backend() : make_cpu_backend();
-    Backend* b = ctx.backend.get();  // the context owns it and outlives its runner
-    ctx.runner = [b](KernelPlan& plan) { b->run(plan); };
-    ctx.readiness = [b](const KernelPlan& plan, bool ahead) { return b->ready(plan, ahead); };
+    ctx.host_backend = cuda ? make_cpu_backend() : nullptr;
+    // The context owns both and outlives its runner. Under a HostArraysScope
+    // (array_kind CPU on a GPU context) kernels run on the host backend.
+    Backend* b = ctx.backend.get();
+    Backend* h = ctx.host_backend.get();
+    ArrayContext* c = &ctx;
+    auto pick = [b, h, c]() { return h && c->array_kind == DeviceKind::CPU ? h : b; };
+    ctx.runner = [pick](KernelPlan& plan) { pick()->run(plan); };
+    ctx.readiness = [pick](const KernelPlan& plan, bool ahead) { return pick()->ready(plan, ahead); };
     return choice;
 }
 
