@@ -17,7 +17,7 @@ TypeObject *type, *none, *boolean, *integer, *real, *complex, *str, *list, *tupl
 TypeObject *BaseException, *Exception, *ArithmeticError, *ZeroDivisionError, *OverflowError, *LookupError,
     *IndexError, *KeyError, *ValueError, *TypeError, *NameError, *UnboundLocalError, *AttributeError, *ImportError,
     *ModuleNotFoundError, *RuntimeError, *RecursionError, *NotImplementedError, *MemoryError, *SystemError, *AssertionError,
-    *KeyboardInterrupt, *SystemExit, *StopIteration, *UnicodeError, *OSError, *FileNotFoundError;
+    *KeyboardInterrupt, *SystemExit, *StopIteration, *UnicodeError, *OSError, *FileNotFoundError, *FloatingPointError;
 
 static std::vector<TypeObject*> g_exceptions;
 
@@ -88,7 +88,7 @@ void init() {
         StopIteration = exc("StopIteration", Exception, "Signal the end from iterator.__next__().");
         OSError = exc("OSError", Exception, "Base class for I/O related errors.");
         FileNotFoundError = exc("FileNotFoundError", OSError, "File not found.");
-        exc("FloatingPointError", ArithmeticError, "Floating-point operation failed.");
+        FloatingPointError = exc("FloatingPointError", ArithmeticError, "Floating-point operation failed.");
         // The warning categories, so that scripts can name them (gpy issues none).
         TypeObject* warning = exc("Warning", Exception, "Base class for warning categories.");
         for (const char* w : {"UserWarning", "DeprecationWarning", "PendingDeprecationWarning", "SyntaxWarning", "RuntimeWarning",

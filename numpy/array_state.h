@@ -27,6 +27,13 @@ struct ArrayState : ArrayContext {
     bool lazy = true;  // Config::lazy: false computes an array when it is bound to a name
     // np.seterr's modes for divide, over, under, invalid (numpy/error_state.cpp).
     std::string errstate[4] = {"warn", "warn", "ignore", "warn"};
+    // Some mode is 'raise' (set with the modes: apply_ufunc reads it first).
+    bool fp_raise = false;
+    void set_errstate(int k, const std::string& mode) {
+        errstate[k] = mode;
+        fp_raise = false;
+        for (const std::string& m : errstate) fp_raise = fp_raise || m == "raise";
+    }
     ~ArrayState() override;  // arrays that outlive it forget their slot
 };
 

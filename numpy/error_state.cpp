@@ -1,8 +1,9 @@
 // np.geterr / np.seterr / np.errstate and
 // np.printoptions: an interpreter's floating-point error modes and print
 // options, read, set, and set for a `with` block. The modes are kept and
-// reported as NumPy's, but gpy computes as under 'ignore': it issues no
-// warnings and raises no FloatingPointError (docs/differences.md).
+// reported as NumPy's; 'raise' raises NumPy's FloatingPointError from the
+// ufunc that met the error (numpy/ufuncs.cpp), the other modes compute as
+// 'ignore': gpy issues no warnings (docs/differences.md).
 #include "numpy/array_state.h"
 #include "numpy/module_parts.h"
 #include "numpy/np_args.h"
@@ -36,7 +37,7 @@ void apply_errstate(Interp& in, CallArgs& a, const char* fname) {
     for (int k = 0; k < 4; ++k)
         if (const Value* v = kwarg(a, kErrKinds[k]); v && !v->is_none()) modes[k] = checked_mode(*v);
     (void)fname;
-    for (int k = 0; k < 4; ++k) array_state(in).errstate[k] = modes[k];
+    for (int k = 0; k < 4; ++k) array_state(in).set_errstate(k, modes[k]);
 }
 
 Value np_geterr(Interp& in, CallArgs& a) {
@@ -87,7 +88,7 @@ Value errstate_enter(Interp& in, CallArgs& a) {
 Value errstate_exit(Interp& in, CallArgs& a) {
     auto* e = a.pos[0].as<ErrStateObj>();
     if (e->saved.size() == 4)
-        for (int k = 0; k < 4; ++k) array_state(in).errstate[k] = e->saved[size_t(k)];
+        for (int k = 0; k < 4; ++k) array_state(in).set_errstate(k, e->saved[size_t(k)]);
     return Value::boolean(false);
 }
 

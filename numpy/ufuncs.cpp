@@ -1,5 +1,6 @@
 // Elementwise operations (NumPy ufuncs): operand conversion with NEP 50 weak
 // Python scalars, broadcasting, type resolution, and the lazy node they build.
+#include <cfenv>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -9,8 +10,10 @@
 #include "codegen/kernel.h"
 #include "codegen/plan.h"
 #include "runtime/array_context.h"
+#include "runtime/backend.h"
 #include "numpy/promote.h"
 #include "numpy/array.h"
+#include "numpy/array_state.h"
 #include "numpy/shape_funcs.h"
 #include "numpy/ufuncs.h"
 
@@ -166,6 +169,37 @@ static bool is_sqrt_power(Interp& in, const Arg& exponent, DType base_loop, cons
     return v.is_number() && v.as_float() == 0.5;
 }
 
+// np.errstate(...='raise'): the ufunc computes now, on the host and on one
+// thread (runtime/cpu_backend.cpp under ArrayContext::fp_watch), and the
+// floating-point flags it raised give NumPy's FloatingPointError, checked in
+// NumPy's order (divide, over, under, invalid). A GPU context's arrays are
+// read from managed memory once the device is idle; the result is a host
+// array (GPU kernels read a copy).
+static Value computed_raising_fp_errors(Interp& in, const std::string& name, const NodeP& node, bool all_scalars) {
+    ArrayContext* c = array_context();
+    if (c && c->backend) c->backend->synchronize();
+    HostArraysScope host;
+    Value r = array_from_node(node, all_scalars);
+    if (c) {
+        c->fp_watch = true;
+        c->fp_flags = 0;
+    }
+    try {
+        materialize(r.as<ArrayObj>());
+    } catch (...) {
+        if (c) c->fp_watch = false;
+        throw;
+    }
+    if (!c) return r;
+    c->fp_watch = false;
+    static const int kFlag[4] = {FE_DIVBYZERO, FE_OVERFLOW, FE_UNDERFLOW, FE_INVALID};
+    static const char* kText[4] = {"divide by zero", "overflow", "underflow", "invalid value"};
+    for (int k = 0; k < 4; ++k)
+        if ((c->fp_flags & kFlag[k]) && array_state(in).errstate[k] == "raise")
+            raise(types::FloatingPointError, std::string(kText[k]) + " encountered in " + name);
+    return r;
+}
+
 Value apply_ufunc(Interp& in, Ufunc f, std::span<const Value> values, const UfuncOptions& opts) {
     const UfuncDef& def = ufunc_def(f);
     // Fixed-size operand arrays: this runs once per array operation, and its
@@ -274,6 +308,37 @@ Value apply_ufunc(Interp& in, Ufunc f, std::span<const Value> values, const Ufun
             args[1].python.is_int() && args[1].python.i < 0)
             raise(types::ValueError, "Integers to negative integer powers are not allowed.");
     }
+    if (!constant_result && array_state(in).fp_raise) {
+        if (opts.where) {
+            // NumPy computes only where the mask is True: those elements are
+            // checked (computed once more, selected), then the result is
+            // computed as without 'raise'.
+            Value m = as_array_value(in, *opts.where);
+            Value mask = broadcast_view(m.as<ArrayObj>(), shape);
+            std::vector<Value> picked;
+            for (size_t k = 0; k < nargs; ++k)
+                picked.push_back(args[k].array.is_undef() ? values[k]
+                                                          : get_item(in, broadcast_view(args[k].array.as<ArrayObj>(), shape), mask));
+            UfuncOptions checked;
+            checked.dtype = opts.dtype;
+            apply_ufunc(in, f, picked, checked);
+        } else {
+            // NumPy's scalar math names its operations "scalar multiply".
+            bool numpy_scalar = false, scalars_only = true;
+            for (size_t k = 0; k < nargs; ++k) {
+                ArrayObj* a = args[k].array.is_undef() ? nullptr : args[k].array.as<ArrayObj>();
+                if (a && a->numpy_scalar) numpy_scalar = true;
+                else if (a) scalars_only = false;
+            }
+            std::string name = std::string(opts.operator_call && numpy_scalar && scalars_only ? "scalar " : "") + std::string(def.numpy_name);
+            Value r = computed_raising_fp_errors(in, name, node, all_scalars);
+            if (opts.out) {
+                assign_array(in, *opts.out, r, /*value_is_temporary=*/true);
+                return *opts.out;
+            }
+            return r;
+        }
+    }
     // Scalars only, each a Python number or a host NumPy scalar, on a GPU
     // context: computed now on the host, as NumPy computes its scalars (the
     // host's libm, no launch); the result is a host scalar too.
@@ -343,6 +408,7 @@ Value slot_binary(Interp& in, BinOp op, const Value& a, const Value& b) {
     if (base && base->numpy_scalar && (b.is_number() || (ex && ex->numpy_scalar))) {
         UfuncOptions o;
         o.scalar_power = true;
+        o.operator_call = true;
         return apply_ufunc(in, Ufunc::power, {a, b}, o);
     }
     if (op == BinOp::Pow && as_array(a) && (b.is_int() || b.is_float())) {
@@ -353,7 +419,9 @@ Value slot_binary(Interp& in, BinOp op, const Value& a, const Value& b) {
         if (inexact && e == 1) return apply_ufunc(in, Ufunc::positive, {a});
         if (inexact && e == -1) return apply_ufunc(in, Ufunc::reciprocal, {a});
     }
-    return apply_ufunc(in, binop_ufunc(op), {a, b});
+    UfuncOptions by_operator;
+    by_operator.operator_call = true;
+    return apply_ufunc(in, binop_ufunc(op), {a, b}, by_operator);
 }
 
 Value slot_inplace(Interp& in, BinOp op, const Value& a, const Value& b) {

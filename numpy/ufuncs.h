@@ -20,6 +20,9 @@ struct UfuncOptions {
     // The `**` of NumPy scalars: NumPy's scalar math calls pow, without the
     // power loop's sqrt fast path.
     bool scalar_power = false;
+    // Called by an operator (x * y): NumPy scalars' errors then name "scalar
+    // multiply", as NumPy's scalar math does.
+    bool operator_call = false;
 };
 
 // np.<f>(*values): builds the lazy node (or writes into out=).

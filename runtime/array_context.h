@@ -30,6 +30,11 @@ public:
     // slot); nullptr is the legacy default stream. A CUstream, kept as void*
     // so that this header does not need the driver's.
     void* streams[64] = {};
+    // np.errstate 'raise' (numpy/ufuncs.cpp): while fp_watch, the host
+    // backend runs elementwise kernels on the calling thread and ORs the
+    // FE_* flags they raise into fp_flags.
+    bool fp_watch = false;
+    int fp_flags = 0;
 
     Buffer* allocate_array(size_t nbytes, bool zero) override;  // runtime/array_memory.cpp
 };

@@ -1,5 +1,7 @@
 #include "runtime/cpu_backend.h"
 
+#include <cfenv>
+
 #include <algorithm>
 #include <mutex>
 #include <string>
@@ -144,7 +146,15 @@ void run_kernel_cpu(KernelPlan& plan) {
     Launch& L = plan.launch;
     int error = 0;
     if (plan.source->may_fail) L.ptrs.back() = reinterpret_cast<char*>(&error);
-    run_entry(k, plan);
+    ArrayContext* c = array_context();
+    if (c && c->fp_watch && plan.source->kind == KernelSource::Elementwise) {
+        // The floating-point flags are per thread: one thread runs it all.
+        std::feclearexcept(FE_ALL_EXCEPT);
+        k.fn(L.ptrs.data(), L.meta.data(), L.scalars.data(), 0, L.outer);
+        c->fp_flags |= std::fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
+    } else {
+        run_entry(k, plan);
+    }
     L.error = error;
 }
 
