@@ -134,27 +134,33 @@ void run_entry(const Entry& k, KernelPlan& plan) {
 
 }  // namespace
 
+// Runs an elementwise kernel on the calling thread, ORing the floating-point
+// flags it raises into the context's (np.errstate 'raise': the flags are per
+// thread, so one thread runs it all).
+static void run_watching_fp_flags(const Entry& k, KernelPlan& plan, ArrayContext& c) {
+    Launch& L = plan.launch;
+    std::feclearexcept(FE_ALL_EXCEPT);
+    k.fn(L.ptrs.data(), L.meta.data(), L.scalars.data(), 0, L.outer);
+    c.fp_flags |= std::fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
+}
+
 void run_kernel_cpu(KernelPlan& plan) {
+    ArrayContext* c = array_context();
+    const bool watch = c && c->fp_watch && plan.source->kind == KernelSource::Elementwise;
     // The CPU compiles each kernel before its first run; the interpreter
     // runs here only when asked (GPY_TIER0=always: tests of its programs).
     if (!plan.source->tier0.empty() && tier0_mode() == Tier0Mode::Always) {
         KernelPlan t = tier0_plan(plan);
-        run_entry(entry_for(*t.source), t);
+        if (watch) run_watching_fp_flags(entry_for(*t.source), t, *c);
+        else run_entry(entry_for(*t.source), t);
         return;
     }
     const Entry& k = entry_for(*plan.source);
     Launch& L = plan.launch;
     int error = 0;
     if (plan.source->may_fail) L.ptrs.back() = reinterpret_cast<char*>(&error);
-    ArrayContext* c = array_context();
-    if (c && c->fp_watch && plan.source->kind == KernelSource::Elementwise) {
-        // The floating-point flags are per thread: one thread runs it all.
-        std::feclearexcept(FE_ALL_EXCEPT);
-        k.fn(L.ptrs.data(), L.meta.data(), L.scalars.data(), 0, L.outer);
-        c->fp_flags |= std::fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
-    } else {
-        run_entry(k, plan);
-    }
+    if (watch) run_watching_fp_flags(k, plan, *c);
+    else run_entry(k, plan);
     L.error = error;
 }
 
