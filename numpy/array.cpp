@@ -228,6 +228,14 @@ Value array_from_node(dag::NodeP n, bool numpy_scalar) {
 
 Value array_from_buffer(BufferRef buf, DType dt, dag::Shape shape, std::vector<int64_t> strides, int64_t offset) {
     checked_size(shape, dt);
+    // A view of a GPU context's host NumPy scalar (np.stack of scalars,
+    // x[None], a broadcast) views a device copy of its one element: arrays of
+    // a GPU context live on the device (kernels and libraries read them).
+    if (!shape.empty() && buf && buf->device == DeviceKind::CPU && array_device_kind() == DeviceKind::CUDA) {
+        BufferRef dev(Buffer::allocate(buf->nbytes));
+        std::memcpy(dev.bytes(), buf.bytes(), buf->nbytes);
+        buf = std::move(dev);
+    }
     auto* a = new ArrayObj();
     Value v = Value::object(a);
     a->dtype = dt;

@@ -234,11 +234,7 @@ Batched as_batched(const Problem& p, size_t k, const std::vector<int>& batch, co
             shape.push_back(p.size.at(l));
             strides.push_back(p.stride(k, l));
         }
-    // A host scalar's buffer (a GPU context's NumPy scalar) is read through
-    // its device copy.
-    NodeP view = a->buffer->device == DeviceKind::CPU && array_device_kind() == DeviceKind::CUDA
-                     ? make_input(device_copy(a), a->dtype, shape, strides, a->offset)
-                     : make_input(a->buffer, a->dtype, shape, strides, a->offset);
+    NodeP view = make_input(a->buffer, a->dtype, shape, strides, a->offset);
     b.keep = compute_into_new(make_cast(view, ct), ct, shape);
     ArrayObj* c = b.keep.as<ArrayObj>();
     b.base = c->buffer.bytes() + c->offset;
@@ -486,6 +482,11 @@ Value np_einsum(Interp& in, CallArgs& a) {
         if (a.npos % 2 == 1) spec += "->" + sublist_text(in, a.pos[a.npos - 1]);
     }
     if (ops.empty()) raise(types::ValueError, "must specify at least one operand");
+    // A GPU context's NumPy scalars live on the host: the kernels and cuBLAS
+    // read their device copies.
+    for (Value& v : ops)
+        if (ArrayObj* x = v.as<ArrayObj>(); x->buffer && x->buffer->device == DeviceKind::CPU && array_device_kind() == DeviceKind::CUDA)
+            v = array_from_buffer(device_copy(x), x->dtype, x->shape, x->strides, x->offset);
     // optimize= only chooses a contraction order in NumPy; one fused kernel needs none.
     std::optional<DType> dt;
     if (const Value* d = kwarg(a, "dtype"); d && !d->is_none()) dt = to_dtype(in, *d);
