@@ -205,9 +205,10 @@ Value reduce(Interp& in, ReduceOp op, const Value& x, const ReduceOptions& o) {
         node = array_node(combined.as<ArrayObj>());
         node = make_cast(node, out);
     }
-    bool scalar = axes.size() == size_t(a->ndim()) && !o.keepdims;
+    // A 0-d result is a NumPy scalar, keepdims or not (a 0-d input keeps no dims).
+    bool scalar = axes.size() == size_t(a->ndim()) && (!o.keepdims || a->ndim() == 0);
     Value result = array_from_node(node, scalar);
-    if (o.keepdims) result = keep_dims(result, axes, a->ndim());
+    if (o.keepdims && a->ndim() > 0) result = keep_dims(result, axes, a->ndim());
     if (o.out) return store_reduction_out(in, *o.out, result, ufunc_of(op), a->shape, o.keepdims);
     return result;
 }
@@ -275,7 +276,7 @@ Value mean(Interp& in, const Value& x, const ReduceOptions& o) {
     Value s = reduce(in, ReduceOp::Sum, arr, so);
     Value m = apply_ufunc(in, Ufunc::true_divide, {s, element_count(in, a, axes, o)});
     if (m.as<ArrayObj>()->dtype != acc) m = array_from_node(make_cast(array_node(m.as<ArrayObj>()), acc), m.as<ArrayObj>()->numpy_scalar);
-    if (o.keepdims) m = keep_dims(m, axes, a->ndim());
+    if (o.keepdims && a->ndim() > 0) m = keep_dims(m, axes, a->ndim());  // a 0-d input's mean stays a scalar
     if (o.out) return store_reduction_out(in, *o.out, m, "add", a->shape, o.keepdims);
     return m;
 }

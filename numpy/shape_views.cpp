@@ -74,6 +74,8 @@ Value np_flip(Interp& in, CallArgs& a) {
     std::vector<int> axes;
     if (axis) axes = axis_tuple(in, *axis, xa->ndim());
     else for (int d = 0; d < xa->ndim(); ++d) axes.push_back(d);
+    // NumPy indexes m[()] for a 0-d m: a NumPy scalar.
+    if (xa->ndim() == 0) return get_item(in, x, make_tuple({}));
     if (axes.empty()) return view_of(xa, xa->shape, xa->strides, xa->offset);
     return flip_axes(xa, axes);
 }

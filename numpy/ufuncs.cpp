@@ -14,6 +14,7 @@
 #include "numpy/promote.h"
 #include "numpy/array.h"
 #include "numpy/array_state.h"
+#include "numpy/scalar_types.h"
 #include "numpy/shape_funcs.h"
 #include "numpy/ufuncs.h"
 
@@ -265,6 +266,7 @@ Value apply_ufunc(Interp& in, Ufunc f, std::span<const Value> values, const Ufun
     for (size_t k = 0; k < nargs; ++k)
         if (!args[k].array.is_undef() && args[k].array.as<ArrayObj>()->ndim() != 0) all_scalars = false;
     NodeP node;
+    const bool node_was_constant = constant_result.has_value();
     if (constant_result) {
         // NumPy answers e.g. uint8_array < 300 without computing: all True.
         ScalarValue v;
@@ -352,6 +354,7 @@ Value apply_ufunc(Interp& in, Ufunc f, std::span<const Value> values, const Ufun
         if (on_host) host.emplace();
     }
     Value result = node->op == Op::Scalar ? compute_into_new(node, DType::Bool, shape) : array_from_node(std::move(node), all_scalars);
+    if (node_was_constant && all_scalars) set_numpy_scalar(result.as<ArrayObj>(), true);  // np.uint32(5) > -3 is np.True_
     if (host) materialize(result.as<ArrayObj>());
     if (opts.where) result = mask_result(in, result, *opts.where, opts.out);
     if (opts.out) {

@@ -6,9 +6,13 @@ real NumPy under python3 and gpy's array module under build/gpy. Each case
 builds its inputs from literals (no RNG inside the script), evaluates a random
 array expression or statement sequence, and prints one canonical line:
 
-    CASE <k> <dtype> (<shape>) <values>         values from .tolist()
-    CASE <k> <dtype> (<shape>) U <hi> <lo>      uint64: the high and low 32 bits
+    CASE <k> <type> <dtype> (<shape>) <values>         values from .tolist()
+    CASE <k> <type> <dtype> (<shape>) U <hi> <lo>      uint64: the high and low 32 bits
+    CASE <k> <type> <dtype> (<shape>) C <re> <im>      complex: real and imaginary parts
     CASE <k> ERR <exception type name>
+
+<type> is type(r).__name__, prefixed "np." for NumPy scalars (np.float64,
+np.bool, ...), so ndarray / np.float32 / float / bool results are told apart.
 
 The generator runs under CPython with real NumPy: it evaluates every
 sub-expression while building a case, so it knows dtypes and values. It uses
@@ -71,16 +75,22 @@ FLUSH_DEF
 
 
 def show(k, r):
+    tn = type(r).__name__
+    if isinstance(r, np.generic):
+        tn = "np." + tn
     a = np.asarray(r)
     dt = str(a.dtype)
     shp = "(" + ",".join([str(d) for d in a.shape]) + ")"
     if dt == "uint64":
         hi = np.right_shift(a, 32).astype(np.int64)
         lo = np.bitwise_and(a, 4294967295).astype(np.int64)
-        print("CASE", k, dt, shp, "U", _fmt(hi.tolist()), _fmt(lo.tolist()), flush=True)
+        print("CASE", k, tn, dt, shp, "U", _fmt(hi.tolist()), _fmt(lo.tolist()), flush=True)
+        _flush()
+    elif dt.startswith("complex"):
+        print("CASE", k, tn, dt, shp, "C", _fmt(a.real.tolist()), _fmt(a.imag.tolist()), flush=True)
         _flush()
     else:
-        print("CASE", k, dt, shp, _fmt(a.tolist()), flush=True)
+        print("CASE", k, tn, dt, shp, _fmt(a.tolist()), flush=True)
         _flush()
 
 '''
@@ -108,6 +118,56 @@ COMPARE = {"<", "<=", ">", ">=", "==", "!="}
 TAINT_OK_BIN = {"+", "-", "*", "/", "maximum", "minimum", "fmax", "fmin", "add", "subtract", "multiply",
                 "divide"}
 TAINT_OK_UN = {"-", "abs", "negative", "absolute", "fabs", "positive"}
+
+# ------------------------------------------------------------ operand forms (issue 21)
+# Wherever an operand could be a Python scalar or an array, the generator
+# sometimes writes it in another form. The weights below pick the form; a weight
+# of 0 gates a form off. When a gpy bug makes a form fail, set its weight to 0
+# here with a comment naming the bug (and list it in KNOWN_ISSUES.md), so that
+# CI stays green until the bug is fixed.
+#
+# A scalar operand (the other side of a binary operator, the second argument of
+# a binary ufunc, where's `y`, clip's bounds, an in-place right-hand side):
+SCALAR_FORMS = [
+    ("py", 55),        # a Python int/float/bool: weak under NEP 50
+    ("np", 30),        # a NumPy scalar, np.float32(1.5), np.int8(-3), np.bool_(True): strong
+    ("0d", 15),        # a 0-d array, np.array(7, dtype=np.uint16): strong
+]
+# An array argument of a function (ufuncs, where, clip, reductions, library
+# functions) or one side of a binary operator whose other side is an ndarray:
+ARG_FORMS = [
+    ("expr", 84),      # an array expression (a variable, a view, a sub-expression)
+    ("list", 10),      # a (nested) Python list literal, np.add([1, 2], x)
+    ("tuple", 6),      # a (nested) tuple literal, np.where((True, False), x, y)
+]
+# A 0-d array argument of a function is sometimes a scalar instead
+# (np.sqrt(np.float32(2)), np.sqrt(2.5)), with this probability:
+P_SCALAR_ARG = 0.3
+# A 0-d leaf of an expression is sometimes a NumPy scalar instead of a 0-d
+# array variable, with this probability:
+P_NPSCALAR_LEAF = 0.3
+# Complex NumPy scalars (np.complex64 / np.complex128) in the scalar cases and
+# as the last operation of an elementwise case (only + - * == != < and a few
+# exact ufuncs: complex transcendental functions have no tolerance model here).
+COMPLEX_WEIGHT = 6
+COMPLEX_DTYPES = ["complex64", "complex128"]
+
+# Gates for genuine gpy bugs found when the type check came in (2026-11-27, see
+# KNOWN_ISSUES.md). True: the generator avoids the input. Set one to False once
+# its bug is fixed.
+#
+# gpy returns a 0-d ndarray where NumPy returns a NumPy scalar from a reduction
+# of a 0-d input with keepdims=True: np.sum(np.array(2.0), keepdims=True),
+# np.argmax(np.array(3), keepdims=True), np.mean(9, keepdims=True).
+GATE_0D_KEEPDIMS = False
+# gpy returns a 0-d ndarray where NumPy returns a NumPy scalar from np.flip of
+# a 0-d array or NumPy scalar: np.flip(np.array(2.0)), np.flip(np.float32(2)).
+GATE_FLIP_0D = False
+# gpy returns a 0-d ndarray where NumPy returns np.bool from a comparison of a
+# 0-d integer array or NumPy integer scalar with a Python int outside its
+# dtype's range: np.uint32(5) > -3, np.array(5, dtype=np.int8) == 300.
+GATE_CMP_OUT_OF_RANGE_0D = False
+CMP_UFUNCS = {"greater", "greater_equal", "less", "less_equal", "equal", "not_equal"}
 
 INT_SCALARS_BIG = [127, 128, 255, 256, -128, -129, 300, 1000, 32767, 32768, 65535, 65536, -32769,
                    2147483647, 2147483648, 4294967295, 4294967296, -2147483649, 9223372036854775807,
@@ -172,12 +232,19 @@ class Ex:
     approximate (libm) nodes it contains, and E: None if the value is exactly
     reproducible, else an absolute error bound (float64 array) per element."""
 
-    def __init__(self, code, val=None, err=None, E=None, approx=0):
+    def __init__(self, code, val=None, err=None, E=None, approx=0, form="expr"):
         self.code = code
         self.val = val
         self.err = err
         self.E = E
         self.approx = approx
+        # "expr": an array expression (its value may be a NumPy scalar);
+        # "np": a NumPy scalar or 0-d array constructor (np.int8(3));
+        # "py": a Python scalar literal; "seq": a list or tuple literal.
+        # "py" and "seq" have no array methods and must not meet another
+        # Python scalar or sequence in an operator: only function arguments,
+        # or an operator's operand next to an ndarray.
+        self.form = form
 
     @property
     def dt(self):
@@ -227,9 +294,9 @@ class Case:
     def ev(self, code):
         return self._guard(lambda: eval(code, self.env))  # noqa: S307 - our own generated code
 
-    def ex(self, code, E=None, approx=0):
+    def ex(self, code, E=None, approx=0, form="expr"):
         v, err = self.ev(code)
-        return Ex(code, v, err, E, approx)
+        return Ex(code, v, err, E, approx, form)
 
     def stmt(self, line):
         """Adds a statement; returns the error name if NumPy raised there."""
@@ -369,7 +436,10 @@ class Case:
 
     # ------------------------------------------------------------ leaves
     def leaf_ex(self, shape, allow_view=True):
-        """An array of `shape`: a variable, or a view of a differently shaped one."""
+        """An array of `shape`: a variable, or a view of a differently shaped one
+        (a 0-d one is sometimes a NumPy scalar, np.float32(1.5))."""
+        if not shape and self.r() < P_NPSCALAR_LEAF:
+            return self.npscalar_ex(zero_d=False)
         if allow_view and self.r() < 0.25:
             v = self.view_leaf(shape)
             if v is not None:
@@ -501,6 +571,148 @@ class Case:
             return self.pick(FLOAT_SCALARS) if self.r() < 0.5 else self.rng.randint(-40, 40) / 4.0
         return self.r() < 0.5
 
+    @staticmethod
+    def gated_cmp(op, x, y):
+        """GATE_CMP_OUT_OF_RANGE_0D: op(x, y) compares a 0-d integer value with
+        a Python int outside its dtype's range (x, y: Ex or Python scalars)."""
+        if not GATE_CMP_OUT_OF_RANGE_0D or (op not in COMPARE and op not in CMP_UFUNCS):
+            return False
+        for p, q in ((x, y), (y, x)):
+            pv = p.val if isinstance(p, Ex) and p.form == "py" else p
+            if isinstance(pv, Ex) or isinstance(pv, bool) or not isinstance(pv, int):
+                continue
+            qv = np.asarray(q.val if isinstance(q, Ex) else q)
+            if qv.ndim == 0 and qv.dtype.kind in "iu":
+                info = np.iinfo(qv.dtype)
+                if not int(info.min) <= pv <= int(info.max):
+                    return True
+        return False
+
+    # ------------------------------------------------------------ operand forms
+    def dtypes_holding(self, v):
+        """The real dtypes a NumPy scalar constructor accepts v in without
+        raising or rounding to a different kind of value."""
+        if isinstance(v, bool):
+            return ["bool"]
+        if isinstance(v, int):
+            out = [d for d in INT_DTYPES if int(np.iinfo(d).min) <= v <= int(np.iinfo(d).max)]
+            return out + (["float32", "float64"] if abs(v) < 2 ** 24 else ["float64"])
+        return list(FLOAT_DTYPES)
+
+    def cvalue(self, dt):
+        """A complex value whose parts are exact in dt's component dtype."""
+        def part():
+            x = self.r()
+            if x < 0.7:
+                return self.rng.randint(-16, 16) / 4.0
+            if x < 0.8:
+                return self.pick([0.0, -0.0, 1.0, -1.0])
+            if x < 0.9:
+                return self.values("float32", 1)[0]
+            return self.pick([float("nan"), float("inf"), -float("inf"), 0.5])
+        re_, im_ = part(), part()
+        if self.r() < 0.6:  # mostly finite
+            re_ = re_ if math.isfinite(re_) else 1.5
+            im_ = im_ if math.isfinite(im_) else -2.0
+        return complex(re_, im_)
+
+    def scalar_code(self, dt, v, zero_d=False):
+        """Source of a NumPy scalar (or a 0-d array) of dtype dt holding v."""
+        if dt in COMPLEX_DTYPES:
+            inner = "complex(%s, %s)" % (lit_elem(v.real), lit_elem(v.imag))
+        else:
+            inner = lit_elem(v)
+        if zero_d:
+            return "np.array(%s, dtype=np.%s)" % (inner, dt)
+        return "np.%s(%s)" % ("bool_" if dt == "bool" else dt, inner)
+
+    def npscalar_ex(self, dt=None, v=None, zero_d=None, complex_ok=False):
+        """A NumPy scalar or 0-d array constructor (Ex of form "np")."""
+        if dt is None:
+            if complex_ok and self.r() < 0.3:
+                dt = self.pick(COMPLEX_DTYPES)
+            else:
+                dt = self.primary if self.r() < 0.3 else self.pick_dtype()
+        if v is None:
+            v = self.cvalue(dt) if dt in COMPLEX_DTYPES else self.values(dt, 1)[0]
+        if zero_d is None:
+            zero_d = self.r() < 0.3
+        e = self.ex(self.scalar_code(dt, v, zero_d), form="np")
+        if e.err:
+            raise Terminal(e)
+        self.meta["areas"].add("form_0d" if zero_d else "form_np")
+        return e
+
+    def scalar_operand(self, for_dt=None, shift=False, pool=None):
+        """A scalar operand: a Python scalar (returned as is, the old way) or,
+        per SCALAR_FORMS, a NumPy scalar / 0-d array Ex holding a similar value."""
+        v = self.pick(pool) if pool else self.py_scalar(for_dt, shift=shift)
+        form = self.wpick(SCALAR_FORMS)
+        if form == "py":
+            return v
+        if self.r() < 0.25 and not shift and not pool:
+            return self.npscalar_ex(zero_d=form == "0d")  # any dtype, any value
+        dt = self.pick(self.dtypes_holding(v))
+        if isinstance(v, float) and dt in INT_DTYPES:
+            dt = "float64"
+        return self.npscalar_ex(dt, v, zero_d=form == "0d")
+
+    def seq_ex(self, shape, tuple_=None, kind=None):
+        """A (nested) list or tuple literal of `shape` (Ex of form "seq");
+        `shape` must not be ()."""
+        assert shape, "a sequence literal needs a shape"
+        if tuple_ is None:
+            tuple_ = self.wpick(ARG_FORMS[1:]) == "tuple"
+        n = int(np.prod(shape)) if shape else 1
+        kind = kind or self.wpick([("int", 40), ("float", 35), ("bool", 15), ("mixed", 10)])
+        if kind == "int":
+            vals = self.values(self.pick(["int8", "int16", "int16", "int64"]), n)
+        elif kind == "float":
+            vals = self.values(self.pick(["float64", "float32"]), n)
+        elif kind == "bool":
+            vals = self.values("bool", n)
+        else:
+            vals = [self.pick([self.values("int16", 1)[0], self.values("float64", 1)[0], self.r() < 0.5])
+                    for _ in range(n)]
+        codes = [lit_elem(v) for v in vals]
+        if n and self.r() < 0.08:  # a NumPy scalar among the elements
+            i = self.rng.randrange(n)
+            dt = self.pick(self.dtypes_holding(vals[i]))
+            codes[i] = self.scalar_code(dt, vals[i])
+
+        def nest(items, shp):
+            if not shp:
+                return items[0]
+            step = int(np.prod(shp[1:])) if len(shp) > 1 else 1
+            parts = [nest(items[i * step:(i + 1) * step], shp[1:]) for i in range(shp[0])]
+            if tuple_:
+                return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+            return "[" + ", ".join(parts) + "]"
+
+        e = self.ex(nest(codes, tuple(shape)), form="seq")
+        if e.err:
+            raise Reject()
+        self.meta["areas"].add("form_tuple" if tuple_ else "form_list")
+        return e
+
+    def py_ex(self, for_dt=None):
+        v = self.py_scalar(for_dt)
+        self.meta["areas"].add("form_py")
+        return Ex(lit(v), v, form="py")
+
+    def arg_ex(self, depth, shape, seq_ok=True):
+        """An array argument of a function: an expression, or per ARG_FORMS a
+        list/tuple literal; a 0-d one is sometimes a Python or NumPy scalar."""
+        if not shape and self.r() < P_SCALAR_ARG:
+            x = self.r()
+            if x < 0.3:
+                return self.py_ex(self.primary)
+            return self.npscalar_ex(zero_d=x > 0.85)
+        form = self.wpick(ARG_FORMS)
+        if form != "expr" and seq_ok and shape:
+            return self.seq_ex(shape, tuple_=form == "tuple")
+        return self.sub(depth, shape)
+
     # ------------------------------------------------------------ expressions
     def taint_of(self, val, dt, ulps):
         """Error bound for the output of an approximate function."""
@@ -562,7 +774,7 @@ class Case:
     def wrap(self, e):
         """Source text of e, parenthesised unless it is a name or a literal."""
         c = e.code if isinstance(e, Ex) else lit(e)
-        if not isinstance(e, Ex) or c.isidentifier():
+        if not isinstance(e, Ex) or c.isidentifier() or e.form in ("np", "py", "seq"):
             return c
         if c.startswith("(") and c.endswith(")") and self._balanced(c[1:-1]):
             return c
@@ -597,11 +809,18 @@ class Case:
         if op == "**" and b is not None and self.r() < 0.6:
             scalar = True
         if scalar:
-            b = self.py_scalar(a.dt, shift=op in ("<<", ">>"))
             if op == "**":
-                b = self.pick([0, 1, 2, 3, 0.5, 2.0, -1, -2, 1.5, 10, True])
-        if scalar and self.r() < 0.3:
+                b = self.scalar_operand(pool=[0, 1, 2, 3, 0.5, 2.0, -1, -2, 1.5, 10, True])
+            else:
+                b = self.scalar_operand(a.dt, shift=op in ("<<", ">>"))
+        elif isinstance(a.val, np.ndarray) and self.wpick(ARG_FORMS) != "expr":
+            # a list / tuple next to an ndarray: ndarray's (reflected) operator
+            if not b.tainted and b.shape:
+                b = self.seq_ex(b.shape)
+        if (scalar or isinstance(b, Ex) and b.form == "seq") and self.r() < 0.3:
             a, b = b, a  # scalar on the left: reflected operators
+        if self.gated_cmp(op, a, b):
+            return None
         e = self.ex("%s %s %s" % (self.wrap(a), op, self.wrap(b)))
         if e.err:
             return e
@@ -621,7 +840,7 @@ class Case:
             e.approx = approx + 1
 
     def gen_u1(self, depth, shape):
-        a = self.sub(depth, shape)
+        a = self.arg_ex(depth, shape)
         if a.tainted:
             fn = self.pick(["negative", "absolute", "fabs", "positive"])
         else:
@@ -655,11 +874,11 @@ class Case:
 
     def gen_u2(self, depth, shape):
         fn = self.pick(UFUNC2_EXACT + UFUNC2_APPROX)
-        a = self.sub(depth, self.variant(shape))
+        a = self.arg_ex(depth, self.variant(shape))
         if self.r() < 0.3:
-            b = self.py_scalar(a.dt, shift=fn in ("left_shift", "right_shift"))
+            b = self.scalar_operand(a.dt, shift=fn in ("left_shift", "right_shift"))
         else:
-            b = self.sub(depth, self.variant(shape))
+            b = self.arg_ex(depth, self.variant(shape))
         ta = a.tainted or (isinstance(b, Ex) and b.tainted)
         if fn in UFUNC2_APPROX and ta:
             fn = "multiply"
@@ -669,9 +888,11 @@ class Case:
         if fn in BITWISE and floaty and self.r() < 0.9:
             fn = self.pick(["maximum", "fmin", "add"])
         if fn in ("power", "float_power") and isinstance(b, Ex) and self.r() < 0.5:
-            b = self.pick([0, 1, 2, 3, 0.5, 2.0, -1, 1.5, True])
+            b = self.scalar_operand(pool=[0, 1, 2, 3, 0.5, 2.0, -1, 1.5, True])
         if self.r() < 0.2:
             a, b = b, a
+        if self.gated_cmp(fn, a, b):
+            return None
         code = [x.code if isinstance(x, Ex) else lit_elem(x) for x in (a, b)]
         e = self.ex("np.%s(%s, %s)" % (fn, code[0], code[1]))
         if e.err:
@@ -680,8 +901,17 @@ class Case:
         return e
 
     def gen_where(self, depth, shape):
-        c = self.sub(depth, self.variant(shape))
-        if c.dt != "bool" or self.r() < 0.2:
+        cshape = self.variant(shape)
+        if cshape and self.wpick(ARG_FORMS) != "expr":
+            # np.where((True, False), ...): mostly bools, sometimes other values (truthiness)
+            c = self.seq_ex(cshape, kind="bool" if self.r() < 0.75 else None)
+            cond = c.code
+        else:
+            c = self.sub(depth, cshape)
+            cond = None
+        if cond is not None:
+            pass
+        elif c.dt != "bool" or self.r() < 0.2:
             if c.tainted:
                 return None
             cond = "%s > %s" % (self.wrap(c), lit(self.pick([0, 1, -1, 0.5])) if c.dt != "bool" else "0")
@@ -689,9 +919,12 @@ class Case:
                 cond = self.wrap(c)
         else:
             cond = c.code
-        a = self.sub(depth, self.variant(shape))
-        b = self.sub(depth, self.variant(shape)) if self.r() < 0.7 else self.py_scalar()
+        a = self.arg_ex(depth, self.variant(shape))
+        b = self.arg_ex(depth, self.variant(shape)) if self.r() < 0.7 else self.scalar_operand()
         bc = b.code if isinstance(b, Ex) else lit_elem(b)
+        if self.r() < 0.2:
+            a, b = (b if isinstance(b, Ex) else Ex(bc, b, form="py")), a
+            bc = b.code
         e = self.ex("np.where(%s, %s, %s)" % (cond, a.code, bc))
         if e.err:
             return e
@@ -705,7 +938,7 @@ class Case:
         return e
 
     def gen_clip(self, depth, shape):
-        a = self.sub(depth, shape)
+        a = self.arg_ex(depth, shape)
         lo, hi = sorted([self.rng.randint(-4, 4), self.rng.randint(-4, 6)])
         if self.r() < 0.3:
             lo, hi = lo - 0.5, hi + 0.25
@@ -713,11 +946,18 @@ class Case:
             lo, hi = hi, lo
         if self.r() < 0.15:
             lo = None
+        bounds = []
+        for v in (lo, hi):
+            if v is None:
+                bounds.append("None")
+                continue
+            v = self.scalar_operand(pool=[v])
+            bounds.append(v.code if isinstance(v, Ex) else lit_elem(v))
         form = self.r()
-        if form < 0.5:
-            code = "np.clip(%s, %s, %s)" % (a.code, "None" if lo is None else lit_elem(lo), lit_elem(hi))
+        if form < 0.5 or a.form in ("py", "seq"):
+            code = "np.clip(%s, %s, %s)" % (a.code, bounds[0], bounds[1])
         else:
-            code = "%s.clip(%s, %s)" % (self.wrap(a), "None" if lo is None else lit_elem(lo), lit_elem(hi))
+            code = "%s.clip(%s, %s)" % (self.wrap(a), bounds[0], bounds[1])
         e = self.ex(code)
         if not e.err:
             e.E, e.approx = a.E, a.approx
@@ -743,8 +983,8 @@ class Case:
     # ------------------------------------------------------------ case kinds
     def build(self):
         self.primary = self.pick_dtype()
-        kind = self.wpick([("elementwise", 38), ("reduce", 22), ("index", 15), ("inplace", 13), ("shape", 8),
-                           ("library", 8), ("rows", 5), ("scalar", 3), ("big", 2)])
+        kind = self.wpick([("elementwise", 35), ("reduce", 22), ("index", 15), ("inplace", 13), ("shape", 8),
+                           ("library", 8), ("rows", 5), ("scalar", 6), ("big", 2)])
         self.meta["kind"] = kind
         try:
             r = getattr(self, "case_" + kind)()
@@ -764,6 +1004,8 @@ class Case:
         e = self.gen_expr(self.wpick([(1, 35), (2, 40), (3, 25)]), shape, top=True)
         if e.err is None and self.r() < 0.1 and e.shape:
             return self.index_expr(e)
+        if e.err is None and not e.tainted and self.r() < 0.01 * COMPLEX_WEIGHT:
+            return self.complex_op(e)
         return e
 
     def case_library(self):
@@ -772,7 +1014,11 @@ class Case:
         scans, unique. Inputs are leaves or views (any dtype)."""
         self.meta["areas"].add("library")
         shape = self.rand_shape()
-        a = self.leaf_ex(shape)
+        form = self.wpick(ARG_FORMS)
+        if form != "expr" and shape:
+            a = self.seq_ex(shape, tuple_=form == "tuple")  # np.flip([1, 2, 3]), np.unique((3, 1, 3))
+        else:
+            a = self.leaf_ex(shape)
         if a.err:
             return a
         rank = len(a.shape)
@@ -785,6 +1031,10 @@ class Case:
         if rank in (1, 2):
             choices += ["diag"]
         op = self.pick(choices)
+        if a.form == "seq" and (op == "repeat" or op == "cumsum" and a.dt.startswith("float")):
+            op = "flip"  # these use methods below
+        if op == "flip" and rank == 0 and GATE_FLIP_0D:
+            op = "roll"
         if op == "flip":
             code = self.pick(["np.flip(%s)" % a.code, "np.flip(%s, %d)" % (a.code, ax) if rank else "np.flip(%s)" % a.code])
         elif op == "roll":
@@ -843,23 +1093,130 @@ class Case:
         return self.ex(code)
 
     def case_scalar(self):
-        """Operations on NumPy scalars (0-d results, np.float32(x) constructors)."""
+        """NumPy scalars, 0-d arrays and Python scalars as the only operands
+        (np.float64(2) * np.float32(3), np.sqrt(np.float32(2)), np.int8(100) +
+        np.int8(100), which wraps), or a NumPy scalar with an array expression."""
         self.meta["areas"].add("npscalar")
+        form = self.wpick([("mixed", 20), ("binop", 32), ("ufunc1", 14), ("ufunc2", 12), ("unary", 6),
+                           ("convert", 8), ("complex", COMPLEX_WEIGHT)])
+        if form == "complex":
+            return self.complex_op(None)
+        a = self.npscalar_ex(zero_d=self.r() < 0.15)
+        if form == "mixed":
+            b = self.gen_expr(1, self.variant(()), top=True)
+            if b.err:
+                return b
+            op = self.pick(["+", "*", "-", "<", "/", "//"])
+            e = self.ex("%s %s %s" % (a.code, op, self.wrap(b)))
+            if e.err is None:
+                self.set_taint(e, op, a, b)
+            return e
+        if form == "binop":
+            op = self.pick(BINOPS)
+            if op in BITWISE and a.dt in FLOAT_DTYPES and self.r() < 0.9:
+                op = self.pick(["+", "-", "*", "<", "=="])
+            if op == "**":
+                b = self.scalar_operand(pool=[0, 1, 2, 3, 0.5, 2.0, -1, -2, 1.5, 10, True])
+            elif self.r() < 0.6:
+                b = self.npscalar_ex(zero_d=self.r() < 0.2)
+            else:
+                b = self.scalar_operand(a.dt, shift=op in ("<<", ">>"))
+            if self.r() < 0.3:
+                a, b = b, a
+            if not isinstance(a, Ex):
+                a = Ex(lit(a), a, form="py")
+            if self.gated_cmp(op, a, b):
+                raise Reject()
+            e = self.ex("%s %s %s" % (self.wrap(a), op, self.wrap(b)))
+            if e.err is None:
+                self.set_taint(e, op, a, b)
+            return e
+        if form == "ufunc1":
+            fn = self.pick(UFUNC1_EXACT + UFUNC1_APPROX + UFUNC1_INT_OK)
+            if fn in BITWISE and a.dt in FLOAT_DTYPES and self.r() < 0.9:
+                fn = "negative"
+            if fn == "reciprocal" and a.dt not in FLOAT_DTYPES and (np.asarray(a.val) == 0).any():
+                fn = "negative"
+            e = self.ex("np.%s(%s)" % (fn, a.code))
+            if e.err is None and fn in UFUNC1_APPROX:
+                e.E = self.taint_of(e.val, e.dt, 4)
+                e.approx = 1
+            return e
+        if form == "ufunc2":
+            fn = self.pick(UFUNC2_EXACT + UFUNC2_APPROX)
+            if fn in BITWISE and a.dt in FLOAT_DTYPES and self.r() < 0.9:
+                fn = self.pick(["maximum", "add", "multiply"])
+            b = self.npscalar_ex() if self.r() < 0.5 else \
+                self.scalar_operand(a.dt, shift=fn in ("left_shift", "right_shift"))
+            args = [a, b] if self.r() < 0.7 else [b, a]
+            if self.gated_cmp(fn, *args):
+                raise Reject()
+            code = [x.code if isinstance(x, Ex) else lit_elem(x) for x in args]
+            e = self.ex("np.%s(%s, %s)" % (fn, code[0], code[1]))
+            if e.err is None:
+                self.set_taint(e, fn, *args)
+            return e
+        if form == "unary":
+            op = self.pick(["-", "abs", "~"])
+            if op == "~" and a.dt in FLOAT_DTYPES:
+                op = "-"
+            return self.ex("abs(%s)" % a.code if op == "abs" else "%s%s" % (op, a.code))
+        # convert: constructors, astype, item(), float()/int()/bool()
         dt = self.pick_dtype()
-        v = self.values(dt, 1)[0]
-        name = "x%d" % self.nvars
-        self.nvars += 1
-        err = self.stmt("%s = np.%s(%s)" % (name, dt, lit_elem(v)))
-        if err:
-            return Ex(name, err=err)
-        b = self.gen_expr(1, self.variant(()), top=True)
-        if b.err:
-            return b
-        op = self.pick(["+", "*", "-", "<", "/", "//"])
-        e = self.ex("%s %s %s" % (name, op, self.wrap(b)))
-        if e.err is None:
-            self.set_taint(e, op, self.ex(name), b)
-        return e
+        if self.bad_cast(a.val, dt):
+            dt = self.pick(["float64", "float32", "bool"])
+        how = self.pick(["ctor", "ctor", "astype", "item", "builtin"])
+        if how == "ctor":
+            code = "np.%s(%s)" % ("bool_" if dt == "bool" else dt, a.code)
+        elif how == "astype":
+            code = "%s.astype(np.%s)" % (a.code, dt)
+        elif how == "item":
+            if a.dt == "uint64":  # gpy ints are 64-bit signed (docs/differences.md)
+                return self.ex("%s.item() > 0" % a.code)
+            code = "%s.item()" % a.code
+        else:
+            fn = self.pick(["float", "bool"] if a.dt in FLOAT_DTYPES else ["float", "int", "bool"])
+            if a.dt == "uint64" and fn == "int":
+                fn = "float"
+            code = "%s(%s)" % (fn, a.code)
+        return self.ex(code)
+
+    def complex_op(self, e):
+        """A complex NumPy scalar (or 0-d array) combined with e (an untainted
+        real expression) or with another scalar. Only operations that are
+        exact on the small dyadic parts cvalue() makes (+ - * and comparisons,
+        negative, square, conjugate) or covered by the ULP model (absolute)."""
+        self.meta["areas"].add("complex")
+        c = self.npscalar_ex(dt=self.pick(COMPLEX_DTYPES), zero_d=self.r() < 0.2)
+        if e is None:
+            x = self.r()
+            if x < 0.35:
+                e = self.npscalar_ex(dt=self.pick(COMPLEX_DTYPES), zero_d=self.r() < 0.2)
+            elif x < 0.6:
+                e = self.npscalar_ex(dt=self.pick(DTYPES), v=None)
+            elif x < 0.75:
+                v = self.pick([2, -1, 0.5, 1.5, True, 0, complex(1.0, -0.5), complex(0.0, 2.0)])
+                e = Ex(lit(v) if not isinstance(v, complex) else "complex(%r, %r)" % (v.real, v.imag),
+                       v, form="py")
+            elif x < 0.85:
+                fn = self.pick(["negative", "square", "conjugate", "absolute", "isnan", "isfinite"])
+                r = self.ex("np.%s(%s)" % (fn, c.code))
+                if r.err is None and fn == "absolute":
+                    r.E = self.taint_of(r.val, r.dt, 4)
+                    r.approx = 1
+                return r
+            else:
+                e = self.leaf_ex(self.rand_shape(2), allow_view=True)
+        ops = ["+", "-", "*", "==", "!=", "add", "subtract", "multiply", "equal"]
+        if e.form not in ("seq",):
+            ops.append("<")
+        op = self.pick(ops)
+        args = [c, e] if self.r() < 0.6 else [e, c]
+        if op.isalpha():
+            code = "np.%s(%s, %s)" % (op, args[0].code, args[1].code)
+        else:
+            code = "%s %s %s" % (self.wrap(args[0]), op, self.wrap(args[1]))
+        return self.ex(code)
 
     def case_shape(self):
         shape = self.rand_shape()
@@ -1102,9 +1459,18 @@ class Case:
         if aug[:-1] in BITWISE and dtn in FLOAT_DTYPES and self.r() < 0.9:
             aug = self.pick(["+=", "*=", "-="])
 
+        def scal():
+            v = self.scalar_operand(dtn, shift=aug in ("<<=", ">>="))
+            return v.code if isinstance(v, Ex) else lit(v)
+
         def rhs(tshape, allow_scalar=True):
             if allow_scalar and self.r() < 0.45:
-                return lit(self.py_scalar(dtn, shift=aug in ("<<=", ">>=")))
+                return scal()
+            form = self.wpick(ARG_FORMS)
+            if form != "expr":  # x += [1, 2, 3]; x[1:] = (True, False)
+                vs = self.variant(tshape)
+                if vs:
+                    return self.seq_ex(vs, tuple_=form == "tuple").code
             e = self.gen_expr(self.pick([0, 0, 1]), self.variant(tshape))
             if e.err or e.tainted:
                 raise Reject()
@@ -1144,7 +1510,7 @@ class Case:
                 m = "np.array([%s])" % ", ".join(lit(v) for v in vals)
                 if rank > 1:
                     m += ".reshape(%s)" % tup(shape)
-            v = self.pick([lit(self.py_scalar(dtn)), "0"])
+            v = self.pick([scal(), "0"])
             op = self.pick(["=", "=", "=", aug])
             check_assign("%s[%s]" % (name, m), op, v)
             err = self.stmt("%s[%s] %s %s" % (name, m, op, v))
@@ -1166,7 +1532,7 @@ class Case:
             if err:
                 return Ex("%s[%s]" % (name, ix), err=err)
             if self.r() < 0.5 or not np.shape(sub):
-                v = lit(self.py_scalar(dtn))
+                v = scal()
             else:
                 v = rhs(np.shape(sub)[self.rng.randrange(0, len(np.shape(sub)) + 1):], allow_scalar=False)
             op = self.pick(["=", "=", aug])
@@ -1187,7 +1553,7 @@ class Case:
             err = self.stmt("y = %s %s %s" % (name, op, rhs(shape)))
             if not err:
                 if rank and self.r() < 0.5:
-                    err = self.stmt("%s[%s] = %s" % (name, self.basic_index(shape), lit(self.py_scalar(dtn))))
+                    err = self.stmt("%s[%s] = %s" % (name, self.basic_index(shape), scal()))
                 else:
                     err = self.stmt("%s %s %s" % (name, aug, rhs(shape)))
             if not err:
@@ -1199,7 +1565,7 @@ class Case:
                               "%s[::-1] %s %s" % (name, aug, name)])
             err = self.stmt(form)
         elif kind == "fill":
-            err = self.stmt("%s.fill(%s)" % (name, lit(self.py_scalar(dtn))))
+            err = self.stmt("%s.fill(%s)" % (name, scal()))
         else:
             err = self.stmt("%s %s %s" % (name, aug, rhs(shape)))
         if err:
@@ -1212,7 +1578,13 @@ class Case:
         shape = self.rand_shape()
         op = self.pick(["sum", "sum", "prod", "min", "max", "mean", "mean", "std", "var", "any", "all",
                         "argmin", "argmax"])
-        a = self.gen_expr(self.wpick([(0, 45), (1, 35), (2, 20)]), shape, top=True)
+        form = self.wpick(ARG_FORMS)
+        if form != "expr" and shape:
+            a = self.seq_ex(shape, tuple_=form == "tuple")  # np.sum([[1, 2], [3, 4]], axis=0)
+        elif not shape and self.r() < P_SCALAR_ARG:
+            a = self.py_ex() if self.r() < 0.3 else self.npscalar_ex()  # np.max(np.int8(3))
+        else:
+            a = self.gen_expr(self.wpick([(0, 45), (1, 35), (2, 20)]), shape, top=True)
         if a.err:
             return a
         if a.tainted and op in ("prod", "std", "var", "any", "all", "argmin", "argmax"):
@@ -1235,6 +1607,8 @@ class Case:
         else:
             axis = self.pick([rank, -rank - 1, (0, 0), ()])
         keep = self.r() < 0.25
+        if keep and rank == 0 and GATE_0D_KEEPDIMS:
+            keep = False
         kws = []
         if axis is not None or self.r() < 0.2:
             kws.append("axis=%s" % (tup(axis) if isinstance(axis, tuple) and axis else
@@ -1246,7 +1620,7 @@ class Case:
             ddof = self.pick([1, 2])
             kws.append("ddof=%d" % ddof)
         w = self.wrap(a)
-        if self.r() < 0.5:
+        if self.r() < 0.5 and a.form not in ("py", "seq"):
             code = "%s.%s(%s)" % (w, op, ", ".join(kws))
         else:
             code = "np.%s(%s)" % (op, ", ".join([a.code] + kws))

@@ -11,8 +11,11 @@ both Python and gpy; the script runs under `python3 -W ignore` (the reference)
 and under gpy, and every case's `CASE` line is compared:
 
 - the same exception type name when either side raised;
-- the same dtype and shape;
+- the same dtype, the same type(r).__name__ (ndarray, np.float32, float,
+  np.bool, ...) and the same shape;
 - values: ints and bools exactly (uint64 through its two 32-bit halves);
+  complex values as their real and imaginary parts, each like a float of
+  the component dtype;
   floats within rel 1e-12 / abs 1e-300 (float64), 2e-6 / 1e-30 (float32),
   2e-3 / 1e-7 (float16), NaN only where NumPy has NaN, infinities exactly,
   plus a per-element allowance computed by the generator where the result is
@@ -52,6 +55,7 @@ BASE_TOL = {"float64": (1e-12, 1e-300), "float32": (2e-6, 1e-30), "float16": (2e
 # thread-safe: generate one script at a time.
 GEN_LOCK = threading.Lock()
 INT_DTYPES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
+COMPLEX_PART = {"complex64": "float32", "complex128": "float64"}
 
 
 # ---------------------------------------------------------------- parsing
@@ -120,16 +124,21 @@ def parse_line(line):
     k = int(parts[1])
     if parts[2] == "ERR":
         return k, ("ERR", parts[3] if len(parts) > 3 else "?")
-    dtype, shape_s = parts[2], parts[3]
+    tname, dtype, shape_s = parts[2], parts[3], parts[4]
+    if not (shape_s.startswith("(") and shape_s.endswith(")")):
+        raise ValueError("no shape")
     inner = shape_s[1:-1]
     shape = tuple(int(d) for d in inner.split(",")) if inner else ()
-    if len(parts) > 4 and parts[4] == "U":
-        hi = flatten(parse_value(parts[5]), shape)
-        lo = flatten(parse_value(parts[6]), shape)
+    if len(parts) > 5 and parts[5] == "U":
+        hi = flatten(parse_value(parts[6]), shape)
+        lo = flatten(parse_value(parts[7]), shape)
         vals = [(h << 32) + l if isinstance(h, int) and isinstance(l, int) else None for h, l in zip(hi, lo)]
+    elif len(parts) > 5 and parts[5] == "C":
+        # complex: the real parts, then the imaginary parts (each compared as floats)
+        vals = flatten(parse_value(parts[6]), shape) + flatten(parse_value(parts[7]), shape)
     else:
-        vals = flatten(parse_value(" ".join(parts[4:])), shape)
-    return k, ("OK", dtype, shape, vals)
+        vals = flatten(parse_value(" ".join(parts[5:])), shape)
+    return k, ("OK", tname, dtype, shape, vals)
 
 
 def parse_output(text):
@@ -164,18 +173,24 @@ def compare(ref, got, meta):
         if ref[0] == "ERR" and got[0] == "ERR":
             return "exception type: numpy %s, gpy %s" % (ref[1], got[1])
         if ref[0] == "ERR":
-            return "numpy raised %s, gpy returned a %s result" % (ref[1], got[1])
-        return "gpy raised %s, numpy returned a %s result" % (got[1], ref[1])
-    _, rdt, rshape, rv = ref
-    _, gdt, gshape, gv = got
+            return "numpy raised %s, gpy returned a %s result" % (ref[1], got[2])
+        return "gpy raised %s, numpy returned a %s result" % (got[1], ref[2])
+    _, rtn, rdt, rshape, rv = ref
+    _, gtn, gdt, gshape, gv = got
     if rdt != gdt:
         return "dtype: numpy %s, gpy %s" % (rdt, gdt)
+    if rtn != gtn:
+        return "type: numpy %s, gpy %s" % (rtn, gtn)
     if rshape != gshape:
         return "shape: numpy %s, gpy %s" % (rshape, gshape)
+    if len(rv) != len(gv):
+        return "value count: numpy %d, gpy %d" % (len(rv), len(gv))
     tol = meta.get("tol") if meta else None
     if tol is not None and len(tol) != len(rv):
         tol = None
     bad = []
+    if rdt in COMPLEX_PART:
+        rdt = COMPLEX_PART[rdt]  # real parts then imaginary parts, compared as floats
     if rdt in INT_DTYPES:
         for i, (a, b) in enumerate(zip(rv, gv)):
             if type(a) is not type(b) or a != b:
@@ -199,7 +214,9 @@ def compare(ref, got, meta):
     if not bad:
         return None
     i, a, b, allowed = bad[0]
-    where = unravel(i, rshape)
+    n = max(1, len(rv) // (2 if gdt in COMPLEX_PART else 1))
+    where = unravel(i % n, rshape) + (" (%s part)" % ("imaginary" if i >= n else "real")
+                                      if gdt in COMPLEX_PART else "")
     msg = "%d of %d values differ; first at %s: numpy %s, gpy %s" % (len(bad), len(rv), where, fmt_num(a),
                                                                        fmt_num(b))
     if rdt not in INT_DTYPES and isinstance(b, float) and isinstance(a, float) and not math.isnan(a - b):
