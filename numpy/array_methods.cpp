@@ -222,6 +222,38 @@ Value m_tolist(Interp&, CallArgs& a) {
     return tolist_rec(x, hv.data, 0);
 }
 
+// ndarray.byteswap(inplace=False): every element's bytes reversed (each
+// part of a complex number), the dtype kept, as NumPy's. In place, the
+// pending arrays that read the buffer are computed first.
+Value m_byteswap(Interp& in, CallArgs& a) {
+    ArrayObj* x = self_array(a);
+    if (a.npos > 2) raise(types::TypeError, "byteswap() takes at most 1 argument (" + std::to_string(a.npos - 1) + " given)");
+    const Value* ip = arg(a, 1, "inplace");
+    const bool inplace = ip && truthy(*ip);
+    Value out = a.pos[0];
+    if (inplace) {
+        materialize(x);
+        flush_readers(x->buffer.get(), x);
+    } else {
+        out = copy_order(in, a.pos[0], x->dtype, 'C');
+    }
+    ArrayObj* o = out.as<ArrayObj>();
+    HostArrayView hv = host_view(o);
+    const size_t isz = itemsize(o->dtype), part = is_complex(o->dtype) ? isz / 2 : isz;
+    const int nd = o->ndim();
+    std::vector<int64_t> idx(size_t(nd), 0);
+    for (int64_t n = o->size(); n > 0; --n) {
+        uint8_t* p = const_cast<uint8_t*>(hv.data);  // host_view gives read access; this array is ours (a copy) or written in place on purpose
+        for (int d = 0; d < nd; ++d) p += idx[size_t(d)] * o->strides[size_t(d)];
+        for (size_t q = 0; q < isz; q += part) std::reverse(p + q, p + q + part);
+        for (int d = nd - 1; d >= 0; --d) {
+            if (++idx[size_t(d)] < o->shape[size_t(d)]) break;
+            idx[size_t(d)] = 0;
+        }
+    }
+    return out;
+}
+
 Value m_item(Interp& in, CallArgs& a) {
     ArrayObj* x = self_array(a);
     HostArrayView hv = host_view(x);
@@ -391,6 +423,7 @@ void install_array_methods() {
     def_method(t, "swapaxes", m_swapaxes, "ndarray.swapaxes(axis1, axis2)", "Return a view of the array with axis1 and axis2 interchanged.");
     def_method(t, "squeeze", m_squeeze, "ndarray.squeeze(axis=None)", "Remove axes of length one.");
     def_method(t, "tolist", m_tolist, "ndarray.tolist()", "Return the array as nested Python lists.");
+    def_method(t, "byteswap", m_byteswap, "ndarray.byteswap(inplace=False)", "Swap the bytes of the array elements.");
     def_method(t, "item", m_item, "ndarray.item(*args)", "Copy an element of an array to a standard Python scalar.");
     def_method(t, "fill", m_fill, "ndarray.fill(value)", "Fill the array with a scalar value.");
     def_method(t, "get", m_get, "ndarray.get()", "A host copy of the array (CuPy's name).");

@@ -367,6 +367,7 @@ void install_indexing_methods() {
     TypeObject* t = types::ndarray;
     def_method(t, "take", np_take, "ndarray.take(indices, axis=None, out=None, mode='raise')", "Return an array formed from the elements of a at the given indices.");
     def_method(t, "put", np_put, "ndarray.put(indices, values, mode='raise')", "Set a.flat[n] = values[n] for all n in indices.");
+    def_method(t, "choose", np_choose, "ndarray.choose(choices, out=None, mode='raise')", "Use an index array to construct a new array from a set of choices.");
     def_method(t, "compress", m_compress, "ndarray.compress(condition, axis=None, out=None)", "Return selected slices of this array along given axis.");
 }
 
