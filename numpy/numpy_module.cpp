@@ -151,7 +151,9 @@ Value array_impl(Interp& in, CallArgs& a) {
     const Value* copyv = kwarg(a, "copy");
     if (copyv && !truthy(*copyv)) {
         ArrayObj* x = as_array(obj);
-        if (x && (!dt || *dt == x->dtype) && (order != 'F' || is_f_contiguous(x)) && (order != 'C' || is_c_contiguous(x))) return obj;
+        // A NumPy scalar is not an array: making one is a copy.
+        if (x && !x->numpy_scalar && (!dt || *dt == x->dtype) && (order != 'F' || is_f_contiguous(x)) && (order != 'C' || is_c_contiguous(x)))
+            return obj;
         if (!copyv->is_none()) raise(types::ValueError, kAvoidCopyText);
     }
     if (ArrayObj* x = as_array(obj)) {

@@ -624,19 +624,24 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
-    x = array(x) if copy else asarray(x)
+    x = array(x, copy=bool(copy))
     kind = x.dtype.kind
     if kind not in "fc":
         return x[()] if x.ndim == 0 else x
     if kind == "c":
         real_part = nan_to_num(x.real, True, nan, posinf, neginf)
         imag_part = nan_to_num(x.imag, True, nan, posinf, neginf)
-        out = real_part + 1j * imag_part
-        return out.astype(x.dtype)
+        out = (real_part + 1j * imag_part).astype(x.dtype)
+        if not copy:
+            # copy=False replaces in place, as NumPy's (x is the caller's array).
+            x[...] = out
+            out = x
+        return out[()] if x.ndim == 0 else out
     info = finfo(x.dtype)
     big = info.max if posinf is None else posinf
     small = -info.max if neginf is None else neginf
-    out = empty_like(x)
+    # copy=False writes into x itself (NumPy replaces in place and returns x).
+    out = empty_like(x) if copy else x
     out[...] = where(isneginf(x), small, where(isposinf(x), big, where(isnan(x), nan, x)))
     return out[()] if x.ndim == 0 else out
 
