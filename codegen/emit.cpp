@@ -1425,8 +1425,14 @@ private:
                           : kind == 3 ? "(" + L + " <= 8192 ? 8192 / " + L + " * " + L + " : " + L + ")"
                           : kind == 5 ? L : "(" + n + ")";
             std::string flush = "{ auto at = [&](int64_t b) -> " + T + " { return rbuf[b]; }; rtot += gpy_pairwise<" + T + ">(at, 0, rfill); rfill = 0; }";
+            // A cast's buffers (2) never span two runs longer than 8192: such
+            // a run is cut into its own buffers (NumPy's buffered loop).
+            const std::string last = std::to_string(space_.size() - n_outer_ - 1);
+            const std::string run_end = kind == 2 ? " || (" + L + " > 8192 && j == n - 1 && ridx_[" + last + "] + n == shape[" +
+                                                        std::to_string(space_.size() - 1) + "])"
+                                                  : "";
             std::string loop = inner_loop(lo, "(" + lo + ") + (" + n + ")", [&](const std::string& v) {
-                return "rbuf[rfill++] = (" + T + ")(" + v + "); if (rfill == rB) " + flush;
+                return "rbuf[rfill++] = (" + T + ")(" + v + "); if (rfill == rB" + run_end + ") " + flush;
             });
             // Buffers past 8192 elements (runs longer than that, a subtree
             // of an expression's sum) come from the heap.

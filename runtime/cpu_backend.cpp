@@ -68,7 +68,7 @@ const Entry& entry_for(const KernelSource& k) {
 // near `chunk`: the finish kernel combines them level by level, so the
 // result is NumPy's bits. Buffered ones take NumPy's buffers: as many whole
 // innermost runs of `run` elements as fit in 8192, or for longer runs 8192
-// elements (2: a cast) or the run (3).
+// elements at a time, a new buffer at each run (2: a cast), or the run (3).
 // Others: fixed chunks, so the rounding does not depend on the thread count.
 std::vector<std::pair<int64_t, int64_t>> reduce_parts(uint8_t pairwise, int64_t n, int64_t chunk, int64_t run) {
     std::vector<std::pair<int64_t, int64_t>> parts;
@@ -88,6 +88,14 @@ std::vector<std::pair<int64_t, int64_t>> reduce_parts(uint8_t pairwise, int64_t 
     }
     int64_t step = chunk;
     run = std::max<int64_t>(run, 1);
+    if (pairwise == 2 && run > 8192) {
+        // A cast's buffers of a run longer than 8192: 8192 at a time, each run
+        // starting a new one.
+        for (int64_t r = 0; r < n; r += run)
+            for (int64_t b = r; b < std::min(n, r + run); b += 8192) parts.push_back({b, std::min({n, r + run, b + 8192})});
+        if (parts.empty()) parts.push_back({0, 0});
+        return parts;
+    }
     if (pairwise == 2) step = run <= 8192 ? 8192 / run * run : 8192;
     if (pairwise == 3) step = run <= 8192 ? 8192 / run * run : run;
     for (int64_t b = 0; b < n; b += step) parts.push_back({b, std::min(n, b + step)});
