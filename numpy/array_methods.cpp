@@ -230,6 +230,7 @@ Value m_byteswap(Interp& in, CallArgs& a) {
     if (a.npos > 2) raise(types::TypeError, "byteswap() takes at most 1 argument (" + std::to_string(a.npos - 1) + " given)");
     const Value* ip = arg(a, 1, "inplace");
     const bool inplace = ip && truthy(*ip);
+    if (inplace && x->numpy_scalar) raise(types::ValueError, "cannot byteswap a scalar in-place");
     Value out = a.pos[0];
     if (inplace) {
         materialize(x);
