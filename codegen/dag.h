@@ -40,7 +40,8 @@ enum class Op : uint8_t {
     X(Arccos, "arccos") X(Arctan, "arctan") X(Sinh, "sinh") X(Cosh, "cosh") X(Tanh, "tanh") X(Arcsinh, "arcsinh") \
     X(Arccosh, "arccosh") X(Arctanh, "arctanh") X(Floor, "floor") X(Ceil, "ceil") X(Trunc, "trunc") X(Rint, "rint") \
     X(IsNan, "isnan") X(IsInf, "isinf") X(IsFinite, "isfinite") X(SignBit, "signbit") X(LogicalNot, "logical_not") \
-    X(Invert, "invert") X(Deg2Rad, "deg2rad") X(Rad2Deg, "rad2deg") X(Conj, "conj")
+    X(Invert, "invert") X(Deg2Rad, "deg2rad") X(Rad2Deg, "rad2deg") X(Conj, "conj") X(Spacing, "spacing") \
+    X(FrexpMant, "frexp_mant") X(FrexpExp, "frexp_exp")
 
 #define GPY_BINARY_OPS(X) \
     X(Add, "add") X(Sub, "subtract") X(Mul, "multiply") X(TrueDiv, "true_divide") X(FloorDiv, "floor_divide") \
@@ -49,7 +50,8 @@ enum class Op : uint8_t {
     X(LogicalAnd, "logical_and") X(LogicalOr, "logical_or") X(LogicalXor, "logical_xor") X(BitAnd, "bitwise_and") \
     X(BitOr, "bitwise_or") X(BitXor, "bitwise_xor") X(LShift, "left_shift") X(RShift, "right_shift") \
     X(Eq, "equal") X(Ne, "not_equal") X(Lt, "less") X(Le, "less_equal") X(Gt, "greater") X(Ge, "greater_equal") \
-    X(Gcd, "gcd") X(Lcm, "lcm") X(LogAddExp, "logaddexp") X(LogAddExp2, "logaddexp2")
+    X(Gcd, "gcd") X(Lcm, "lcm") X(LogAddExp, "logaddexp") X(LogAddExp2, "logaddexp2") \
+    X(Nextafter, "nextafter") X(Ldexp, "ldexp")
 
 #define GPY_REDUCE_OPS(X) X(Sum, "sum") X(Prod, "prod") X(Max, "max") X(Min, "min") X(Any, "any") X(All, "all") \
     X(ArgMax, "argmax") X(ArgMin, "argmin")

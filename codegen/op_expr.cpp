@@ -53,6 +53,9 @@ std::string unary_expr(UnaryOp op, DType in, DType t, const std::string& x) {
         case UnaryOp::Floor: case UnaryOp::Ceil: case UnaryOp::Trunc: case UnaryOp::Rint:
             if (!flt) return x;
             break;
+        // float16 steps through binary16's own bit patterns (computed in float).
+        case UnaryOp::Spacing: return (in == DType::Float16 ? "gpy_spacing_half(" : "gpy_spacing(") + x + ")";
+        case UnaryOp::FrexpExp: return "(" + compute_type(t) + ")gpy_frexp_exp(" + x + ")";
         default: break;
     }
     return std::string("gpy_") + unary_name(op) + "(" + x + ")";
@@ -133,6 +136,9 @@ std::string binary_expr(BinaryOp op, DType in, DType in1, DType out, const std::
         case BinaryOp::Lcm: return "gpy_lcm(" + a + ", " + b + ")";
         case BinaryOp::LogAddExp: return "gpy_logaddexp(" + a + ", " + b + ")";
         case BinaryOp::LogAddExp2: return "gpy_logaddexp2(" + a + ", " + b + ")";
+        case BinaryOp::Nextafter: return (in == DType::Float16 ? "gpy_nextafter_half(" : "gpy_nextafter(") + a + ", " + b + ")";
+        // The exponent operand is an int32 or int64 (NumPy's 'fi->f' and 'fl->f' loops).
+        case BinaryOp::Ldexp: return "gpy_ldexp(" + a + ", (int64_t)" + b + ")";
         case BinaryOp::LogicalAnd: return "((" + a + " != 0) && (" + b + " != 0))";
         case BinaryOp::LogicalOr: return "((" + a + " != 0) || (" + b + " != 0))";
         case BinaryOp::LogicalXor: return "((" + a + " != 0) != (" + b + " != 0))";

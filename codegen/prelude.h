@@ -151,6 +151,11 @@ template <class T> GPY_INLINE bool gpy_isinf(T x) { return __builtin_isinf(x); }
 template <class T> GPY_INLINE bool gpy_isfinite(T x) { return __builtin_isfinite(x); }
 template <class T> GPY_INLINE bool gpy_signbit(T x) { return __builtin_signbit(x); }
 GPY_INLINE float gpy_round_half(float x) { return (float)(gpy_half)x; }
+GPY_INLINE uint16_t gpy_half_bits(float x) { return __builtin_bit_cast(uint16_t, (gpy_half)x); }
+GPY_INLINE float gpy_half_from_bits(uint16_t b) { return (float)__builtin_bit_cast(gpy_half, b); }
+// Exponents beyond +-2200 change nothing (a double's range is 2^-1074 .. 2^1024).
+GPY_INLINE float gpy_ldexp(float x, int64_t e) { return __builtin_ldexpf(x, (int)(e < -2200 ? -2200 : e > 2200 ? 2200 : e)); }
+GPY_INLINE double gpy_ldexp(double x, int64_t e) { return __builtin_ldexp(x, (int)(e < -2200 ? -2200 : e > 2200 ? 2200 : e)); }
 // Complex elementary functions of any {re, im} struct through glibc's
 // (NumPy's npy_csqrt & co. call these on Linux).
 template <class T> struct gpy_libm_complex;
@@ -241,6 +246,10 @@ template <class T> GPY_INLINE bool gpy_isfinite(T x) { return x - x == x - x; }
 template <class T> GPY_INLINE bool gpy_isinf(T x) { return x == x && !gpy_isfinite(x); }
 template <class T> GPY_INLINE bool gpy_signbit(T x) { return gpy_copysign((T)1, x) < 0; }
 GPY_INLINE float gpy_round_half(float x) { return (float)gpy_half(x); }
+GPY_INLINE uint16_t gpy_half_bits(float x) { return gpy_half(x).bits; }
+GPY_INLINE float gpy_half_from_bits(uint16_t b) { gpy_half h; h.bits = b; return (float)h; }
+GPY_INLINE float gpy_ldexp(float x, int64_t e) { return ldexpf(x, (int)(e < -2200 ? -2200 : e > 2200 ? 2200 : e)); }
+GPY_INLINE double gpy_ldexp(double x, int64_t e) { return ldexp(x, (int)(e < -2200 ? -2200 : e > 2200 ? 2200 : e)); }
 // Complex elementary functions of any {re, im} struct. Textbook formulas
 // (CUDA has no complex libm): glibc's special values for infinite and NaN
 // parts and its accuracy near branch cuts are not reproduced yet.
@@ -414,6 +423,62 @@ GPY_INLINE uint64_t gpy_ftoi_(double x, uint64_t*) {
     return x >= 9223372036854775808.0 ? (uint64_t)gpy_x86_i64(x - 9223372036854775808.0) ^ 0x8000000000000000ull : (uint64_t)gpy_x86_i64(x);
 }
 template <class T> GPY_INLINE T gpy_ftoi(double x) { return gpy_ftoi_(x, (T*)0); }
+// Bit-level float operations (frexp, nextafter, spacing) as NumPy's
+// npy_math computes them, in selects on the bits so that the CPU loops
+// vectorise (glibc's frexp and nextafter are calls: frexp was 38x NumPy's
+// time composed from log2 and exp2, 2026-11-26).
+template <class To, class From> GPY_INLINE To gpy_bitcast(From x) { To r; __builtin_memcpy(&r, &x, sizeof(To)); return r; }
+template <class T> struct gpy_fbits;
+template <> struct gpy_fbits<float> { typedef uint32_t U; static constexpr int mant = 23, bias = 127; static constexpr uint32_t emax = 0xff; };
+template <> struct gpy_fbits<double> { typedef uint64_t U; static constexpr int mant = 52, bias = 1023; static constexpr uint64_t emax = 0x7ff; };
+// A subnormal x is first scaled by 2^(mant + 2) into the normal range (exact).
+template <class T> GPY_INLINE T gpy_frexp_scaled(T x, int32_t* adjust) {
+    typedef gpy_fbits<T> F;
+    const bool sub = ((gpy_bitcast<typename F::U>(x) >> F::mant) & F::emax) == 0;
+    *adjust = sub ? F::mant + 2 : 0;
+    return sub ? x * (T)(1ull << (F::mant + 2)) : x;
+}
+// frexp: x = m * 2^e, 0.5 <= |m| < 1; zero, inf and NaN give (x, 0).
+template <class T> GPY_INLINE T gpy_frexp_mant(T x) {
+    typedef gpy_fbits<T> F;
+    typedef typename F::U U;
+    int32_t adjust;
+    const U c = gpy_bitcast<U>(gpy_frexp_scaled(x, &adjust));
+    const U e = (c >> F::mant) & F::emax;
+    const T m = gpy_bitcast<T>((c & ~(F::emax << F::mant)) | ((U)(F::bias - 1) << F::mant));
+    return (e == 0 || e == F::emax) ? x : m;
+}
+template <class T> GPY_INLINE int32_t gpy_frexp_exp(T x) {
+    typedef gpy_fbits<T> F;
+    typedef typename F::U U;
+    int32_t adjust;
+    const U c = gpy_bitcast<U>(gpy_frexp_scaled(x, &adjust));
+    const int32_t e = (int32_t)((c >> F::mant) & F::emax);
+    return (e == 0 || e == (int32_t)F::emax) ? 0 : e - (F::bias - 1) - adjust;
+}
+// nextafter: one step of the bit pattern toward y (C's: y itself when equal).
+template <class T> GPY_INLINE T gpy_nextafter(T x, T y) {
+    typedef typename gpy_fbits<T>::U U;
+    const U b = gpy_bitcast<U>(x);
+    const T stepped = gpy_bitcast<T>((x < y) == (x > 0) ? b + 1 : b - 1);
+    const T from_zero = gpy_copysign(gpy_bitcast<T>((U)1), y);
+    return (x != x || y != y) ? x + y : x == y ? y : x == 0 ? from_zero : stepped;
+}
+// npy_half_nextafter: binary16's bits (x itself when equal, 0 and -0 too).
+GPY_INLINE float gpy_nextafter_half(float x, float y) {
+    const uint16_t b = gpy_half_bits(x);
+    const uint16_t stepped = (x < y) == (x > 0) ? (uint16_t)(b + 1) : (uint16_t)(b - 1);
+    const uint16_t from_zero = (uint16_t)((gpy_half_bits(y) & 0x8000u) | 1u);
+    return (x != x || y != y) ? x + y : x == y ? x : gpy_half_from_bits(x == 0 ? from_zero : stepped);
+}
+// npy_spacing: the next pattern away from zero, less x (+-0: the smallest
+// subnormal; inf: NaN). float16's npy_half_spacing steps toward +inf.
+template <class T> GPY_INLINE T gpy_spacing(T x) {
+    typedef typename gpy_fbits<T>::U U;
+    const T up = gpy_bitcast<T>(gpy_bitcast<U>(x) + 1) - x;
+    return x != x ? x : !gpy_isfinite(x) ? x - x : x == 0 ? gpy_bitcast<T>((U)1) : up;
+}
+GPY_INLINE float gpy_spacing_half(float x) { return !gpy_isfinite(x) ? x - x : gpy_nextafter_half(x, __builtin_inf()) - x; }
 // NaN-propagating max/min folds of row kernels (a NaN accumulator stays).
 template <class T> GPY_INLINE T gpy_row_max(T a, T b) { return (a > b || a != a) ? a : b; }
 template <class T> GPY_INLINE T gpy_row_min(T a, T b) { return (a < b || a != a) ? a : b; }

@@ -74,6 +74,7 @@ bool unary_has(UnaryOp op, DType in, DType* out) {
             *out = DType::Bool;
             return true;
         case UnaryOp::Invert: return is_int(in) || in == DType::Bool;
+        case UnaryOp::FrexpExp: return false;  // an int32 out of a float: compiled only
         default: return is_flt(in);  // the transcendental functions, deg2rad, rad2deg
     }
 }
@@ -88,6 +89,7 @@ bool binary_has(BinaryOp op, DType in, DType* out) {
         case BinaryOp::Pow: return is_flt(in) || (is_int(in) && kind(in) == DKind::UInt);
         case BinaryOp::BitAnd: case BinaryOp::BitOr: case BinaryOp::BitXor: return is_int(in) || in == DType::Bool;
         case BinaryOp::LShift: case BinaryOp::RShift: case BinaryOp::Gcd: case BinaryOp::Lcm: return is_int(in);
+        case BinaryOp::Ldexp: return false;  // an integer exponent operand: compiled only
         case BinaryOp::LogicalAnd: case BinaryOp::LogicalOr: case BinaryOp::LogicalXor:
         case BinaryOp::Eq: case BinaryOp::Ne: case BinaryOp::Lt: case BinaryOp::Le: case BinaryOp::Gt: case BinaryOp::Ge:
             *out = DType::Bool;

@@ -8,6 +8,7 @@
 // The selection is computed on the host as three offset tables (outer dims,
 // B, inner dims); every selected element is base + outer[o] + adv[b] + inner[i].
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "runtime/thread_pool.h"
@@ -235,8 +236,23 @@ template <size_t N>
 void transfer_rows(const Offsets& x, uint8_t* c, bool gather, int64_t begin, int64_t end) {
     int64_t nb = int64_t(x.adv->size()), ni = int64_t(x.inner.size());
     const int64_t* inner = x.inner.data();
+    const int64_t* adv = x.adv->data();
+    if (ni == 1 && x.outer.size() == 1) {
+        // One gathered element per index (np.take, x[idx] of a 1-d x): a
+        // plain indexed loop (was 3.6x NumPy's time with the general one).
+        uint8_t* at = x.base + x.outer[0] + inner[0];
+        for (int64_t r = begin; r < end; ++r) {
+            if (gather) std::memcpy(c + r * int64_t(N), at + adv[r], N);
+            else std::memcpy(at + adv[r], c + r * int64_t(N), N);
+        }
+        return;
+    }
+    // Row r is (o, b) = (r / nb, r % nb), stepped as counters: a division
+    // per row cost more than the copy.
+    int64_t o = begin / nb, b = begin % nb;
     for (int64_t r = begin; r < end; ++r) {
-        uint8_t* at = x.base + x.outer[size_t(r / nb)] + (*x.adv)[size_t(r % nb)];
+        uint8_t* at = x.base + x.outer[size_t(o)] + adv[b];
+        if (++b == nb) b = 0, ++o;
         uint8_t* row = c + r * ni * int64_t(N);
         if (x.block && ni > 1) {
             if (gather) std::memcpy(row, at, size_t(ni) * N);
@@ -339,8 +355,59 @@ Value full_mask_get(ArrayObj* a, const Index& ix) {
 
 }  // namespace
 
+// x[idx] of a 1-d x by one C-contiguous integer array: each element read
+// straight through its index (no offset table: np.take of 2^22 indices was
+// 2.5x NumPy's time building one). Chunks run in parallel; a bad index
+// raises NumPy's IndexError for the first one in order. Undef when the
+// index is not of this form.
+Value gather_1d(ArrayObj* a, const Index& ix) {
+    if (a->ndim() != 1 || ix.items.size() != 1 || ix.items[0].kind != IndexItem::Kind::Array) return Value();
+    ArrayObj* x = ix.items[0].v.as<ArrayObj>();
+    if (x->dtype == DType::Bool || !is_integer(x->dtype) || !x->c_contiguous()) return Value();
+    Value out = new_array(a->dtype, x->shape);
+    const int64_t n = a->shape[0], stride = a->strides[0], count = x->size();
+    const uint8_t* src = a->buffer.bytes() + a->offset;
+    uint8_t* dst = out.as<ArrayObj>()->buffer.bytes();
+    const uint8_t* idx = x->buffer.bytes() + x->offset;
+    std::atomic<int64_t> first_bad{count};
+    with_real_ctype(x->dtype, "index", [&](auto tag) {
+        using T = decltype(tag);
+        // Locals and restrict pointers: the element stores may not alias
+        // the index loads (through a closure, each store reloaded them).
+        auto copy = [&first_bad, n, stride]<class E>(const T* __restrict ip, const uint8_t* __restrict sp, E* __restrict dp,
+                                                          int64_t begin, int64_t end) {
+            for (int64_t k = begin; k < end; ++k) {
+                int64_t v = int64_t(ip[k]);  // intp, as NumPy casts index arrays
+                int64_t j = v < 0 ? v + n : v;
+                if (j < 0 || j >= n) {
+                    int64_t seen = first_bad.load();
+                    while (k < seen && !first_bad.compare_exchange_weak(seen, k)) {}
+                    return;
+                }
+                std::memcpy(dp + k, sp + j * stride, sizeof(E));
+            }
+        };
+        struct Bytes16 {
+            uint64_t w[2];
+        };
+        const T* ip = reinterpret_cast<const T*>(idx);
+        parallel_for(count, 16384, [&](int64_t begin, int64_t end) {
+            switch (itemsize(a->dtype)) {
+                case 1: copy(ip, src, reinterpret_cast<uint8_t*>(dst), begin, end); break;
+                case 2: copy(ip, src, reinterpret_cast<uint16_t*>(dst), begin, end); break;
+                case 4: copy(ip, src, reinterpret_cast<uint32_t*>(dst), begin, end); break;
+                case 8: copy(ip, src, reinterpret_cast<uint64_t*>(dst), begin, end); break;
+                default: copy(ip, src, reinterpret_cast<Bytes16*>(dst), begin, end); break;
+            }
+        });
+        if (int64_t k = first_bad.load(); k < count) out_of_bounds(int64_t(reinterpret_cast<const T*>(idx)[k]), 0, n);
+    });
+    return out;
+}
+
 Value advanced_get(ArrayObj* a, const Index& ix) {
     if (Value r = full_mask_get(a, ix); !r.is_undef()) return r;
+    if (Value r = gather_1d(a, ix); !r.is_undef()) return r;
     Plan p = make_plan(a, ix);
     Value out = new_array(a->dtype, p.shape());
     transfer(a, p, out.as<ArrayObj>()->buffer.bytes(), true);

@@ -82,6 +82,18 @@ Value getattr_ufunc(Interp&, const Value& v, const std::string& attr) {
     if (attr == "nout") return Value::integer(1);
     if (attr == "nargs") return Value::integer(nin + 1);
     if (attr == "identity") return identity_of(f);
+    // NumPy's loop signatures ('ff->f'), those of gpy's dtypes.
+    if (attr == "types" || attr == "ntypes") {
+        const UfuncDef& def = ufunc_def(f);
+        std::vector<Value> items;
+        for (const LoopSig& loop : def.loops()) {
+            std::string sig;
+            for (int k = 0; k < def.nargs(); ++k) sig += std::string(k == def.nin ? "->" : "") + info(loop.t[k]).char_code;
+            items.push_back(make_str(sig));
+        }
+        if (attr == "ntypes") return Value::integer(int64_t(items.size()));
+        return make_list(std::move(items));
+    }
     return Value();
 }
 
@@ -562,6 +574,20 @@ Value np_ufunc_loop(Interp& in, CallArgs& a) {
     return make_tuple(std::move(items));
 }
 
+// np._unary_op(name, x, dtype): the DAG operation `name` (dag::UnaryOp's
+// names) of array x, as dtype: the parts of ufuncs numpy/py/ composes
+// (frexp's mantissa and exponent), computed in one fused kernel each.
+Value np_unary_op(Interp& in, CallArgs& a) {
+    if (a.npos != 3 || !is_kind(a.pos[0], OK::Str) || !as_array(a.pos[1])) raise(types::TypeError, "_unary_op(name, array, dtype)");
+    const std::string& name = a.pos[0].as<StrObj>()->s;
+#define X(n, s) dag::UnaryOp::n,
+    static constexpr dag::UnaryOp kOps[] = {GPY_UNARY_OPS(X)};
+#undef X
+    for (dag::UnaryOp op : kOps)
+        if (name == dag::unary_name(op)) return array_from_node(dag::make_unary(op, array_node(as_array(a.pos[1])), to_dtype(in, a.pos[2])));
+    raise(types::ValueError, "_unary_op: no operation " + name);
+}
+
 void add_ufuncs(ModuleObj* m) {
     static const struct {
         Ufunc id;
@@ -580,6 +606,8 @@ void add_ufuncs(ModuleObj* m) {
     m->set("ufunc", Value::object(ufunc_type()));
     m->set("_ufunc_loop", Value::object(new BuiltinObj("_ufunc_loop", np_ufunc_loop, "_ufunc_loop(name, *operands)",
                                                        "The loop dtypes NumPy picks for a ufunc and operands (inputs, then outputs).")));
+    m->set("_unary_op", Value::object(new BuiltinObj("_unary_op", np_unary_op, "_unary_op(name, array, dtype)",
+                                                     "A DAG unary operation of an array, as dtype (the parts of composed ufuncs).")));
 }
 
 void install_ufunc_type() {

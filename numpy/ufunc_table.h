@@ -33,8 +33,8 @@ namespace gpy {
     B(bitwise_or, BitOr) B(bitwise_xor, BitXor) U(invert, Invert) B(left_shift, LShift) B(right_shift, RShift) \
     U(deg2rad, Deg2Rad) U(rad2deg, Rad2Deg) U(degrees, Rad2Deg) U(radians, Deg2Rad) B(heaviside, Heaviside) \
     B(greater, Gt) B(greater_equal, Ge) B(less, Lt) B(less_equal, Le) B(equal, Eq) B(not_equal, Ne) \
-    N(divmod) N(modf) U(conjugate, Conj) N(ldexp) N(frexp) B(gcd, Gcd) B(lcm, Lcm) B(logaddexp, LogAddExp) B(logaddexp2, LogAddExp2) N(nextafter) \
-    N(spacing) N(bitwise_count)
+    N(divmod) N(modf) U(conjugate, Conj) B(ldexp, Ldexp) N(frexp) B(gcd, Gcd) B(lcm, Lcm) B(logaddexp, LogAddExp) B(logaddexp2, LogAddExp2) \
+    B(nextafter, Nextafter) U(spacing, Spacing) N(bitwise_count)
 
 enum class Ufunc : uint8_t {
 #define GPY_UFUNC_ID(n, ...) n,

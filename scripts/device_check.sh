@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The standard check on a GPU machine (the device tool): run from the repo
+# root there, with a stripped Release build in dist/ (scripts/make_dist.sh
+# here; dist/ is git-ignored, carried by the tool). Logs go to $OUT.
+#   bash scripts/device_check.sh [tests] [corpus] [bench] [sweep] [sum]
+# With no arguments: tests corpus bench.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-/tmp/device_out}"
+mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+steps=("$@")
+((${#steps[@]})) || steps=(tests corpus bench)
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$OUT/device.txt"
+for step in "${steps[@]}"; do
+  echo "== $step ($(date +%T))"
+  case "$step" in
+    # The script tests on the GPU backend. Excluded: tests whose expectations
+    # are the CPU's own bits (NumPy's float32 SIMD exp/log, its column-sum
+    # order, sums in NumPy's nditer order) or that check CPU-only behaviour.
+    tests)
+      GPY_BACKEND=cuda python3 tests/run_script_tests.py --gpy dist/gpy --jobs 8 \
+        --exclude numpy/complex/functions.gpy --exclude arrays/column_sums_float32.gpy \
+        --exclude ufunc/float32_exp_log_bits.gpy --exclude numpy/stats/sum_order.gpy 2>&1 | tee "$OUT/tests.log" | tail -40 ;;
+    corpus)
+      GPY_BACKEND=cuda python3 tests/programs/run.py --gpy dist/gpy --jobs 8 2>&1 | tee "$OUT/corpus.log" | tail -15 ;;
+    bench)
+      python3 bench/gpu/run.py --gpy dist/gpy --repeat 10 2>&1 | tee "$OUT/bench.log" | tail -40 ;;
+    sweep)
+      python3 bench/sweep/run.py --gpy dist/gpy --peer cupy --n 16777216 --repeat 5 2>&1 | tee "$OUT/sweep.log" | tail -12 ;;
+    sum)
+      python3 bench/sum/run.py --gpy dist/gpy --peer cupy 2>&1 | tee "$OUT/sum.log" | tail -30 ;;
+    *) echo "unknown step $step" ;;
+  esac
+done
