@@ -45,7 +45,12 @@ if gpu:
     # A GPU idling at its lowest clock (a fresh machine: 345 MHz) ramps up
     # during whichever run comes first; a short warm-up of both makes the
     # timed runs equal (H100: gpy's float64 rows came out 2x slow without it).
-    run([args.gpy, script, str(1 << 20), "1"], gpy_env)
+    # gpy's warm-up compiles every kernel before its first launch
+    # (GPY_TIER0=0) into the disk cache: with the default, a kernel new to
+    # the machine runs on the interpreter while NVRTC compiles it in the
+    # background, and a row whose compile had not finished ran 3x slow
+    # (2026-11-27: multiply float32 0.272 ms against add's 0.080).
+    run([args.gpy, script, str(1 << 20), "1"], dict(gpy_env, GPY_TIER0="0"))
     run([sys.executable, script, str(1 << 20), "1", args.peer], {})
 g = run([args.gpy, script, str(args.n), str(args.repeat)], gpy_env)
 p = run([sys.executable, script, str(args.n), str(args.repeat), args.peer], {"OMP_NUM_THREADS": "1"})
