@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "runtime/backend.h"
 #include "runtime/thread_pool.h"
 #include "numpy/dtype_dispatch.h"
 #include "numpy/indexing.h"
@@ -366,6 +367,19 @@ Value gather_1d(ArrayObj* a, const Index& ix) {
     if (x->dtype == DType::Bool || !is_integer(x->dtype) || !x->c_contiguous()) return Value();
     Value out = new_array(a->dtype, x->shape);
     const int64_t n = a->shape[0], stride = a->strides[0], count = x->size();
+    // Device arrays gather on the device (int64 indices, cast there first).
+    if (Backend* be = array_backend(); be && a->buffer && a->buffer->device == DeviceKind::CUDA) {
+        Value ix = contiguous_as(x, DType::Int64);
+        ArrayObj* xi = ix.as<ArrayObj>();
+        int64_t first_bad = count;
+        if (xi->buffer && xi->buffer->device == DeviceKind::CUDA &&
+            be->gather(reinterpret_cast<const int64_t*>(xi->buffer.device_bytes() + xi->offset), count,
+                       reinterpret_cast<const char*>(a->buffer.device_bytes() + a->offset), n, stride, itemsize(a->dtype),
+                       reinterpret_cast<char*>(out.as<ArrayObj>()->buffer.device_bytes()), &first_bad)) {
+            if (first_bad < count) out_of_bounds(reinterpret_cast<const int64_t*>(xi->buffer.bytes() + xi->offset)[first_bad], 0, n);
+            return out;
+        }
+    }
     const uint8_t* src = a->buffer.bytes() + a->offset;
     uint8_t* dst = out.as<ArrayObj>()->buffer.bytes();
     const uint8_t* idx = x->buffer.bytes() + x->offset;

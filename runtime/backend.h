@@ -50,6 +50,14 @@ public:
     virtual bool fill_random(philox::DeviceFill kind, const philox::Stream& stream, uint64_t n, double a, double b, void* out) {
         return false;
     }
+    // dst[k] = the `elem`-byte element at src + j * stride, j = idx[k] (+ n
+    // when negative), k < count, on device data (runtime/gather_cuda.h); sets
+    // *first_bad to the first index outside [-n, n), or count. False: the
+    // caller gathers on the host.
+    virtual bool gather(const int64_t* idx, int64_t count, const char* src, int64_t n, int64_t stride, size_t elem, char* dst,
+                        int64_t* first_bad) {
+        return false;
+    }
 };
 
 // The bound interpreter's backend, or nullptr when none is bound.

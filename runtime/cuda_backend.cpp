@@ -24,6 +24,7 @@
 #include "runtime/compile_queue.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
+#include "runtime/gather_cuda.h"
 #include "runtime/device_pool.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/nvrtc.h"
@@ -680,6 +681,11 @@ public:
     }
     bool fill_random(philox::DeviceFill kind, const philox::Stream& stream, uint64_t n, double a, double b, void* out) override {
         device_call([&] { philox::fill_on_device(array_device_index(), kind, stream, n, a, b, out); });
+        return true;
+    }
+    bool gather(const int64_t* idx, int64_t count, const char* src, int64_t n, int64_t stride, size_t elem, char* dst,
+                int64_t* first_bad) override {
+        device_call([&] { *first_bad = gather_on_device(array_device_index(), idx, count, src, n, stride, elem, dst); });
         return true;
     }
 };

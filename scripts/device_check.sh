@@ -2,15 +2,15 @@
 # The standard check on a GPU machine (the device tool): run from the repo
 # root there, with a stripped Release build in dist/ (scripts/make_dist.sh
 # here; dist/ is git-ignored, carried by the tool). Logs go to $OUT.
-#   bash scripts/device_check.sh [tests] [corpus] [bench] [sweep] [sum]
-# With no arguments: tests corpus bench.
+#   bash scripts/device_check.sh [unit] [tests] [corpus] [bench] [sweep] [sum] [take]
+# With no arguments: unit tests corpus bench.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/device_out}"
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
 steps=("$@")
-((${#steps[@]})) || steps=(tests corpus bench)
+((${#steps[@]})) || steps=(unit tests corpus bench)
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$OUT/device.txt"
 for step in "${steps[@]}"; do
   echo "== $step ($(date +%T))"
@@ -22,6 +22,8 @@ for step in "${steps[@]}"; do
       GPY_BACKEND=cuda python3 tests/run_script_tests.py --gpy dist/gpy --jobs 8 \
         --exclude numpy/complex/functions.gpy --exclude arrays/column_sums_float32.gpy \
         --exclude ufunc/float32_exp_log_bits.gpy --exclude numpy/stats/sum_order.gpy 2>&1 | tee "$OUT/tests.log" | tail -40 ;;
+    unit)  # the unit tests that need a GPU
+      dist/gpy_unit_tests "[gpu]" 2>&1 | tee "$OUT/unit.log" | tail -15 ;;
     corpus)
       GPY_BACKEND=cuda python3 tests/programs/run.py --gpy dist/gpy --jobs 8 2>&1 | tee "$OUT/corpus.log" | tail -15 ;;
     bench)
@@ -30,6 +32,10 @@ for step in "${steps[@]}"; do
       python3 bench/sweep/run.py --gpy dist/gpy --peer cupy --n 16777216 --repeat 5 2>&1 | tee "$OUT/sweep.log" | tail -12 ;;
     sum)
       python3 bench/sum/run.py --gpy dist/gpy --peer cupy 2>&1 | tee "$OUT/sum.log" | tail -30 ;;
+    take)  # gathers (issue 22): gpy's GPU against CuPy, N = 2^24
+      for lib in gpy cupy; do
+        if [ $lib = gpy ]; then dist/gpy bench/gpu/gather.gpy 16777216 10; else python3 bench/gpu/gather.gpy 16777216 10 cupy; fi
+      done 2>&1 | tee "$OUT/take.log" ;;
     *) echo "unknown step $step" ;;
   esac
 done

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # A stripped copy of the Release build in dist/ (git-ignored) for the device
-# tool to carry: the interpreter and its CPU JIT module.
+# tool to carry: the interpreter, its CPU JIT module and the unit tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --build build -j"$(nproc)" >/dev/null
 mkdir -p dist
-cp build/gpy build/libgpy_cpujit.so dist/
-strip dist/gpy dist/libgpy_cpujit.so
+cp build/gpy build/libgpy_cpujit.so build/gpy_unit_tests dist/
+strip dist/gpy dist/libgpy_cpujit.so dist/gpy_unit_tests
 du -sh dist
