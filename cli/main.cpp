@@ -4,6 +4,9 @@
 
 #include <CLI/CLI.hpp>
 #include <csignal>
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <ucontext.h>
 #include <cstdio>
 #include <optional>
 #include <iostream>
@@ -122,9 +125,60 @@ void* thread_main(void* p) {
     return nullptr;
 }
 
+// A crash (a bug in gpy: bad input raises Python exceptions) says so and
+// where, then dies of the same signal: the frames' addresses resolve with
+// addr2line against the same build, also for a stripped binary. A jump to a
+// bad address (a dangling function pointer) unwinds no further: the words
+// at the stack pointer (the caller's return address first) are printed too.
+void write_hex(const char* label, uint64_t v) {
+    char buf[64];
+    int n = 0;
+    for (const char* c = label; *c; ++c) buf[n++] = *c;
+    buf[n++] = '0';
+    buf[n++] = 'x';
+    for (int shift = 60; shift >= 0; shift -= 4) buf[n++] = "0123456789abcdef"[(v >> shift) & 15];
+    buf[n++] = '\n';
+    ssize_t ignored = write(STDERR_FILENO, buf, size_t(n));
+    (void)ignored;
+}
+
+void report_crash(int sig, siginfo_t* info, void* context) {
+    static const char head[] = "gpy: internal error: fatal signal; native stack (addr2line -f -C -e <gpy> <offsets>):\n";
+    ssize_t ignored = write(STDERR_FILENO, head, sizeof head - 1);
+    (void)ignored;
+    void* frames[64];
+    backtrace_symbols_fd(frames, backtrace(frames, 64), STDERR_FILENO);
+#if defined(__x86_64__)
+    const auto* uc = static_cast<const ucontext_t*>(context);
+    write_hex("pc ", uint64_t(uc->uc_mcontext.gregs[REG_RIP]));
+    write_hex("fault address ", uint64_t(reinterpret_cast<uintptr_t>(info->si_addr)));
+    const auto* sp = reinterpret_cast<const uint64_t*>(uc->uc_mcontext.gregs[REG_RSP]);
+    for (int k = 0; k < 4; ++k) write_hex("stack ", sp[k]);
+    Dl_info where;
+    if (dladdr(reinterpret_cast<void*>(sp[0]), &where) && where.dli_fbase)
+        write_hex("return address, offset in its object ", sp[0] - uint64_t(reinterpret_cast<uintptr_t>(where.dli_fbase)));
+#else
+    (void)info;
+    (void)context;
+#endif
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void install_crash_report() {
+    void* warm[1];
+    backtrace(warm, 1);  // loads libgcc's unwinder now, not inside the handler
+    struct sigaction sa = {};
+    sa.sa_sigaction = report_crash;
+    sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) sigaction(sig, &sa, nullptr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    install_crash_report();
     CLI::App app{"gpy: a NumPy-flavoured array language for GPUs"};
     app.set_version_flag("--version,-V", std::string("gpy ") + gpy::version());
     Options o;

@@ -13,6 +13,7 @@
 #include "numpy/module_parts.h"
 #include "numpy/np_args.h"
 #include "numpy/ufuncs.h"
+#include "runtime/backend.h"
 
 namespace gpy {
 
@@ -175,6 +176,23 @@ int64_t length_of(double distance, double q) {
     return n;
 }
 
+// Below this many elements the host fills (a launch costs more).
+constexpr int64_t kDeviceFillMin = 4096;
+
+RangeFill range_fill_kind(DType t) {
+    switch (t) {
+        case DType::Int8: case DType::UInt8: return RangeFill::Int8;
+        case DType::Int16: case DType::UInt16: return RangeFill::Int16;
+        case DType::Int32: case DType::UInt32: return RangeFill::Int32;
+        case DType::Int64: case DType::UInt64: return RangeFill::Int64;
+        case DType::Float16: return RangeFill::Half;
+        case DType::Float32: return RangeFill::Float;
+        case DType::Float64: return RangeFill::Double;
+        case DType::Complex64: return RangeFill::ComplexFloat;
+        default: return RangeFill::ComplexDouble;
+    }
+}
+
 }  // namespace
 
 Value np_arange(Interp& in, CallArgs& a) {
@@ -239,7 +257,17 @@ Value np_arange(Interp& in, CallArgs& a) {
     if (t == DType::Bool && n > 2)
         raise(types::TypeError, "arange() is only supported for booleans when the result has at most length 2.");
     Value out = new_array(t, {n});
-    uint8_t* p = out.as<ArrayObj>()->buffer.bytes();
+    // A device array fills on the device (the host's loop writes managed
+    // memory whose pages then travel to the GPU).
+    Backend* be = array_backend();
+    ArrayObj* o = out.as<ArrayObj>();
+    if (be && n >= kDeviceFillMin && t != DType::Bool && o->buffer && o->buffer->device == DeviceKind::CUDA) {
+        alignas(16) uint8_t first[32] = {};
+        store(in, start, t, first);
+        store(in, next, t, first + itemsize(t));
+        if (be->range_fill(range_fill_kind(t), first, n, o->buffer.device_bytes())) return out;
+    }
+    uint8_t* p = o->buffer.bytes();
     if (n >= 1) store(in, start, t, p);
     if (n >= 2) store(in, next, t, p + itemsize(t));
     if (n >= 3) fill(t, p, n);

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "runtime/backend.h"
 #include "numpy/promote.h"
 #include "runtime/thread_pool.h"
 #include "numpy/array.h"
@@ -104,6 +105,26 @@ Value flat_copy(ArrayObj* x, DType t) {
     return array_from_buffer(c.as<ArrayObj>()->buffer, t, {x->size()}, {int64_t(itemsize(t))}, 0);
 }
 
+// A device array of a type the device scans (runtime/scan_cuda.h) scans
+// there, in place; false: the host scans it.
+static bool scanned_on_device(ScanOp op, DType t, ArrayObj* r, int64_t outer, int64_t len, int64_t inner) {
+    Backend* be = array_backend();
+    if (!be || !r->buffer || r->buffer->device != DeviceKind::CUDA) return false;
+    DeviceScanType type;
+    switch (t) {
+        case DType::Int32: type = DeviceScanType::Int32; break;
+        case DType::UInt32: type = DeviceScanType::UInt32; break;
+        case DType::Int64: type = DeviceScanType::Int64; break;
+        case DType::UInt64: type = DeviceScanType::UInt64; break;
+        case DType::Float32: type = DeviceScanType::Float; break;
+        case DType::Float64: type = DeviceScanType::Double; break;
+        default: return false;
+    }
+    const DeviceScanOp dop = op == ScanOp::Sum ? DeviceScanOp::Sum : op == ScanOp::Prod ? DeviceScanOp::Prod
+                           : op == ScanOp::Max ? DeviceScanOp::Max : DeviceScanOp::Min;
+    return be->scan(dop, type, r->buffer.device_bytes(), outer, len, inner);
+}
+
 Value scan(Interp& in, ScanOp op, const Value& x, const Value* axis, std::optional<DType> dtype, const Value* out,
            bool skip_nan) {
     Value arr = as_array_value(in, x);
@@ -132,8 +153,10 @@ Value scan(Interp& in, ScanOp op, const Value& x, const Value* axis, std::option
     for (int d = 0; d < ax; ++d) outer *= shape[size_t(d)];
     for (size_t d = size_t(ax) + 1; d < shape.size(); ++d) inner *= shape[d];
     int64_t len = shape.empty() ? 1 : shape[size_t(ax)];
-    uint8_t* data = r.as<ArrayObj>()->buffer.bytes();
-    if (is_complex(acc)) {
+    if (scanned_on_device(op, acc, r.as<ArrayObj>(), outer, len, inner)) {
+        // queued on the device: nothing more here
+    } else if (is_complex(acc)) {
+        uint8_t* data = r.as<ArrayObj>()->buffer.bytes();
         if (op != ScanOp::Sum && op != ScanOp::Prod)
             raise(types::NotImplementedError, "maximum/minimum accumulate of complex arrays is not supported yet");
         auto run = [&](auto* p) {
@@ -143,6 +166,7 @@ Value scan(Interp& in, ScanOp op, const Value& x, const Value* axis, std::option
         if (acc == DType::Complex64) run(reinterpret_cast<ScanComplex<float>*>(data));
         else run(reinterpret_cast<ScanComplex<double>*>(data));
     } else {
+        uint8_t* data = r.as<ArrayObj>()->buffer.bytes();
         with_real_ctype(acc, "cumulative operation", [&](auto t) {
             using T = decltype(t);
             scan_typed<T>(op, reinterpret_cast<T*>(data), outer, len, inner);

@@ -10,6 +10,8 @@
 #include "runtime/array_context.h"
 #include "runtime/philox.h"
 #include "runtime/philox_cuda.h"
+#include "runtime/fill_cuda.h"
+#include "runtime/scan_cuda.h"
 
 namespace gpy {
 
@@ -54,6 +56,14 @@ public:
     // when negative), k < count, on device data (runtime/gather_cuda.h); sets
     // *first_bad to the first index outside [-n, n), or count. False: the
     // caller gathers on the host.
+    // np.arange's fill of out[0, n) on device data (runtime/fill_cuda.h):
+    // `first` holds the first two elements as stored. False: the caller
+    // fills on the host.
+    virtual bool range_fill(RangeFill kind, const void* first, int64_t n, void* out) { return false; }
+    // The running `op` of a C-contiguous (outer, len, inner) block along
+    // len, in place on device data (runtime/scan_cuda.h). False: the caller
+    // scans on the host.
+    virtual bool scan(DeviceScanOp op, DeviceScanType type, void* data, int64_t outer, int64_t len, int64_t inner) { return false; }
     virtual bool gather(const int64_t* idx, int64_t count, const char* src, int64_t n, int64_t stride, size_t elem, char* dst,
                         int64_t* first_bad) {
         return false;

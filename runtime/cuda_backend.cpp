@@ -683,6 +683,14 @@ public:
         device_call([&] { philox::fill_on_device(array_device_index(), kind, stream, n, a, b, out); });
         return true;
     }
+    bool range_fill(RangeFill kind, const void* first, int64_t n, void* out) override {
+        device_call([&] { range_fill_on_device(array_device_index(), kind, first, n, out); });
+        return true;
+    }
+    bool scan(DeviceScanOp op, DeviceScanType type, void* data, int64_t outer, int64_t len, int64_t inner) override {
+        device_call([&] { scan_on_device(array_device_index(), op, type, data, outer, len, inner); });
+        return true;
+    }
     bool gather(const int64_t* idx, int64_t count, const char* src, int64_t n, int64_t stride, size_t elem, char* dst,
                 int64_t* first_bad) override {
         device_call([&] { *first_bad = gather_on_device(array_device_index(), idx, count, src, n, stride, elem, dst); });

@@ -2,7 +2,7 @@
 # The standard check on a GPU machine (the device tool): run from the repo
 # root there, with a stripped Release build in dist/ (scripts/make_dist.sh
 # here; dist/ is git-ignored, carried by the tool). Logs go to $OUT.
-#   bash scripts/device_check.sh [unit] [tests] [corpus] [bench] [sweep] [sum] [take]
+#   bash scripts/device_check.sh [unit] [tests] [corpus] [bench] [sweep] [sum] [ops]
 # With no arguments: unit tests corpus bench.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -32,10 +32,9 @@ for step in "${steps[@]}"; do
       python3 bench/sweep/run.py --gpy dist/gpy --peer cupy --n 16777216 --repeat 5 2>&1 | tee "$OUT/sweep.log" | tail -12 ;;
     sum)
       python3 bench/sum/run.py --gpy dist/gpy --peer cupy 2>&1 | tee "$OUT/sum.log" | tail -30 ;;
-    take)  # gathers (issue 22): gpy's GPU against CuPy, N = 2^24
-      for lib in gpy cupy; do
-        if [ $lib = gpy ]; then dist/gpy bench/gpu/gather.gpy 16777216 10; else python3 bench/gpu/gather.gpy 16777216 10 cupy; fi
-      done 2>&1 | tee "$OUT/take.log" ;;
+    ops)  # bench/gpu/device_ops.gpy (issue 22): gpy's GPU against CuPy, N = 2^24
+      { GPY_TIER0=0 dist/gpy bench/gpu/device_ops.gpy 1048576 1 > /dev/null  # compile first
+        dist/gpy bench/gpu/device_ops.gpy 16777216 10; python3 bench/gpu/device_ops.gpy 16777216 10 cupy; } 2>&1 | tee "$OUT/ops.log" ;;
     *) echo "unknown step $step" ;;
   esac
 done
