@@ -8,6 +8,7 @@
 #include <execinfo.h>
 #include <ucontext.h>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 #include <iostream>
 #include <iterator>
@@ -152,11 +153,18 @@ void report_crash(int sig, siginfo_t* info, void* context) {
     const auto* uc = static_cast<const ucontext_t*>(context);
     write_hex("pc ", uint64_t(uc->uc_mcontext.gregs[REG_RIP]));
     write_hex("fault address ", uint64_t(reinterpret_cast<uintptr_t>(info->si_addr)));
+    // The stack's words that point into a loaded object (return addresses,
+    // most of them), as offsets in it: the caller chain of a frame without
+    // unwind information (JIT-compiled code).
     const auto* sp = reinterpret_cast<const uint64_t*>(uc->uc_mcontext.gregs[REG_RSP]);
-    for (int k = 0; k < 4; ++k) write_hex("stack ", sp[k]);
-    Dl_info where;
-    if (dladdr(reinterpret_cast<void*>(sp[0]), &where) && where.dli_fbase)
-        write_hex("return address, offset in its object ", sp[0] - uint64_t(reinterpret_cast<uintptr_t>(where.dli_fbase)));
+    for (int k = 0; k < 256; ++k) {
+        Dl_info where;
+        if (dladdr(reinterpret_cast<void*>(sp[k]), &where) && where.dli_fbase && where.dli_fname) {
+            ssize_t w = write(STDERR_FILENO, where.dli_fname, strlen(where.dli_fname));
+            (void)w;
+            write_hex(" +", sp[k] - uint64_t(reinterpret_cast<uintptr_t>(where.dli_fbase)));
+        }
+    }
 #else
     (void)info;
     (void)context;
