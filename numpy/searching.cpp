@@ -3,6 +3,7 @@
 // materialised and results are plain int64 arrays over new buffers.
 #include <cstring>
 
+#include "runtime/backend.h"
 #include "numpy/promote.h"
 #include "runtime/thread_pool.h"
 #include "numpy/module_parts.h"
@@ -135,6 +136,38 @@ std::vector<int64_t> sorter_order(Interp& in, const Value* sorter, int64_t n) {
     return order;
 }
 
+// Device arrays of a real type search on the device (runtime/search_cuda.h);
+// undef: the host searches.
+Value searchsorted_on_device(ArrayObj* A, ArrayObj* V, DType t, bool right) {
+    Backend* be = array_backend();
+    if (!be || !A->buffer || A->buffer->device != DeviceKind::CUDA || V->size() < 1024) return Value();
+    DeviceSearchType type;
+    switch (t) {
+        case DType::Int8: type = DeviceSearchType::Int8; break;
+        case DType::UInt8: type = DeviceSearchType::UInt8; break;
+        case DType::Int16: type = DeviceSearchType::Int16; break;
+        case DType::UInt16: type = DeviceSearchType::UInt16; break;
+        case DType::Int32: type = DeviceSearchType::Int32; break;
+        case DType::UInt32: type = DeviceSearchType::UInt32; break;
+        case DType::Int64: type = DeviceSearchType::Int64; break;
+        case DType::UInt64: type = DeviceSearchType::UInt64; break;
+        case DType::Float32: type = DeviceSearchType::Float; break;
+        case DType::Float64: type = DeviceSearchType::Double; break;
+        default: return Value();
+    }
+    Value ac = contiguous_as(A, t), vc = contiguous_as(V, t);
+    ArrayObj* a = ac.as<ArrayObj>();
+    ArrayObj* v = vc.as<ArrayObj>();
+    if (!a->buffer || a->buffer->device != DeviceKind::CUDA || !v->buffer || v->buffer->device != DeviceKind::CUDA) return Value();
+    Value out = new_array(DType::Int64, V->shape);
+    ArrayObj* o = out.as<ArrayObj>();
+    set_numpy_scalar(o, V->shape.empty());
+    if (!be->searchsorted(type, right, a->buffer.device_bytes() + a->offset, a->size(), v->buffer.device_bytes() + v->offset,
+                          v->size(), reinterpret_cast<int64_t*>(o->buffer.device_bytes())))
+        return Value();
+    return out;
+}
+
 Value searchsorted(Interp& in, const Value& av, const Value& vv, const Value* side_arg, const Value* sorter) {
     Value arr = as_array_value(in, av);
     ArrayObj* A = arr.as<ArrayObj>();
@@ -146,6 +179,8 @@ Value searchsorted(Interp& in, const Value& av, const Value& vv, const Value* si
     Value v = as_array_value(in, vv);
     ArrayObj* V = v.as<ArrayObj>();
     DType t = promote_types(A->dtype, V->dtype);
+    if (!sorter)
+        if (Value r = searchsorted_on_device(A, V, t, right); !r.is_undef()) return r;
     std::vector<int64_t> order = sorter_order(in, sorter, A->size());
     Value ac = contiguous_as(A, t), vc = contiguous_as(V, t);
     Value out = new_array(DType::Int64, V->shape);

@@ -12,6 +12,7 @@
 #include "runtime/philox_cuda.h"
 #include "runtime/fill_cuda.h"
 #include "runtime/scan_cuda.h"
+#include "runtime/search_cuda.h"
 
 namespace gpy {
 
@@ -64,6 +65,11 @@ public:
     // len, in place on device data (runtime/scan_cuda.h). False: the caller
     // scans on the host.
     virtual bool scan(DeviceScanOp op, DeviceScanType type, void* data, int64_t outer, int64_t len, int64_t inner) { return false; }
+    // np.searchsorted without a sorter on device data (runtime/search_cuda.h);
+    // false: the caller searches on the host.
+    virtual bool searchsorted(DeviceSearchType type, bool right, const void* a, int64_t n, const void* v, int64_t m, int64_t* out) {
+        return false;
+    }
     virtual bool gather(const int64_t* idx, int64_t count, const char* src, int64_t n, int64_t stride, size_t elem, char* dst,
                         int64_t* first_bad) {
         return false;

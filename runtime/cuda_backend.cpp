@@ -691,6 +691,10 @@ public:
         device_call([&] { scan_on_device(array_device_index(), op, type, data, outer, len, inner); });
         return true;
     }
+    bool searchsorted(DeviceSearchType type, bool right, const void* a, int64_t n, const void* v, int64_t m, int64_t* out) override {
+        device_call([&] { searchsorted_on_device(array_device_index(), type, right, a, n, v, m, out); });
+        return true;
+    }
     bool gather(const int64_t* idx, int64_t count, const char* src, int64_t n, int64_t stride, size_t elem, char* dst,
                 int64_t* first_bad) override {
         device_call([&] { *first_bad = gather_on_device(array_device_index(), idx, count, src, n, stride, elem, dst); });

@@ -14,6 +14,7 @@
 #include "runtime/cuda_memory.h"
 #include "runtime/fill_cuda.h"
 #include "runtime/scan_cuda.h"
+#include "runtime/search_cuda.h"
 #include "runtime/gather_cuda.h"
 #include "runtime/nvrtc.h"
 #include "runtime/nvrtc_shadow.h"
@@ -32,6 +33,7 @@ TEST_CASE("gather: the CUDA source compiles for every architecture", "[nvrtc]") 
             CHECK(nvrtc::compile(cuda_gather_source(), "gpy_gather.cu", arch).size() > 0);
             CHECK(nvrtc::compile(cuda_range_fill_source(), "gpy_range_fill.cu", arch).size() > 0);
             CHECK(nvrtc::compile(cuda_scan_source(), "gpy_scan.cu", arch).size() > 0);
+            CHECK(nvrtc::compile(cuda_search_source(), "gpy_search.cu", arch).size() > 0);
         } catch (const nvrtc::CompileError& e) {
             FAIL(e.what() << "\n" << e.log);
         }
