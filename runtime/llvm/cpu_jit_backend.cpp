@@ -110,8 +110,15 @@ std::string init_impl() {
     }
     // cc1 defaults already give: no math errno, no exceptions, IEEE NaN/Inf
     // handling (no fast-math flag is passed).
+    // The large code model with static relocation: every reference to a
+    // constant or a function is a 64-bit absolute address. The ORC JIT's
+    // memory manager maps each section separately, and on a GPU context
+    // (the CUDA driver reserves large ranges of address space) the read-only
+    // data could land more than 2 GiB from the code: the small model's
+    // 32-bit PC-relative displacements then pointed at unmapped memory
+    // (SIGSEGV in 2-5% of runs of a scalar-heavy program, 2026-11-27).
     for (const char* a : {"-x", "c++", "-std=c++17", "-O3", "-vectorize-loops", "-vectorize-slp",
-                          "-mrelocation-model", "pic", "-pic-level", "2", "-mframe-pointer=none",
+                          "-mrelocation-model", "static", "-mcmodel=large", "-mframe-pointer=none",
                           "-ffp-contract=off", "-fno-rounding-math", "-nostdsysteminc", "-nobuiltininc",
                           "-discard-value-names", "-disable-llvm-verifier", "-ferror-limit", "19"})
         args.push_back(a);
