@@ -15,11 +15,12 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader |
 for step in "${steps[@]}"; do
   echo "== $step ($(date +%T))"
   case "$step" in
-    # The script tests on the GPU backend. Excluded: tests whose expectations
+    # The script tests on the GPU backend (60 s each: a fresh machine compiles
+    # every CPU kernel of the heavier files first, 8 files at once). Excluded: tests whose expectations
     # are the CPU's own bits (NumPy's float32 SIMD exp/log, its column-sum
     # order, sums in NumPy's nditer order) or that check CPU-only behaviour.
     tests)
-      GPY_BACKEND=cuda python3 tests/run_script_tests.py --gpy dist/gpy --jobs 8 \
+      GPY_TEST_TIMEOUT=60 GPY_BACKEND=cuda python3 tests/run_script_tests.py --gpy dist/gpy --jobs 8 \
         --exclude numpy/complex/functions.gpy --exclude arrays/column_sums_float32.gpy \
         --exclude ufunc/float32_exp_log_bits.gpy --exclude numpy/stats/sum_order.gpy 2>&1 | tee "$OUT/tests.log" | tail -40 ;;
     unit)  # the unit tests that need a GPU
