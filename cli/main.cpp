@@ -173,7 +173,17 @@ void report_crash(int sig, siginfo_t* info, void* context) {
     raise(sig);
 }
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define GPY_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define GPY_SANITIZED 1
+#endif
+
 void install_crash_report() {
+#ifndef GPY_SANITIZED  // under ASan/UBSan their own reports say more
     void* warm[1];
     backtrace(warm, 1);  // loads libgcc's unwinder now, not inside the handler
     struct sigaction sa = {};
@@ -181,6 +191,7 @@ void install_crash_report() {
     sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
     for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) sigaction(sig, &sa, nullptr);
+#endif
 }
 
 }  // namespace
