@@ -469,16 +469,18 @@ GPY_INLINE float gpy_nextafter_half(float x, float y) {
     const uint16_t b = gpy_half_bits(x);
     const uint16_t stepped = (x < y) == (x > 0) ? (uint16_t)(b + 1) : (uint16_t)(b - 1);
     const uint16_t from_zero = (uint16_t)((gpy_half_bits(y) & 0x8000u) | 1u);
-    return (x != x || y != y) ? x + y : x == y ? x : gpy_half_from_bits(x == 0 ? from_zero : stepped);
+    return (x != x || y != y) ? (float)__builtin_nan("") : x == y ? x : gpy_half_from_bits(x == 0 ? from_zero : stepped);  // NPY_HALF_NAN
 }
 // npy_spacing: the next pattern away from zero, less x (+-0: the smallest
-// subnormal; inf: NaN). float16's npy_half_spacing steps toward +inf.
+// subnormal; inf: NPY_NAN, a positive NaN; x86's inf - inf is a negative
+// one). float16's npy_half_spacing steps toward +inf, NaN and inf giving
+// NPY_HALF_NAN.
 template <class T> GPY_INLINE T gpy_spacing(T x) {
     typedef typename gpy_fbits<T>::U U;
     const T up = gpy_bitcast<T>(gpy_bitcast<U>(x) + 1) - x;
-    return x != x ? x : !gpy_isfinite(x) ? x - x : x == 0 ? gpy_bitcast<T>((U)1) : up;
+    return x != x ? x : !gpy_isfinite(x) ? (T)__builtin_nan("") : x == 0 ? gpy_bitcast<T>((U)1) : up;
 }
-GPY_INLINE float gpy_spacing_half(float x) { return !gpy_isfinite(x) ? x - x : gpy_nextafter_half(x, __builtin_inf()) - x; }
+GPY_INLINE float gpy_spacing_half(float x) { return !gpy_isfinite(x) ? (float)__builtin_nan("") : gpy_nextafter_half(x, __builtin_inf()) - x; }
 // NaN-propagating max/min folds of row kernels (a NaN accumulator stays).
 template <class T> GPY_INLINE T gpy_row_max(T a, T b) { return (a > b || a != a) ? a : b; }
 template <class T> GPY_INLINE T gpy_row_min(T a, T b) { return (a < b || a != a) ? a : b; }

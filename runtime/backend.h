@@ -53,10 +53,6 @@ public:
     virtual bool fill_random(philox::DeviceFill kind, const philox::Stream& stream, uint64_t n, double a, double b, void* out) {
         return false;
     }
-    // dst[k] = the `elem`-byte element at src + j * stride, j = idx[k] (+ n
-    // when negative), k < count, on device data (runtime/gather_cuda.h); sets
-    // *first_bad to the first index outside [-n, n), or count. False: the
-    // caller gathers on the host.
     // np.arange's fill of out[0, n) on device data (runtime/fill_cuda.h):
     // `first` holds the first two elements as stored. False: the caller
     // fills on the host.
@@ -70,6 +66,10 @@ public:
     virtual bool searchsorted(DeviceSearchType type, bool right, const void* a, int64_t n, const void* v, int64_t m, int64_t* out) {
         return false;
     }
+    // dst[k] = the `elem`-byte element at src + j * stride, j = idx[k] (+ n
+    // when negative), k < count, on device data (runtime/gather_cuda.h); sets
+    // *first_bad to the first index outside [-n, n), or count. False: the
+    // caller gathers on the host.
     virtual bool gather(const int64_t* idx, int64_t count, const char* src, int64_t n, int64_t stride, size_t elem, char* dst,
                         int64_t* first_bad) {
         return false;

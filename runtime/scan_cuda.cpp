@@ -136,17 +136,36 @@ __device__ void gpy_scan_totals(const T* data, int64_t len, int64_t ntiles, T* t
     const int64_t row = blockIdx.x / ntiles, tile = blockIdx.x % ntiles;
     const T* p = data + row * len + tile * (int64_t)(GPY_THREADS * GPY_ITEMS);
     const int64_t n = len - tile * (int64_t)(GPY_THREADS * GPY_ITEMS);
-    bool any = false;
-    T acc = p[0];
-    for (int k = 0; k < GPY_ITEMS; ++k) {
-        const int64_t i = (int64_t)k * GPY_THREADS + threadIdx.x;
-        if (i < n) { T x = p[i]; acc = any ? gpy_scan_op<OP, T, U>::f(acc, x) : x; any = true; }
-    }
-    // Threads past the row's end hold its first element: only thread order
-    // matters for the fold below, so they fold the identity-free way: skip.
     const int valid = (int)(n < GPY_THREADS ? n : GPY_THREADS);
-    T v = gpy_block_scan<OP, T, U>(acc, warp_totals);
-    if (threadIdx.x == valid - 1) totals[blockIdx.x] = v;
+    if (OP < 2) {  // sums and products: any order (integers wrap exactly; float tiles are the documented deviation)
+        // Thread t folds elements t, t + 256, ...; threads past the row's
+        // end come after every thread with data, so they change nothing.
+        bool any = false;
+        T acc = p[0];
+        for (int k = 0; k < GPY_ITEMS; ++k) {
+            const int64_t i = (int64_t)k * GPY_THREADS + threadIdx.x;
+            if (i < n) { T x = p[i]; acc = any ? gpy_scan_op<OP, T, U>::f(acc, x) : x; any = true; }
+        }
+        T v = gpy_block_scan<OP, T, U>(acc, warp_totals);
+        if (threadIdx.x == valid - 1) totals[blockIdx.x] = v;
+        return;
+    }
+    // maximum/minimum keep the first of equal values (-0.0 against 0.0, the
+    // first NaN): the tile's total folds its chunks in element order, as
+    // pass 3 does.
+    __shared__ T chunk_last;
+    T total = p[0];
+    for (int k = 0; k < GPY_ITEMS; ++k) {
+        if ((int64_t)k * GPY_THREADS >= n) break;
+        const int64_t i = (int64_t)k * GPY_THREADS + threadIdx.x;
+        T v = gpy_block_scan<OP, T, U>(i < n ? p[i] : p[0], warp_totals);
+        const int64_t left = n - (int64_t)k * GPY_THREADS;
+        if (threadIdx.x == (left < GPY_THREADS ? (int)left : GPY_THREADS) - 1) chunk_last = v;
+        __syncthreads();
+        total = k == 0 ? chunk_last : gpy_scan_op<OP, T, U>::f(total, chunk_last);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) totals[blockIdx.x] = total;
 }
 // Pass 2: each row's running tile totals, exclusive (a thread a row).
 template <int OP, class T, class U>
