@@ -82,18 +82,6 @@ Value getattr_ufunc(Interp&, const Value& v, const std::string& attr) {
     if (attr == "nout") return Value::integer(1);
     if (attr == "nargs") return Value::integer(nin + 1);
     if (attr == "identity") return identity_of(f);
-    // NumPy's loop signatures ('ff->f'), those of gpy's dtypes.
-    if (attr == "types" || attr == "ntypes") {
-        const UfuncDef& def = ufunc_def(f);
-        std::vector<Value> items;
-        for (const LoopSig& loop : def.loops()) {
-            std::string sig;
-            for (int k = 0; k < def.nargs(); ++k) sig += std::string(k == def.nin ? "->" : "") + info(loop.t[k]).char_code;
-            items.push_back(make_str(sig));
-        }
-        if (attr == "ntypes") return Value::integer(int64_t(items.size()));
-        return make_list(std::move(items));
-    }
     return Value();
 }
 
