@@ -24,28 +24,12 @@ const char* kScanKernels = R"CUDA(
 typedef long int64_t; typedef unsigned long long gpy_u64; typedef unsigned int gpy_u32;
 #define GPY_THREADS 256
 #define GPY_ITEMS 16
-// One step of the scan: integers in unsigned arithmetic (NumPy wraps),
-// maximum and minimum as NumPy's (NaN propagates).
+// One step of the scan: integers in unsigned arithmetic (NumPy wraps; a
+// float's U is itself), maximum and minimum as NumPy's (NaN propagates).
 template <int OP, class T, class U> struct gpy_scan_op {
     static __device__ __forceinline__ T f(T a, T b) {
         if (OP == 0) return (T)((U)a + (U)b);
         if (OP == 1) return (T)((U)a * (U)b);
-        if (OP == 2) return (a >= b || a != a) ? a : b;
-        return (a <= b || a != a) ? a : b;
-    }
-};
-template <int OP> struct gpy_scan_op<OP, float, float> {
-    static __device__ __forceinline__ float f(float a, float b) {
-        if (OP == 0) return a + b;
-        if (OP == 1) return a * b;
-        if (OP == 2) return (a >= b || a != a) ? a : b;
-        return (a <= b || a != a) ? a : b;
-    }
-};
-template <int OP> struct gpy_scan_op<OP, double, double> {
-    static __device__ __forceinline__ double f(double a, double b) {
-        if (OP == 0) return a + b;
-        if (OP == 1) return a * b;
         if (OP == 2) return (a >= b || a != a) ? a : b;
         return (a <= b || a != a) ? a : b;
     }
