@@ -322,6 +322,19 @@ Value full_mask_get(ArrayObj* a, const Index& ix) {
     if (!a->c_contiguous() || !m->c_contiguous()) return Value();
     size_t item = itemsize(a->dtype);
     if (item != 1 && item != 2 && item != 4 && item != 8 && item != 16) return Value();
+    // Device arrays compact on the device (runtime/select_cuda.h).
+    if (Backend* be = array_backend(); be && a->buffer && a->buffer->device == DeviceKind::CUDA && m->buffer &&
+                                       m->buffer->device == DeviceKind::CUDA && uint64_t(a->size()) < (uint64_t(1) << 32)) {
+        Value out;
+        int64_t count = 0;
+        auto alloc = [&](int64_t k) -> void* {
+            out = new_array(a->dtype, {k});
+            return out.as<ArrayObj>()->buffer.device_bytes();
+        };
+        if (be->select(m->buffer.device_bytes() + m->offset, 1, false, a->size(), a->buffer.device_bytes() + a->offset, item, alloc,
+                       &count))
+            return out;
+    }
     const uint8_t* src = a->buffer.bytes() + a->offset;
     const uint8_t* mask = m->buffer.bytes() + m->offset;
     int64_t n = a->size();

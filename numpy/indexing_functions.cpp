@@ -222,7 +222,7 @@ Value np_put_along_axis(Interp& in, CallArgs& a) {
 
 // The flat indices of the nonzero entries of `condition`, as int64.
 Value nonzero_flat(Interp& in, const Value& condition) {
-    return int64_array(flat_nonzero(arr(as_array_value(in, condition))));
+    return flat_nonzero_array(arr(as_array_value(in, condition)));
 }
 
 Value compress(Interp& in, const Value& condition, const Value& a, const Value* axis, CallArgs& args, size_t out_pos) {

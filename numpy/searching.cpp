@@ -49,14 +49,58 @@ std::vector<int64_t> flat_nonzero(ArrayObj* x) {
     return out;
 }
 
+Value flat_nonzero_array(ArrayObj* x) {
+    materialize(x);  // a pending result has no buffer yet
+    Backend* be = array_backend();
+    if (be && x->buffer && x->buffer->device == DeviceKind::CUDA && uint64_t(x->size()) < (uint64_t(1) << 32)) {
+        DType t = is_complex(x->dtype) ? DType::Bool : x->dtype;
+        Value c = contiguous_as(x, t);
+        ArrayObj* ca = c.as<ArrayObj>();
+        Value out;
+        int64_t count = 0;
+        auto alloc = [&](int64_t k) -> void* {
+            out = new_array(DType::Int64, {k});
+            return out.as<ArrayObj>()->buffer.device_bytes();
+        };
+        if (ca->buffer && ca->buffer->device == DeviceKind::CUDA &&
+            be->select(ca->buffer.device_bytes() + ca->offset, itemsize(t), is_float(t), ca->size(), nullptr, 0, alloc, &count))
+            return out;
+    }
+    return int64_array(flat_nonzero(x));
+}
+
+// np.nonzero of a device array: the flat indices on the device, then each
+// coordinate there. Undef: the host's.
+static Value nonzero_on_device(ArrayObj* xa) {
+    materialize(xa);
+    Backend* be = array_backend();
+    if (!be || !xa->buffer || xa->buffer->device != DeviceKind::CUDA) return Value();
+    Value flat = flat_nonzero_array(xa);
+    ArrayObj* f = flat.as<ArrayObj>();
+    const int nd = xa->ndim();
+    if (nd == 1) return make_tuple({flat});
+    if (!f->buffer || f->buffer->device != DeviceKind::CUDA) return Value();
+    std::vector<Value> dims;
+    int64_t inner = xa->size();
+    for (int d = 0; d < nd; ++d) {
+        inner = xa->shape[size_t(d)] ? inner / xa->shape[size_t(d)] : 0;
+        dims.push_back(new_array(DType::Int64, f->shape));
+        if (!be->unravel(reinterpret_cast<const int64_t*>(f->buffer.device_bytes() + f->offset), f->size(), inner,
+                         xa->shape[size_t(d)], reinterpret_cast<int64_t*>(dims.back().as<ArrayObj>()->buffer.device_bytes())))
+            return Value();
+    }
+    return make_tuple(std::move(dims));
+}
+
 Value nonzero(Interp& in, const Value& v, bool for_where) {
     Value x = as_array_value(in, v);
     ArrayObj* xa = x.as<ArrayObj>();
     if (xa->ndim() == 0)
         raise(types::ValueError, std::string("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.") +
                                      (for_where ? " If the context of this error is of the form `arr[nonzero(cond)]`, just use `arr[cond]`." : ""));
-    std::vector<int64_t> flat = flat_nonzero(xa);
+    if (Value r = nonzero_on_device(xa); !r.is_undef()) return r;
     int nd = xa->ndim();
+    std::vector<int64_t> flat = flat_nonzero(xa);
     std::vector<Value> dims;
     std::vector<int64_t*> ptrs;
     for (int d = 0; d < nd; ++d) {
@@ -73,6 +117,22 @@ Value nonzero(Interp& in, const Value& v, bool for_where) {
     return make_tuple(std::move(dims));
 }
 
+bool device_element_type(DType t, DeviceSearchType* out) {
+    switch (t) {
+        case DType::Int8: *out = DeviceSearchType::Int8; return true;
+        case DType::UInt8: *out = DeviceSearchType::UInt8; return true;
+        case DType::Int16: *out = DeviceSearchType::Int16; return true;
+        case DType::UInt16: *out = DeviceSearchType::UInt16; return true;
+        case DType::Int32: *out = DeviceSearchType::Int32; return true;
+        case DType::UInt32: *out = DeviceSearchType::UInt32; return true;
+        case DType::Int64: *out = DeviceSearchType::Int64; return true;
+        case DType::UInt64: *out = DeviceSearchType::UInt64; return true;
+        case DType::Float32: *out = DeviceSearchType::Float; return true;
+        case DType::Float64: *out = DeviceSearchType::Double; return true;
+        default: return false;
+    }
+}
+
 namespace {
 
 Value np_nonzero(Interp& in, CallArgs& a) {
@@ -83,7 +143,7 @@ Value np_nonzero(Interp& in, CallArgs& a) {
 Value np_flatnonzero(Interp& in, CallArgs& a) {
     expect_args(a, "flatnonzero", 1, 1);
     Value x = as_array_value(in, a.pos[0]);
-    return int64_array(flat_nonzero(x.as<ArrayObj>()));
+    return flat_nonzero_array(x.as<ArrayObj>());
 }
 
 Value np_argwhere(Interp& in, CallArgs& a) {
@@ -142,19 +202,7 @@ Value searchsorted_on_device(ArrayObj* A, ArrayObj* V, DType t, bool right) {
     Backend* be = array_backend();
     if (!be || !A->buffer || A->buffer->device != DeviceKind::CUDA || V->size() < 1024) return Value();
     DeviceSearchType type;
-    switch (t) {
-        case DType::Int8: type = DeviceSearchType::Int8; break;
-        case DType::UInt8: type = DeviceSearchType::UInt8; break;
-        case DType::Int16: type = DeviceSearchType::Int16; break;
-        case DType::UInt16: type = DeviceSearchType::UInt16; break;
-        case DType::Int32: type = DeviceSearchType::Int32; break;
-        case DType::UInt32: type = DeviceSearchType::UInt32; break;
-        case DType::Int64: type = DeviceSearchType::Int64; break;
-        case DType::UInt64: type = DeviceSearchType::UInt64; break;
-        case DType::Float32: type = DeviceSearchType::Float; break;
-        case DType::Float64: type = DeviceSearchType::Double; break;
-        default: return Value();
-    }
+    if (!device_element_type(t, &type)) return Value();
     Value ac = contiguous_as(A, t), vc = contiguous_as(V, t);
     ArrayObj* a = ac.as<ArrayObj>();
     ArrayObj* v = vc.as<ArrayObj>();

@@ -2,6 +2,7 @@
 // Everything works on sorted keys (sort_keys.h): equal keys are NumPy's equal
 // elements, except that NaN never equals NaN where NumPy compares with ==.
 #include "numpy/promote.h"
+#include "runtime/backend.h"
 #include "runtime/thread_pool.h"
 #include "numpy/indexing.h"
 #include "numpy/module_parts.h"
@@ -69,8 +70,30 @@ Value unique_result(Value values, const UniqueWants& w, Value index, Value inver
     return make_tuple(std::move(parts));
 }
 
+// np.unique's values alone of a device array: sorted and compacted on the
+// device (runtime/sort_cuda.h). Undef: the host's.
+Value unique_on_device(ArrayObj* x, const UniqueWants& w) {
+    Backend* be = array_backend();
+    DeviceSearchType type;
+    if (w.any() || !be || !x->buffer || x->buffer->device != DeviceKind::CUDA || !device_element_type(x->dtype, &type) ||
+        x->size() < 4096 || uint64_t(x->size()) >= (uint64_t(1) << 32))
+        return Value();
+    Value c = contiguous_as(x, x->dtype);
+    ArrayObj* ca = c.as<ArrayObj>();
+    if (!ca->buffer || ca->buffer->device != DeviceKind::CUDA) return Value();
+    Value out;
+    auto alloc = [&](int64_t k) -> void* {
+        out = new_array(x->dtype, {k});
+        return out.as<ArrayObj>()->buffer.device_bytes();
+    };
+    if (!be->unique(type, ca->buffer.device_bytes() + ca->offset, ca->size(), w.equal_nan, alloc)) return Value();
+    return out;
+}
+
 // unique over the flattened array; the inverse has the input's shape (NumPy 2).
 Value unique_flat(ArrayObj* x, const UniqueWants& w) {
+    materialize(x);
+    if (Value r = unique_on_device(x, w); !r.is_undef()) return r;
     Value c = contiguous_as(x, x->dtype);
     int64_t n = x->size();
     return with_elem(x->dtype, [&](auto e) {

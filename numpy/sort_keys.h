@@ -18,6 +18,7 @@
 #include <mutex>
 #include <vector>
 
+#include "runtime/search_cuda.h"
 #include "runtime/thread_pool.h"
 #include "numpy/array.h"
 #include "numpy/dtype_dispatch.h"
@@ -226,6 +227,9 @@ Value contiguous_as(ArrayObj* x, DType t);
 Value fresh_copy(ArrayObj* x);
 // The flat (row-major) indices of the nonzero elements of `x`.
 std::vector<int64_t> flat_nonzero(ArrayObj* x);
+// The same as an int64 array: for a device array (fewer than 2^32
+// elements) computed and left on the device (runtime/select_cuda.h).
+Value flat_nonzero_array(ArrayObj* x);
 
 // Uninitialised scratch for n items from the pooled host allocator: a block
 // of the same size is reused, where a large std::vector would fault its pages
@@ -297,6 +301,11 @@ std::vector<KeyIndex<typename E::K>> sorted_keys(const typename E::T* v, int64_t
     stable_sort_by_key(items.data(), tmp.data(), n, [](const KI& x) { return x.key; });
     return items;
 }
+
+// The element type of the device's sort and search kernels for `t`
+// (runtime/search_cuda.h); false for bool, float16 and complex, which the
+// host sorts and searches.
+bool device_element_type(DType t, DeviceSearchType* out);
 
 // The other parts add_sorting_functions / install_sorting_methods register.
 void add_search_functions(Interp& in, ModuleObj* m);  // numpy/searching.cpp

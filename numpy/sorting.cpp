@@ -1,13 +1,16 @@
 // Sorting: sort, argsort, partition, argpartition, lexsort (functions and
 // methods). Data-dependent work runs on the host over materialised data, one
 // lane (1-D run along the axis) per task, lanes in parallel; the order is
-// NumPy's (sort_keys.h). Registers the searching and set parts too.
+// NumPy's (sort_keys.h). sort and argsort of device arrays along their last
+// axis run on the device (runtime/sort_cuda.h). Registers the searching and set parts too.
 #include <complex>
 #include <cctype>
 #include <numeric>
 
+#include "runtime/backend.h"
 #include "runtime/thread_pool.h"
 #include "numpy/module_parts.h"
+#include "numpy/shape_funcs.h"
 #include "numpy/np_args.h"
 #include "numpy/sort_keys.h"
 
@@ -128,9 +131,29 @@ void sort_complex_lanes(ArrayObj* x, ArrayObj* out, int axis, bool indices) {
     });
 }
 
+// Below this many elements the host sorts device arrays too: the device's
+// launches and its one wait cost more than the host's sort.
+constexpr int64_t kDeviceSortMin = 4096;
+
+// Lanes along the last axis of a C-contiguous device array sort on the
+// device (runtime/sort_cuda.h): values to `values` and/or indices to
+// `index` (device pointers, C-contiguous like x). False: the host sorts.
+bool sorted_on_device(ArrayObj* x, int axis, void* values, int64_t* index) {
+    Backend* be = array_backend();
+    DeviceSearchType type;
+    if (!be || !x->buffer || x->buffer->device != DeviceKind::CUDA || !device_element_type(x->dtype, &type)) return false;
+    const int64_t n = x->size();
+    if (n < kDeviceSortMin || uint64_t(n) >= (uint64_t(1) << 32) || axis != x->ndim() - 1 || !is_c_contiguous(x)) return false;
+    const int64_t len = x->shape.back();
+    return be->sort(type, x->buffer.device_bytes() + x->offset, n / len, len, values, index);
+}
+
+uint8_t* device_data_of(ArrayObj* x) { return x->buffer.device_bytes() + x->offset; }
+
 // Writes every lane of `x` (materialised) along `axis`, sorted, into the same
 // lane of `out` (same shape and dtype; may be x).
 void sort_lanes(ArrayObj* x, ArrayObj* out, int axis) {
+    if ((out == x || is_c_contiguous(out)) && sorted_on_device(x, axis, device_data_of(out), nullptr)) return;
     if (is_complex(x->dtype)) return sort_complex_lanes(x, out, axis, false);
     Lanes l = lanes_along(x->shape, x->strides, axis), lo = lanes_along(out->shape, out->strides, axis);
     const uint8_t* base = data_of(x);
@@ -246,6 +269,7 @@ Value np_argsort(Interp& in, CallArgs& a) {
         sort_complex_lanes(x, out.as<ArrayObj>(), s.axis, true);
         return out;
     }
+    if (sorted_on_device(x, s.axis, nullptr, reinterpret_cast<int64_t*>(device_data_of(out.as<ArrayObj>())))) return out;
     index_lanes(x, out.as<ArrayObj>(), s.axis, [](auto* items, auto* tmp, int64_t n) {
         stable_sort_by_key(items, tmp, n, [](const auto& ki) { return ki.key; });
     });

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -66,6 +67,26 @@ public:
     virtual bool searchsorted(DeviceSearchType type, bool right, const void* a, int64_t n, const void* v, int64_t m, int64_t* out) {
         return false;
     }
+    // Sorts `rows` C-contiguous rows of `len` elements of device data
+    // (runtime/sort_cuda.h): values to `out_values`, indices within rows to
+    // `out_index` (either may be null). False: the caller sorts on the host.
+    virtual bool sort(DeviceSearchType type, const void* x, int64_t rows, int64_t len, void* out_values, int64_t* out_index) {
+        return false;
+    }
+    // np.unique's values of device data (runtime/sort_cuda.h), into
+    // alloc(count); false: the caller finds them on the host.
+    virtual bool unique(DeviceSearchType type, const void* x, int64_t n, bool equal_nan, const std::function<void*(int64_t)>& alloc) {
+        return false;
+    }
+    // Stream compaction on device data (runtime/select_cuda.h): the indices
+    // (src null) or elements of src where mask is nonzero, into alloc(count);
+    // *count = how many. False: the caller selects on the host.
+    virtual bool select(const void* mask, size_t mask_elem, bool mask_float, int64_t n, const void* src, size_t elem,
+                        const std::function<void*(int64_t)>& alloc, int64_t* count) {
+        return false;
+    }
+    // out[k] = flat[k] / inner % len on device data; false: the host does it.
+    virtual bool unravel(const int64_t* flat, int64_t count, int64_t inner, int64_t len, int64_t* out) { return false; }
     // dst[k] = the `elem`-byte element at src + j * stride, j = idx[k] (+ n
     // when negative), k < count, on device data (runtime/gather_cuda.h); sets
     // *first_bad to the first index outside [-n, n), or count. False: the

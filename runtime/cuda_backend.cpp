@@ -25,6 +25,8 @@
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
 #include "runtime/gather_cuda.h"
+#include "runtime/select_cuda.h"
+#include "runtime/sort_cuda.h"
 #include "runtime/device_pool.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/nvrtc.h"
@@ -693,6 +695,23 @@ public:
     }
     bool searchsorted(DeviceSearchType type, bool right, const void* a, int64_t n, const void* v, int64_t m, int64_t* out) override {
         device_call([&] { searchsorted_on_device(array_device_index(), type, right, a, n, v, m, out); });
+        return true;
+    }
+    bool sort(DeviceSearchType type, const void* x, int64_t rows, int64_t len, void* out_values, int64_t* out_index) override {
+        device_call([&] { sort_on_device(array_device_index(), type, x, rows, len, out_values, out_index); });
+        return true;
+    }
+    bool unique(DeviceSearchType type, const void* x, int64_t n, bool equal_nan, const std::function<void*(int64_t)>& alloc) override {
+        device_call([&] { unique_on_device(array_device_index(), type, x, n, equal_nan, alloc); });
+        return true;
+    }
+    bool select(const void* mask, size_t mask_elem, bool mask_float, int64_t n, const void* src, size_t elem,
+                const std::function<void*(int64_t)>& alloc, int64_t* count) override {
+        device_call([&] { *count = select_on_device(array_device_index(), mask, mask_elem, mask_float, n, src, elem, alloc); });
+        return true;
+    }
+    bool unravel(const int64_t* flat, int64_t count, int64_t inner, int64_t len, int64_t* out) override {
+        device_call([&] { unravel_on_device(array_device_index(), flat, count, inner, len, out); });
         return true;
     }
     bool gather(const int64_t* idx, int64_t count, const char* src, int64_t n, int64_t stride, size_t elem, char* dst,

@@ -15,6 +15,8 @@
 #include "runtime/fill_cuda.h"
 #include "runtime/scan_cuda.h"
 #include "runtime/search_cuda.h"
+#include "runtime/select_cuda.h"
+#include "runtime/sort_cuda.h"
 #include "runtime/gather_cuda.h"
 #include "runtime/nvrtc.h"
 #include "runtime/nvrtc_shadow.h"
@@ -34,6 +36,8 @@ TEST_CASE("gather: the CUDA source compiles for every architecture", "[nvrtc]") 
             CHECK(nvrtc::compile(cuda_range_fill_source(), "gpy_range_fill.cu", arch).size() > 0);
             CHECK(nvrtc::compile(cuda_scan_source(), "gpy_scan.cu", arch).size() > 0);
             CHECK(nvrtc::compile(cuda_search_source(), "gpy_search.cu", arch).size() > 0);
+            CHECK(nvrtc::compile(cuda_sort_source(), "gpy_sort.cu", arch).size() > 0);
+            CHECK(nvrtc::compile(cuda_select_source(), "gpy_select.cu", arch).size() > 0);
         } catch (const nvrtc::CompileError& e) {
             FAIL(e.what() << "\n" << e.log);
         }
