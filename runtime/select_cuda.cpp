@@ -29,18 +29,20 @@ struct gpy_b16 { gpy_u64 lo, hi; };
 // Element i of round r of this block's tile.
 static __device__ __forceinline__ gpy_u64 gpy_at(int r) { return (gpy_u64)blockIdx.x * GPY_TILE + r * GPY_THREADS + threadIdx.x; }
 
-// `ignore`: the sign bit of a float mask (-0.0 is zero), else 0.
+// Selected: lo <= (mask[i] without the `ignore` bits) <= lo + span, as
+// unsigned integers. Nonzero: [1, max] (`ignore` the sign bit of a float
+// mask: -0.0 is zero); a float's zeros: [0, 0]; its NaNs: [inf + 1, max].
 template <class M>
-static __device__ __forceinline__ bool gpy_selected(const M* __restrict__ mask, M ignore, gpy_u64 i, gpy_u64 n) {
-    return i < n && (mask[i] & (M)~ignore) != 0;
+static __device__ __forceinline__ bool gpy_selected(const M* __restrict__ mask, M ignore, M lo, M span, gpy_u64 i, gpy_u64 n) {
+    return i < n && (M)((mask[i] & (M)~ignore) - lo) <= span;
 }
 
 template <class M>
-static __device__ __forceinline__ void gpy_select_count(const M* __restrict__ mask, M ignore, gpy_u64 n, gpy_u32* __restrict__ counts) {
+static __device__ __forceinline__ void gpy_select_count(const M* __restrict__ mask, M ignore, M lo, M span, gpy_u64 n, gpy_u32* __restrict__ counts) {
     __shared__ gpy_u32 warp_sums[GPY_WARPS];
     gpy_u32 c = 0;
 #pragma unroll 4
-    for (int r = 0; r < GPY_ROUNDS; ++r) c += gpy_selected(mask, ignore, gpy_at(r), n);
+    for (int r = 0; r < GPY_ROUNDS; ++r) c += gpy_selected(mask, ignore, lo, span, gpy_at(r), n);
     for (int o = 16; o; o >>= 1) c += __shfl_xor_sync(0xffffffffu, c, o);
     if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = c;
     __syncthreads();
@@ -84,14 +86,14 @@ extern "C" __global__ void __launch_bounds__(1024) gpy_select_scan(gpy_u32* coun
 
 // E: the element type copied from src, or gpy_i64 with INDEX (i itself).
 template <class M, class E, int INDEX>
-static __device__ __forceinline__ void gpy_select_write(const M* __restrict__ mask, M ignore, gpy_u64 n, const gpy_u32* __restrict__ offsets,
+static __device__ __forceinline__ void gpy_select_write(const M* __restrict__ mask, M ignore, M lo, M span, gpy_u64 n, const gpy_u32* __restrict__ offsets,
                                                         const E* __restrict__ src, E* __restrict__ out) {
     __shared__ gpy_u32 before[GPY_ROUNDS * GPY_WARPS];
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     unsigned ballots[GPY_ROUNDS];
 #pragma unroll
     for (int r = 0; r < GPY_ROUNDS; ++r) {
-        ballots[r] = __ballot_sync(0xffffffffu, gpy_selected(mask, ignore, gpy_at(r), n));
+        ballots[r] = __ballot_sync(0xffffffffu, gpy_selected(mask, ignore, lo, span, gpy_at(r), n));
         if (lane == 0) before[r * GPY_WARPS + warp] = __popc(ballots[r]);
     }
     __syncthreads();
@@ -125,10 +127,10 @@ extern "C" __global__ void gpy_select_unravel(const gpy_i64* __restrict__ flat, 
 }
 
 #define GPY_SELECT_WRITE(MN, M, EN, E, INDEX) \
-    extern "C" __global__ void __launch_bounds__(GPY_THREADS) gpy_select_write_##MN##_##EN(const M* m, M ig, gpy_u64 n, const gpy_u32* o, const E* s, E* out) { \
-        gpy_select_write<M, E, INDEX>(m, ig, n, o, s, out); }
+    extern "C" __global__ void __launch_bounds__(GPY_THREADS) gpy_select_write_##MN##_##EN(const M* m, M ig, M lo, M sp, gpy_u64 n, const gpy_u32* o, const E* s, E* out) { \
+        gpy_select_write<M, E, INDEX>(m, ig, lo, sp, n, o, s, out); }
 #define GPY_SELECT_MASK(MN, M) \
-    extern "C" __global__ void __launch_bounds__(GPY_THREADS) gpy_select_count_##MN(const M* m, M ig, gpy_u64 n, gpy_u32* c) { gpy_select_count<M>(m, ig, n, c); } \
+    extern "C" __global__ void __launch_bounds__(GPY_THREADS) gpy_select_count_##MN(const M* m, M ig, M lo, M sp, gpy_u64 n, gpy_u32* c) { gpy_select_count<M>(m, ig, lo, sp, n, c); } \
     GPY_SELECT_WRITE(MN, M, index, gpy_i64, 1) GPY_SELECT_WRITE(MN, M, e1, gpy_u8, 0) GPY_SELECT_WRITE(MN, M, e2, gpy_u16, 0) \
     GPY_SELECT_WRITE(MN, M, e4, gpy_u32, 0) GPY_SELECT_WRITE(MN, M, e8, gpy_u64, 0) GPY_SELECT_WRITE(MN, M, e16, gpy_b16, 0)
 GPY_SELECT_MASK(m1, gpy_u8) GPY_SELECT_MASK(m2, gpy_u16) GPY_SELECT_MASK(m4, gpy_u32) GPY_SELECT_MASK(m8, gpy_u64)
@@ -139,7 +141,7 @@ GPY_SELECT_MASK(m1, gpy_u8) GPY_SELECT_MASK(m2, gpy_u16) GPY_SELECT_MASK(m4, gpy
 std::string cuda_select_source() { return kSelectKernels; }
 
 int64_t select_on_device(int device, const void* mask, size_t mask_elem, bool mask_float, int64_t n, const void* src, size_t elem,
-                         const std::function<void*(int64_t)>& alloc) {
+                         const std::function<void*(int64_t)>& alloc, MaskTest test) {
     static const std::string source = cuda_select_source();
     auto fn = [&](const std::string& name) { return library_kernel(device, source, "gpy_select", name); };
     const std::string mn = "m" + std::to_string(mask_elem);
@@ -151,13 +153,20 @@ int64_t select_on_device(int device, const void* mask, size_t mask_elem, bool ma
         alloc(0);
         return 0;
     }
-    // The mask's sign bit, for floats, as the kernel's mask type (the
-    // parameter is passed as that many bytes).
-    const uint64_t ignore = mask_float ? uint64_t(1) << (mask_elem * 8 - 1) : 0;
+    // The kernel's mask-typed parameters, each passed as its low mask_elem
+    // bytes (little-endian): the sign bit ignored for floats, and the range.
+    const int bits = int(mask_elem * 8);
+    const uint64_t all = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+    const uint64_t ignore = mask_float ? uint64_t(1) << (bits - 1) : 0;
+    const int mantissa = bits == 16 ? 10 : bits == 32 ? 23 : 52;
+    const uint64_t inf = (all >> 1) & ~((uint64_t(1) << mantissa) - 1);  // a float's exponent bits
+    uint64_t lo = 1, span = all - 1;
+    if (test == MaskTest::Zero) lo = 0, span = 0;
+    if (test == MaskTest::NaN) lo = inf + 1, span = all - inf - 1;
     BufferRef counts(allocate_cuda_buffer(device, tiles * 4, false)), total(allocate_cuda_buffer(device, 8, false));
     void* counts_p = counts.device_bytes();
     void* total_p = total.device_bytes();
-    void* count_args[] = {const_cast<void**>(&mask), const_cast<uint64_t*>(&ignore), &count, &counts_p};
+    void* count_args[] = {const_cast<void**>(&mask), const_cast<uint64_t*>(&ignore), &lo, &span, &count, &counts_p};
     cuda::launch(fn("gpy_select_count_" + mn), {unsigned(tiles)}, {kThreads}, 0, stream, count_args);
     void* scan_args[] = {&counts_p, const_cast<uint64_t*>(&tiles), &total_p};
     cuda::launch(fn("gpy_select_scan"), {1}, {1024}, 0, stream, scan_args);
@@ -167,7 +176,8 @@ int64_t select_on_device(int device, const void* mask, size_t mask_elem, bool ma
     void* out = alloc(int64_t(selected));
     if (selected > 0) {
         const std::string en = src ? "e" + std::to_string(elem) : "index";
-        void* write_args[] = {const_cast<void**>(&mask), const_cast<uint64_t*>(&ignore), &count, &counts_p, const_cast<void**>(&src), &out};
+        void* write_args[] = {const_cast<void**>(&mask), const_cast<uint64_t*>(&ignore), &lo, &span, &count, &counts_p,
+                              const_cast<void**>(&src), &out};
         cuda::launch(fn("gpy_select_write_" + mn + "_" + en), {unsigned(tiles)}, {kThreads}, 0, stream, write_args);
     }
     note_device_work(device);

@@ -11,7 +11,7 @@ namespace gpy {
 namespace {
 
 constexpr int kThreads = 256;  // GPY_THREADS below
-constexpr int kTile = 4096;    // GPY_TILE: 256 threads x 16 items
+constexpr int kTile = 4096;    // GPY_TILE: 256 threads x 16 items (8 and 12 were slower on an H100)
 
 // An LSD radix sort with 8-bit digits, three launches a digit (reduce, then
 // scan, then scatter): `upsweep` counts each tile's digits, `scan_rows`
@@ -24,9 +24,9 @@ constexpr int kTile = 4096;    // GPY_TILE: 256 threads x 16 items
 //
 // Keys are NumPy's order as unsigned integers (numpy/sort_keys.h): floats
 // with NaN -> all ones and -0.0 -> +0.0's key. Sorted values are the keys
-// mapped back, unless the data holds NaNs or zeros (that mapping forgets
-// their bits and order): then the sort carries each element's index and
-// gathers the values through it, as argsort does.
+// mapped back, with the zeros and NaNs (whose bits and order the keys
+// forget) compacted from the input into their runs; argsort and rows carry
+// each element's index (and sort gathers the values through it).
 const char* kSortKernels = R"CUDA(
 typedef unsigned int gpy_u32; typedef unsigned long long gpy_u64; typedef long long gpy_i64;
 #define GPY_THREADS 256
@@ -39,12 +39,14 @@ template <class T, class U, U SIGN> struct gpy_signed_key {
     typedef typename gpy_key<U>::K K;
     static __device__ __forceinline__ K key(T v) { return (K)((U)v ^ SIGN); }
     static __device__ __forceinline__ bool special(T) { return false; }
+    static __device__ __forceinline__ bool negative(T) { return false; }  // only floats ask
     static __device__ __forceinline__ T value(K k) { return (T)(U)((U)k ^ SIGN); }
 };
 template <class T, class KT> struct gpy_unsigned_key {
     typedef KT K;
     static __device__ __forceinline__ K key(T v) { return (K)v; }
     static __device__ __forceinline__ bool special(T) { return false; }
+    static __device__ __forceinline__ bool negative(T) { return false; }  // only floats ask
     static __device__ __forceinline__ T value(K k) { return (T)k; }
 };
 template <> struct gpy_key<unsigned char> : gpy_unsigned_key<unsigned char, gpy_u32> {};
@@ -63,6 +65,7 @@ template <> struct gpy_key<float> {
         return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
     }
     static __device__ __forceinline__ bool special(float v) { return v != v || v == 0.0f; }
+    static __device__ __forceinline__ bool negative(float v) { return v < 0.0f; }
     static __device__ __forceinline__ float value(K k) { return __uint_as_float((k & 0x80000000u) ? (k ^ 0x80000000u) : ~k); }
 };
 template <> struct gpy_key<double> {
@@ -73,13 +76,14 @@ template <> struct gpy_key<double> {
         return (b >> 63) ? ~b : (b | 0x8000000000000000ull);
     }
     static __device__ __forceinline__ bool special(double v) { return v != v || v == 0.0; }
+    static __device__ __forceinline__ bool negative(double v) { return v < 0.0; }
     static __device__ __forceinline__ double value(K k) {
         return __longlong_as_double((gpy_i64)((k >> 63) ? (k ^ 0x8000000000000000ull) : ~k));
     }
 };
 
-// out[0] |= the key bits that vary (key ^ the first key); out[1] = 1 when
-// some element is a NaN or a zero.
+// out[0] |= the key bits that vary (key ^ the first key); out[1], out[2],
+// out[3] += how many elements are negative, zeros (+-0.0) and NaNs (floats).
 // keys[i] = the key of x[i], for the first pass.
 template <class T>
 static __device__ __forceinline__ void gpy_sort_analyze(const T* __restrict__ x, gpy_u64 n, gpy_u64* out, typename gpy_key<T>::K* __restrict__ keys) {
@@ -87,21 +91,29 @@ static __device__ __forceinline__ void gpy_sort_analyze(const T* __restrict__ x,
     typedef typename M::K K;
     const K first = M::key(x[0]);
     K diff = 0;
-    unsigned sp = 0;
+    unsigned neg = 0, zeros = 0, nans = 0;
     for (gpy_u64 i = blockIdx.x * (gpy_u64)blockDim.x + threadIdx.x; i < n; i += (gpy_u64)blockDim.x * gridDim.x) {
         const T v = x[i];
         const K k = M::key(v);
         keys[i] = k;
         diff |= k ^ first;
-        sp |= M::special(v);
+        if (M::special(v)) {
+            zeros += v == T(0);
+            nans += v != v;
+        }
+        neg += M::negative(v);
     }
     for (int o = 16; o; o >>= 1) {
         diff |= __shfl_xor_sync(0xffffffffu, diff, o);
-        sp |= __shfl_xor_sync(0xffffffffu, sp, o);
+        neg += __shfl_xor_sync(0xffffffffu, neg, o);
+        zeros += __shfl_xor_sync(0xffffffffu, zeros, o);
+        nans += __shfl_xor_sync(0xffffffffu, nans, o);
     }
     if ((threadIdx.x & 31) == 0) {
         if (diff) atomicOr(out, (gpy_u64)diff);
-        if (sp) atomicOr(out + 1, 1ull);
+        if (neg) atomicAdd(out + 1, (gpy_u64)neg);
+        if (zeros) atomicAdd(out + 2, (gpy_u64)zeros);
+        if (nans) atomicAdd(out + 3, (gpy_u64)nans);
     }
 }
 
@@ -190,6 +202,8 @@ static __device__ __forceinline__ gpy_u32 gpy_block_exclusive(gpy_u32 v, gpy_u32
     return before;
 }
 
+// V: the keys' type (K: written as they are), or the element type of the
+// last pass, which writes the keys mapped back to values.
 // Ranks the tile's elements by digit (stable), places them in shared memory
 // in their sorted order within the tile, then writes them out in that order,
 // so a digit's run goes to consecutive addresses (coalesced): element at
@@ -197,16 +211,16 @@ static __device__ __forceinline__ gpy_u32 gpy_block_exclusive(gpy_u32 v, gpy_u32
 // smaller digits) + the tile's offset within the digit + p - where the
 // digit starts within the tile. Ranks within a warp: 32 consecutive keys at
 // a time, __match_any_sync grouping equal digits.
-template <class K, int ROWS, int KEYS, int IDX>
+template <class K, int ROWS, int KEYS, int IDX, class V>
 static __device__ __forceinline__ void gpy_sort_downsweep(const K* __restrict__ keys, const gpy_u32* __restrict__ idx,
-                                                          K* __restrict__ keys_out, gpy_u32* __restrict__ idx_out, gpy_u64 n,
+                                                          V* __restrict__ keys_out, gpy_u32* __restrict__ idx_out, gpy_u64 n,
                                                           int shift, gpy_u32 len, const gpy_u32* __restrict__ counts,
                                                           const gpy_u32* __restrict__ totals, gpy_u64 tiles) {
     __shared__ gpy_u32 start[256];
     __shared__ gpy_u32 local[256];
     __shared__ gpy_u32 warp_counts[GPY_WARPS][256];
     __shared__ gpy_u32 sums[GPY_WARPS];
-    __shared__ gpy_u64 stage[GPY_TILE];
+    __shared__ K stage[GPY_TILE];  // the keys, then the indices (as wide)
     __shared__ unsigned char digits[GPY_TILE];
     const unsigned t = threadIdx.x, lane = t & 31, warp = t >> 5;
     for (int w = 0; w < GPY_WARPS; ++w) warp_counts[w][t] = 0;
@@ -214,7 +228,6 @@ static __device__ __forceinline__ void gpy_sort_downsweep(const K* __restrict__ 
     K k[GPY_ITEMS];
     gpy_u32 ix[GPY_ITEMS];
     unsigned short rank[GPY_ITEMS];
-    unsigned char dg[GPY_ITEMS];
     const gpy_u32 lower = (1u << lane) - 1u;
 #pragma unroll
     for (int r = 0; r < GPY_ITEMS; ++r) {  // all loads first: 16 (or 32) in flight
@@ -226,18 +239,24 @@ static __device__ __forceinline__ void gpy_sort_downsweep(const K* __restrict__ 
     }
 #pragma unroll
     for (int r = 0; r < GPY_ITEMS; ++r) {
-        const gpy_u64 j = gpy_item(r);
-        const unsigned active = __ballot_sync(0xffffffffu, j < n);
-        if (j < n) {
-            const unsigned d = gpy_digit<K, ROWS>(k[r], IDX ? ix[r] : 0u, shift, len);
-            dg[r] = (unsigned char)d;
-            const unsigned peers = __match_any_sync(active, d);
-            const gpy_u32 before = warp_counts[warp][d];
-            rank[r] = (unsigned short)(before + __popc(peers & lower));
-            __syncwarp(active);
-            if (31 - __clz(peers) == (int)lane) warp_counts[warp][d] = before + __popc(peers);
-            __syncwarp(active);
+        // The lanes with the same digit (ballots on its 8 bits: cheaper than
+        // __match_any_sync, which held the pass at 5x its memory time); the
+        // highest of them counts the group in for the warp.
+        const bool ok = gpy_item(r) < n;
+        const unsigned active = __ballot_sync(0xffffffffu, ok);
+        const unsigned d = ok ? gpy_digit<K, ROWS>(k[r], IDX ? ix[r] : 0u, shift, len) : 0u;
+        unsigned peers = active;
+#pragma unroll
+        for (int b = 0; b < 8; ++b) {
+            const bool bit = (d >> b) & 1u;
+            const unsigned v = __ballot_sync(0xffffffffu, bit);
+            peers &= bit ? v : ~v;
         }
+        const int leader = 31 - __clz(peers);
+        gpy_u32 before = 0;
+        if (ok && leader == (int)lane) before = atomicAdd(&warp_counts[warp][d], (gpy_u32)__popc(peers));
+        before = __shfl_sync(0xffffffffu, before, leader & 31);
+        rank[r] = (unsigned short)(before + __popc(peers & lower));
     }
     __syncthreads();
     gpy_u32 tile_count = 0;  // thread t: digit t's count in the tile, each warp's offset within it
@@ -252,9 +271,10 @@ static __device__ __forceinline__ void gpy_sort_downsweep(const K* __restrict__ 
     __syncthreads();
 #pragma unroll
     for (int r = 0; r < GPY_ITEMS; ++r)
-        if (gpy_item(r) < n) {
-            rank[r] = (unsigned short)(local[dg[r]] + warp_counts[warp][dg[r]] + rank[r]);
-            digits[rank[r]] = dg[r];
+        if (gpy_item(r) < n) {  // (the digit again: cheaper than a register for each)
+            const unsigned d = gpy_digit<K, ROWS>(k[r], IDX ? ix[r] : 0u, shift, len);
+            rank[r] = (unsigned short)(local[d] + warp_counts[warp][d] + rank[r]);
+            digits[rank[r]] = (unsigned char)d;
         }
     const gpy_u64 tile_base = (gpy_u64)blockIdx.x * GPY_TILE;
     const unsigned tile_n = (unsigned)min((gpy_u64)GPY_TILE, n - tile_base);
@@ -264,7 +284,7 @@ static __device__ __forceinline__ void gpy_sort_downsweep(const K* __restrict__ 
         for (int r = 0; r < GPY_ITEMS; ++r)
             if (gpy_item(r) < n) sk[rank[r]] = k[r];
         __syncthreads();
-        for (unsigned p = t; p < tile_n; p += GPY_THREADS) keys_out[start[digits[p]] + p] = sk[p];
+        for (unsigned p = t; p < tile_n; p += GPY_THREADS) keys_out[start[digits[p]] + p] = gpy_key<V>::value(sk[p]);
         __syncthreads();
     }
     if (IDX) {
@@ -314,15 +334,17 @@ extern "C" __global__ void __launch_bounds__(1024) gpy_sort_scan_rows(gpy_u32* c
     extern "C" __global__ void __launch_bounds__(GPY_THREADS) gpy_sort_up_rows_##KN(const K* keys, const gpy_u32* idx, gpy_u64 n, int s, gpy_u32 len, gpy_u32* c, gpy_u64 t) { \
         gpy_sort_upsweep<K, 1>(keys, idx, n, s, len, c, t); } \
     extern "C" __global__ void __launch_bounds__(GPY_THREADS) gpy_sort_down_keys_##KN(const K* keys, const gpy_u32* idx, K* ko, gpy_u32* io, gpy_u64 n, int s, gpy_u32 len, const gpy_u32* c, const gpy_u32* tot, gpy_u64 t) { \
-        gpy_sort_downsweep<K, 0, 1, 0>(keys, idx, ko, io, n, s, len, c, tot, t); } \
+        gpy_sort_downsweep<K, 0, 1, 0, K>(keys, idx, ko, io, n, s, len, c, tot, t); } \
     extern "C" __global__ void __launch_bounds__(GPY_THREADS) gpy_sort_down_pairs_##KN(const K* keys, const gpy_u32* idx, K* ko, gpy_u32* io, gpy_u64 n, int s, gpy_u32 len, const gpy_u32* c, const gpy_u32* tot, gpy_u64 t) { \
-        gpy_sort_downsweep<K, 0, 1, 1>(keys, idx, ko, io, n, s, len, c, tot, t); } \
+        gpy_sort_downsweep<K, 0, 1, 1, K>(keys, idx, ko, io, n, s, len, c, tot, t); } \
     extern "C" __global__ void __launch_bounds__(GPY_THREADS) gpy_sort_down_rows_##KN(const K* keys, const gpy_u32* idx, K* ko, gpy_u32* io, gpy_u64 n, int s, gpy_u32 len, const gpy_u32* c, const gpy_u32* tot, gpy_u64 t) { \
-        gpy_sort_downsweep<K, 1, 0, 1>(keys, idx, ko, io, n, s, len, c, tot, t); }
+        gpy_sort_downsweep<K, 1, 0, 1, K>(keys, idx, ko, io, n, s, len, c, tot, t); }
 GPY_SORT_PASSES(k32, gpy_u32) GPY_SORT_PASSES(k64, gpy_u64)
 #define GPY_SORT_TYPE(TN, T) \
     extern "C" __global__ void gpy_sort_analyze_##TN(const T* x, gpy_u64 n, gpy_u64* out, typename gpy_key<T>::K* keys) { gpy_sort_analyze<T>(x, n, out, keys); } \
     extern "C" __global__ void gpy_sort_values_##TN(const typename gpy_key<T>::K* keys, gpy_u64 n, T* out) { gpy_sort_values<T>(keys, n, out); } \
+    extern "C" __global__ void __launch_bounds__(GPY_THREADS) gpy_sort_down_values_##TN(const typename gpy_key<T>::K* keys, const gpy_u32* idx, T* vo, gpy_u32* io, gpy_u64 n, int s, gpy_u32 len, const gpy_u32* c, const gpy_u32* tot, gpy_u64 t) { \
+        gpy_sort_downsweep<typename gpy_key<T>::K, 0, 1, 0, T>(keys, idx, vo, io, n, s, len, c, tot, t); } \
     extern "C" __global__ void gpy_sort_gather_##TN(const T* x, const gpy_u32* idx, gpy_u64 n, T* out) { gpy_sort_gather<T>(x, idx, n, out); } \
     extern "C" __global__ void gpy_sort_copy_##TN(const T* x, gpy_u64 n, T* out) { gpy_sort_copy<T>(x, n, out); } \
     extern "C" __global__ void gpy_sort_run_starts_##TN(const T* s, gpy_u64 n, int e, unsigned char* f) { gpy_sort_run_starts<T>(s, n, e, f); }
@@ -357,7 +379,7 @@ void sort_on_device(int device, DeviceSearchType type, const void* x, int64_t ro
     // index (the first pass makes the indices: i_in is null).
     const size_t key_size = wide ? 8 : 4;
     BufferRef keys0(allocate_cuda_buffer(device, n * key_size, false)), keys1(allocate_cuda_buffer(device, n * key_size, false));
-    BufferRef info(allocate_cuda_buffer(device, 16, true));
+    BufferRef info(allocate_cuda_buffer(device, 32, true));
     void* k_in = keys0.device_bytes();
     void* k_out = keys1.device_bytes();
     {
@@ -365,11 +387,16 @@ void sort_on_device(int device, DeviceSearchType type, const void* x, int64_t ro
         void* args[] = {&x, &n, &info_p, &k_in};
         cuda::launch(fn("gpy_sort_analyze_" + tn), {stream_grid}, {kThreads}, 0, stream, args);
     }
-    uint64_t flags[2] = {0, 0};
+    uint64_t flags[4] = {0, 0, 0, 0};
     cuda::check(api.cuMemcpyDtoHAsync(flags, cuda::CUdeviceptr(info.device_bytes()), sizeof flags, stream), "cuMemcpyDtoHAsync(flags)");
     cuda::check(api.cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
-    const uint64_t varying = flags[0];
-    const bool by_index = out_index || rows > 1 || flags[1] != 0;
+    const uint64_t varying = flags[0], negatives = flags[1], zeros = flags[2], nans = flags[3];
+    // Zeros and NaNs sort as one key each, which forgets their bits and
+    // order: the sorted values get them back by compacting x's own zeros and
+    // NaNs (in input order) into their runs; in place (x overwritten) and
+    // for rows, values travel by index instead.
+    const bool fix_specials = zeros + nans > 0 && out_values && out_values != x && rows == 1 && !out_index;
+    const bool by_index = out_index || rows > 1 || (zeros + nans > 0 && !fix_specials);
     BufferRef idx0, idx1;
     if (by_index) {
         idx0 = BufferRef(allocate_cuda_buffer(device, n * 4, false));
@@ -383,12 +410,22 @@ void sort_on_device(int device, DeviceSearchType type, const void* x, int64_t ro
     uint32_t len32 = uint32_t(len);
     void* counts_p = counts.device_bytes();
     void* totals_p = totals.device_bytes();
+    // Keys alone, one row: the last pass writes the values themselves.
+    int last_shift = -1;
+    for (int shift = 0; shift < int(key_size * 8); shift += 8)
+        if ((varying >> shift) & 255) last_shift = shift;
+    const bool values_in_pass = !by_index && out_values && last_shift >= 0;
     auto pass = [&](bool row_digit, int shift) {
         void* up_args[] = {&k_in, &i_in, &n, &shift, &len32, &counts_p, const_cast<uint64_t*>(&tiles)};
         cuda::launch(fn((row_digit ? "gpy_sort_up_rows_" : "gpy_sort_up_") + kn), {unsigned(tiles)}, {kThreads}, 0, stream, up_args);
         void* scan_args[] = {&counts_p, const_cast<uint64_t*>(&tiles), &totals_p};
         cuda::launch(fn("gpy_sort_scan_rows"), {256}, {1024}, 0, stream, scan_args);
         void* down_args[] = {&k_in, &i_in, &k_out, &i_out, &n, &shift, &len32, &counts_p, &totals_p, const_cast<uint64_t*>(&tiles)};
+        if (values_in_pass && shift == last_shift) {
+            down_args[2] = &out_values;
+            cuda::launch(fn("gpy_sort_down_values_" + tn), {unsigned(tiles)}, {kThreads}, 0, stream, down_args);
+            return;
+        }
         const char* kind = row_digit ? "gpy_sort_down_rows_" : by_index ? "gpy_sort_down_pairs_" : "gpy_sort_down_keys_";
         cuda::launch(fn(kind + kn), {unsigned(tiles)}, {kThreads}, 0, stream, down_args);
         if (!row_digit) std::swap(k_in, k_out);  // row passes move only the indices
@@ -406,7 +443,7 @@ void sort_on_device(int device, DeviceSearchType type, const void* x, int64_t ro
         void* args[] = {&i_in, &n, &len32, &out_index};
         cuda::launch(fn("gpy_sort_index"), {stream_grid}, {kThreads}, 0, stream, args);
     }
-    if (out_values) {
+    if (out_values && !values_in_pass) {
         if (!by_index) {
             void* args[] = {&k_in, &n, &out_values};
             cuda::launch(fn("gpy_sort_values_" + tn), {stream_grid}, {kThreads}, 0, stream, args);
@@ -419,6 +456,12 @@ void sort_on_device(int device, DeviceSearchType type, const void* x, int64_t ro
             void* copy_args[] = {&k_out, &n, &out_values};
             cuda::launch(fn("gpy_sort_copy_" + tn), {stream_grid}, {kThreads}, 0, stream, copy_args);
         }
+    }
+    if (fix_specials) {
+        const size_t elem = kTypeSizes[size_t(type)];
+        char* out = static_cast<char*>(out_values);
+        if (zeros) select_on_device(device, x, elem, true, int64_t(n), x, elem, [&](int64_t) -> void* { return out + negatives * elem; }, MaskTest::Zero);
+        if (nans) select_on_device(device, x, elem, true, int64_t(n), x, elem, [&](int64_t) -> void* { return out + (n - nans) * elem; }, MaskTest::NaN);
     }
     note_device_work(device);
 }
