@@ -87,6 +87,15 @@ public:
     }
     // out[k] = flat[k] / inner % len on device data; false: the host does it.
     virtual bool unravel(const int64_t* flat, int64_t count, int64_t inner, int64_t len, int64_t* out) { return false; }
+    // The `elem`-byte element at dst + j * stride = src[k], j = idx[k] (+ n
+    // when negative), k < count, the last k winning for repeated j (any, when
+    // `uniform`), on device data (runtime/gather_cuda.h); writes nothing and
+    // sets *first_bad to the first index outside [-n, n), else to count.
+    // False: the caller scatters on the host.
+    virtual bool scatter(const int64_t* idx, int64_t count, char* dst, int64_t n, int64_t stride, size_t elem, const char* src,
+                         bool uniform, int64_t* first_bad) {
+        return false;
+    }
     // dst[k] = the `elem`-byte element at src + j * stride, j = idx[k] (+ n
     // when negative), k < count, on device data (runtime/gather_cuda.h); sets
     // *first_bad to the first index outside [-n, n), or count. False: the

@@ -714,6 +714,11 @@ public:
         device_call([&] { unravel_on_device(array_device_index(), flat, count, inner, len, out); });
         return true;
     }
+    bool scatter(const int64_t* idx, int64_t count, char* dst, int64_t n, int64_t stride, size_t elem, const char* src, bool uniform,
+                 int64_t* first_bad) override {
+        device_call([&] { *first_bad = scatter_on_device(array_device_index(), idx, count, dst, n, stride, elem, src, uniform); });
+        return true;
+    }
     bool gather(const int64_t* idx, int64_t count, const char* src, int64_t n, int64_t stride, size_t elem, char* dst,
                 int64_t* first_bad) override {
         device_call([&] { *first_bad = gather_on_device(array_device_index(), idx, count, src, n, stride, elem, dst); });

@@ -29,6 +29,39 @@ static __device__ __forceinline__ void gpy_gather(const int64_t* __restrict__ id
         gpy_gather<E>(idx, count, src, n, stride, dst, bad); \
     }
 GPY_GATHER(1, unsigned char) GPY_GATHER(2, unsigned short) GPY_GATHER(4, unsigned int) GPY_GATHER(8, gpy_u64) GPY_GATHER(16, gpy_b16)
+
+// Scatters dst[idx[k]] = src[k]. NumPy assigns in order, so of repeated
+// indices the last wins: `claim` leaves in winner[j] the last k aiming at j
+// (unless every value is the same: winner null), `write` stores only the
+// winners. `check` finds the first bad index first: NumPy writes nothing then.
+extern "C" __global__ void gpy_scatter_check(const int64_t* __restrict__ idx, int64_t count, int64_t n, gpy_u64* bad) {
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
+        const int64_t v = __ldg(idx + k);
+        const int64_t j = v < 0 ? v + n : v;
+        if (j < 0 || j >= n) atomicMin(bad, (gpy_u64)k);
+    }
+}
+extern "C" __global__ void gpy_scatter_claim(const int64_t* __restrict__ idx, int64_t count, int64_t n, long long* winner) {
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
+        const int64_t v = __ldg(idx + k);
+        atomicMax(winner + (v < 0 ? v + n : v), (long long)k);
+    }
+}
+template <class E>
+static __device__ __forceinline__ void gpy_scatter(const int64_t* __restrict__ idx, int64_t count, int64_t n, int64_t stride,
+                                                   char* __restrict__ dst, const E* __restrict__ src, const long long* __restrict__ winner) {
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
+        const int64_t v = __ldg(idx + k);
+        const int64_t j = v < 0 ? v + n : v;
+        if (winner && winner[j] != k) continue;
+        *(E*)(dst + j * stride) = winner ? src[k] : src[0];
+    }
+}
+#define GPY_SCATTER(N, E) \
+    extern "C" __global__ void gpy_scatter_##N(const int64_t* idx, int64_t count, int64_t n, int64_t stride, char* dst, const E* src, const long long* winner) { \
+        gpy_scatter<E>(idx, count, n, stride, dst, src, winner); \
+    }
+GPY_SCATTER(1, unsigned char) GPY_SCATTER(2, unsigned short) GPY_SCATTER(4, unsigned int) GPY_SCATTER(8, gpy_u64) GPY_SCATTER(16, gpy_b16)
 )CUDA";
 
 // The word the kernels report into: pinned host memory the device writes
@@ -62,6 +95,36 @@ int64_t gather_on_device(int device, const int64_t* idx, int64_t count, const ch
     cuda::launch(fn, {grid}, {block}, 0, stream, args);
     cuda::check(cuda::api().cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
     return int64_t(std::min<uint64_t>(*bad, uint64_t(count)));
+}
+
+int64_t scatter_on_device(int device, const int64_t* idx, int64_t count, char* dst, int64_t n, int64_t stride, size_t elem,
+                          const char* src, bool uniform) {
+    if (count <= 0) return count;
+    static const std::string source = cuda_gather_source();
+    auto fn = [&](const std::string& name) { return library_kernel(device, source, "gpy_gather", name); };
+    cuda::device(device).make_current();
+    cuda::CUstream stream = current_stream();
+    const unsigned block = 256;
+    const unsigned grid = unsigned(std::min<int64_t>((count + block - 1) / block, int64_t(cuda::device(device).sm_count) * 32));
+    uint64_t* bad = bad_word();
+    *bad = uint64_t(count);
+    void* check_args[] = {&idx, &count, &n, &bad};
+    cuda::launch(fn("gpy_scatter_check"), {grid}, {block}, 0, stream, check_args);
+    cuda::check(cuda::api().cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
+    if (*bad < uint64_t(count)) return int64_t(*bad);
+    BufferRef winners;
+    void* winner = nullptr;
+    if (!uniform && count > 1) {
+        winners = BufferRef(allocate_cuda_buffer(device, size_t(n) * 8, false));
+        winner = winners.device_bytes();
+        cuda::check(cuda::api().cuMemsetD8Async(cuda::CUdeviceptr(winner), 0xff, size_t(n) * 8, stream), "cuMemsetD8Async(winner)");
+        void* claim_args[] = {&idx, &count, &n, &winner};
+        cuda::launch(fn("gpy_scatter_claim"), {grid}, {block}, 0, stream, claim_args);
+    }
+    void* args[] = {&idx, &count, &n, &stride, &dst, &src, &winner};
+    cuda::launch(fn("gpy_scatter_" + std::to_string(elem)), {grid}, {block}, 0, stream, args);
+    note_device_work(device);
+    return count;
 }
 
 }  // namespace gpy

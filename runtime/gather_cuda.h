@@ -1,6 +1,7 @@
-// Integer-array gathers on a CUDA device (issue 22): out[k] = src[idx[k]]
-// over a 1-d source, the indices checked as NumPy checks them. The host
-// loop over managed memory it replaces ran at 60x CuPy's time.
+// Integer-array gathers and scatters on a CUDA device (issue 22): out[k] =
+// src[idx[k]] and dst[idx[k]] = src[k] over a 1-d array, the indices checked
+// as NumPy checks them. The host loops over managed memory they replace ran
+// at 60x (gather) and 359x (scatter) CuPy's time.
 #pragma once
 
 #include <cstddef>
@@ -18,5 +19,14 @@ std::string cuda_gather_source();
 // for it. Returns the position of the first index outside [-n, n) (dst is
 // then partly written), or count. Device-accessible pointers.
 int64_t gather_on_device(int device, const int64_t* idx, int64_t count, const char* src, int64_t n, int64_t stride, size_t elem, char* dst);
+
+// dst[j * stride] = src[k] (the `elem`-byte element), j = idx[k] (+ n when
+// negative), for k < count, on the current stream of `device`; of repeated
+// indices the last k wins, as in NumPy's in-order assignment (`uniform`: all
+// of src's elements are the same, src[0], and any may win). Checks every
+// index first (waiting for the device) and writes nothing when one is
+// outside [-n, n): returns the first such position, or count.
+int64_t scatter_on_device(int device, const int64_t* idx, int64_t count, char* dst, int64_t n, int64_t stride, size_t elem,
+                          const char* src, bool uniform);
 
 }  // namespace gpy
