@@ -31,35 +31,41 @@ static __device__ __forceinline__ void gpy_gather(const int64_t* __restrict__ id
 GPY_GATHER(1, unsigned char) GPY_GATHER(2, unsigned short) GPY_GATHER(4, unsigned int) GPY_GATHER(8, gpy_u64) GPY_GATHER(16, gpy_b16)
 
 // Scatters dst[idx[k]] = src[k]. NumPy assigns in order, so of repeated
-// indices the last wins: `claim` leaves in winner[j] the last k aiming at j
-// (unless every value is the same: winner null), `write` stores only the
-// winners. `check` finds the first bad index first: NumPy writes nothing then.
-extern "C" __global__ void gpy_scatter_check(const int64_t* __restrict__ idx, int64_t count, int64_t n, gpy_u64* bad) {
+// indices the last wins: `check` finds the first bad index (NumPy then
+// writes nothing) and, unless every value is the same (winner null), leaves
+// in winner[j] the last k aiming at j; `write` stores only the winners.
+// Winners are int32 below 2^31 positions (half the traffic of int64).
+template <class W>
+static __device__ __forceinline__ void gpy_scatter_check(const int64_t* __restrict__ idx, int64_t count, int64_t n, gpy_u64* bad, W* winner) {
     for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
         const int64_t v = __ldg(idx + k);
         const int64_t j = v < 0 ? v + n : v;
         if (j < 0 || j >= n) atomicMin(bad, (gpy_u64)k);
+        else if (winner) atomicMax(winner + j, (W)k);
     }
 }
-extern "C" __global__ void gpy_scatter_claim(const int64_t* __restrict__ idx, int64_t count, int64_t n, long long* winner) {
-    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
-        const int64_t v = __ldg(idx + k);
-        atomicMax(winner + (v < 0 ? v + n : v), (long long)k);
-    }
+extern "C" __global__ void gpy_scatter_check_w32(const int64_t* idx, int64_t count, int64_t n, gpy_u64* bad, int* winner) {
+    gpy_scatter_check<int>(idx, count, n, bad, winner);
 }
-template <class E>
+extern "C" __global__ void gpy_scatter_check_w64(const int64_t* idx, int64_t count, int64_t n, gpy_u64* bad, long long* winner) {
+    gpy_scatter_check<long long>(idx, count, n, bad, winner);
+}
+template <class E, class W>
 static __device__ __forceinline__ void gpy_scatter(const int64_t* __restrict__ idx, int64_t count, int64_t n, int64_t stride,
-                                                   char* __restrict__ dst, const E* __restrict__ src, const long long* __restrict__ winner) {
+                                                   char* __restrict__ dst, const E* __restrict__ src, const W* __restrict__ winner) {
     for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
         const int64_t v = __ldg(idx + k);
         const int64_t j = v < 0 ? v + n : v;
-        if (winner && winner[j] != k) continue;
+        if (winner && winner[j] != (W)k) continue;
         *(E*)(dst + j * stride) = winner ? src[k] : src[0];
     }
 }
 #define GPY_SCATTER(N, E) \
-    extern "C" __global__ void gpy_scatter_##N(const int64_t* idx, int64_t count, int64_t n, int64_t stride, char* dst, const E* src, const long long* winner) { \
-        gpy_scatter<E>(idx, count, n, stride, dst, src, winner); \
+    extern "C" __global__ void gpy_scatter_##N##_w32(const int64_t* idx, int64_t count, int64_t n, int64_t stride, char* dst, const E* src, const int* winner) { \
+        gpy_scatter<E, int>(idx, count, n, stride, dst, src, winner); \
+    } \
+    extern "C" __global__ void gpy_scatter_##N##_w64(const int64_t* idx, int64_t count, int64_t n, int64_t stride, char* dst, const E* src, const long long* winner) { \
+        gpy_scatter<E, long long>(idx, count, n, stride, dst, src, winner); \
     }
 GPY_SCATTER(1, unsigned char) GPY_SCATTER(2, unsigned short) GPY_SCATTER(4, unsigned int) GPY_SCATTER(8, gpy_u64) GPY_SCATTER(16, gpy_b16)
 )CUDA";
@@ -106,23 +112,24 @@ int64_t scatter_on_device(int device, const int64_t* idx, int64_t count, char* d
     cuda::CUstream stream = current_stream();
     const unsigned block = 256;
     const unsigned grid = unsigned(std::min<int64_t>((count + block - 1) / block, int64_t(cuda::device(device).sm_count) * 32));
-    uint64_t* bad = bad_word();
-    *bad = uint64_t(count);
-    void* check_args[] = {&idx, &count, &n, &bad};
-    cuda::launch(fn("gpy_scatter_check"), {grid}, {block}, 0, stream, check_args);
-    cuda::check(cuda::api().cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
-    if (*bad < uint64_t(count)) return int64_t(*bad);
+    const bool narrow = count < (int64_t(1) << 31);
+    const std::string w = narrow ? "_w32" : "_w64";
     BufferRef winners;
     void* winner = nullptr;
     if (!uniform && count > 1) {
-        winners = BufferRef(allocate_cuda_buffer(device, size_t(n) * 8, false));
+        const size_t bytes = size_t(n) * (narrow ? 4 : 8);
+        winners = BufferRef(allocate_cuda_buffer(device, bytes, false));
         winner = winners.device_bytes();
-        cuda::check(cuda::api().cuMemsetD8Async(cuda::CUdeviceptr(winner), 0xff, size_t(n) * 8, stream), "cuMemsetD8Async(winner)");
-        void* claim_args[] = {&idx, &count, &n, &winner};
-        cuda::launch(fn("gpy_scatter_claim"), {grid}, {block}, 0, stream, claim_args);
+        cuda::check(cuda::api().cuMemsetD8Async(cuda::CUdeviceptr(winner), 0xff, bytes, stream), "cuMemsetD8Async(winner)");
     }
+    uint64_t* bad = bad_word();
+    *bad = uint64_t(count);
+    void* check_args[] = {&idx, &count, &n, &bad, &winner};
+    cuda::launch(fn("gpy_scatter_check" + w), {grid}, {block}, 0, stream, check_args);
+    cuda::check(cuda::api().cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
+    if (*bad < uint64_t(count)) return int64_t(*bad);
     void* args[] = {&idx, &count, &n, &stride, &dst, &src, &winner};
-    cuda::launch(fn("gpy_scatter_" + std::to_string(elem)), {grid}, {block}, 0, stream, args);
+    cuda::launch(fn("gpy_scatter_" + std::to_string(elem) + w), {grid}, {block}, 0, stream, args);
     note_device_work(device);
     return count;
 }
