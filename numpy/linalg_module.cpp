@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 
+#include "runtime/backend.h"
 #include "numpy/promote.h"
 #include "numpy/linalg.h"
 #include "numpy/module_parts.h"
@@ -180,12 +181,33 @@ Value scalar_if_0d(Value v) {
 
 // ---- solve, inv ----
 
+// From this order up, real systems in device memory solve with cuSOLVER
+// (runtime/cusolver.h); smaller ones stay on the host's LAPACK, whose
+// roundings NumPy prints.
+constexpr int64_t kDeviceSolveMin = 256;
+
 template <class T>
 void gesv_all(const Stack& A, Value& B, int64_t nrhs) {
     const blas::Library& L = blas_library();
     lapack_int n = lint(A.rows), info = 0;
     std::vector<lapack_int> ipiv(size_t(std::max<int64_t>(n, 1)));
     if (n == 0) return;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        Backend* be = array_backend();
+        ArrayObj *a = arr(A.a), *b = arr(B);
+        if (be && n >= kDeviceSolveMin && a->buffer && a->buffer->device == DeviceKind::CUDA && b->buffer &&
+            b->buffer->device == DeviceKind::CUDA) {
+            bool all = true;
+            for (int64_t k = 0; all && k < A.count; ++k) {
+                int dinfo = 0;
+                T* bk = reinterpret_cast<T*>(b->buffer.device_bytes() + b->offset) + k * n * nrhs;
+                T* ak = reinterpret_cast<T*>(a->buffer.device_bytes() + a->offset) + k * n * n;
+                all = be->gesv(std::is_same_v<T, double>, n, nrhs, ak, bk, &dinfo);
+                if (all && dinfo > 0) linalg_error("Singular matrix");
+            }
+            if (all) return;
+        }
+    }
     for (int64_t k = 0; k < A.count; ++k) {
         blas::gesv<T>(L, n, lint(nrhs), A.mat<T>(k), ipiv.data(), data<T>(B) + k * n * nrhs, &info);
         if (info > 0) linalg_error("Singular matrix");

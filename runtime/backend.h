@@ -73,6 +73,11 @@ public:
     virtual bool sort(DeviceSearchType type, const void* x, int64_t rows, int64_t len, void* out_values, int64_t* out_index) {
         return false;
     }
+    // LAPACK's gesv of device data (runtime/cusolver.h): A (n x n,
+    // column-major, overwritten) X = B (n x nrhs, column-major, overwritten
+    // by X), float64 when `dbl`, else float32; *info as LAPACK's. False: the
+    // caller solves on the host (no cuSOLVER).
+    virtual bool gesv(bool dbl, int64_t n, int64_t nrhs, void* a, void* b, int* info) { return false; }
     // np.unique's values of device data (runtime/sort_cuda.h), into
     // alloc(count); false: the caller finds them on the host.
     virtual bool unique(DeviceSearchType type, const void* x, int64_t n, bool equal_nan, const std::function<void*(int64_t)>& alloc) {

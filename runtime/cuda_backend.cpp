@@ -20,6 +20,7 @@
 #include "runtime/array_memory.h"
 #include "runtime/backend.h"
 #include "runtime/cublas.h"
+#include "runtime/cusolver.h"
 #include "runtime/cufft.h"
 #include "runtime/compile_queue.h"
 #include "runtime/cuda_driver.h"
@@ -699,6 +700,11 @@ public:
     }
     bool sort(DeviceSearchType type, const void* x, int64_t rows, int64_t len, void* out_values, int64_t* out_index) override {
         device_call([&] { sort_on_device(array_device_index(), type, x, rows, len, out_values, out_index); });
+        return true;
+    }
+    bool gesv(bool dbl, int64_t n, int64_t nrhs, void* a, void* b, int* info) override {
+        if (!cusolver::available() || n > INT32_MAX || nrhs > INT32_MAX || n * n > INT32_MAX) return false;
+        device_call([&] { *info = cusolver::gesv(array_device_index(), dbl, int(n), int(nrhs), a, b); });
         return true;
     }
     bool unique(DeviceSearchType type, const void* x, int64_t n, bool equal_nan, const std::function<void*(int64_t)>& alloc) override {
