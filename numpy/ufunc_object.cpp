@@ -6,6 +6,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "runtime/backend.h"
 #include "numpy/promote.h"
 #include "numpy/ufunc_table.h"
 #include "numpy/array.h"
@@ -15,6 +16,7 @@
 #include "numpy/reduce.h"
 #include "numpy/scan.h"
 #include "numpy/shape_funcs.h"
+#include "numpy/sort_keys.h"  // device_element_type
 #include "numpy/ufunc_object.h"
 #include "numpy/ufuncs.h"
 
@@ -419,6 +421,51 @@ bool at_host_loop(Ufunc f, ArrayObj* x, uint8_t* base, const std::vector<int64_t
     return done;
 }
 
+// add/maximum/minimum.at of a 1-d device array by one integer index array,
+// the loop in x's dtype: on the device (runtime/gather_cuda.h). False: the
+// host's.
+bool at_on_device(Interp& in, Ufunc f, ArrayObj* x, const Value& indices, const Value& b, const UfuncLoop& loop) {
+    Backend* be = array_backend();
+    std::optional<ScanOp> op = scan_op_of(f);
+    const DType t = x->dtype;
+    if (!be || x->ndim() != 1 || !x->buffer || x->buffer->device != DeviceKind::CUDA || !op || *op == ScanOp::Prod ||
+        loop.in[0] != t || loop.in[1] != t || loop.out[0] != t)
+        return false;
+    DeviceSearchType type;
+    const bool integer = t == DType::Int32 || t == DType::UInt32 || t == DType::Int64 || t == DType::UInt64;
+    if (!device_element_type(t, &type) || !(integer || ((t == DType::Float32 || t == DType::Float64) && *op == ScanOp::Sum))) return false;
+    ArrayObj* ia = as_array(indices);
+    if (!ia || ia->dtype == DType::Bool || !is_integer(ia->dtype) || uint64_t(ia->size()) >= (uint64_t(1) << 32)) return false;
+    ArrayObj* ba = b.as<ArrayObj>();
+    bool fits = ba->ndim() <= ia->ndim();  // b broadcasts against x[indices]
+    for (int d = 1; fits && d <= ba->ndim(); ++d) {
+        int64_t bd = ba->shape[size_t(ba->ndim() - d)], sd = ia->shape[size_t(ia->ndim() - d)];
+        fits = bd == sd || bd == 1;
+    }
+    if (!fits) raise(types::ValueError, "array is not broadcastable to correct shape");
+    const bool uniform = ba->size() == 1;
+    materialize(ba);
+    Value vals = uniform ? new_array(t, {1}) : new_array(t, ia->shape);
+    assign_array(in, vals, uniform ? array_from_buffer(ba->buffer, ba->dtype, {1}, {0}, ba->offset) : b);
+    ArrayObj* va = vals.as<ArrayObj>();
+    materialize(va);
+    Value idx = contiguous_as(ia, DType::Int64);
+    ArrayObj* xi = idx.as<ArrayObj>();
+    if (!xi->buffer || xi->buffer->device != DeviceKind::CUDA || !va->buffer || va->buffer->device != DeviceKind::CUDA) return false;
+    flush_readers(x->buffer.get());  // pending results that read x keep the values from before
+    const int64_t count = xi->size(), n = x->shape[0];
+    int64_t first_bad = count;
+    const int dop = *op == ScanOp::Sum ? 0 : *op == ScanOp::Max ? 1 : 2;
+    if (!be->ufunc_at(dop, type, reinterpret_cast<const int64_t*>(xi->buffer.device_bytes() + xi->offset), count,
+                      reinterpret_cast<char*>(x->buffer.device_bytes() + x->offset), n, x->strides[0], va->buffer.device_bytes() + va->offset,
+                      uniform, &first_bad))
+        return false;
+    if (first_bad < count)
+        raise(types::IndexError, "index " + std::to_string(reinterpret_cast<const int64_t*>(xi->buffer.bytes() + xi->offset)[first_bad]) +
+                                     " is out of bounds for axis 0 with size " + std::to_string(n));
+    return true;
+}
+
 // ufunc.at(a, indices, b=None): unbuffered, so a repeated index applies the
 // operation again to the updated value, and each step's result is cast back
 // to a's dtype (unsafe casting, as NumPy) before the next reads it. b is an
@@ -452,6 +499,7 @@ Value m_at(Interp& in, CallArgs& a) {
         raise(e.kind == "UFuncTypeError" ? types::UFuncTypeError : types::TypeError, e.what());
     }
     materialize(x);
+    if (ba && at_on_device(in, f, x, a.pos[2], b, loop)) return Value::none();
     AtSelection sel = at_selection(in, x, a.pos[2]);
     if (ba) {
         // b broadcasts against x[indices].

@@ -101,6 +101,13 @@ public:
                          bool uniform, int64_t* first_bad) {
         return false;
     }
+    // ufunc.at on a 1-d device array (runtime/gather_cuda.h:
+    // ufunc_at_on_device's ops and types); *first_bad as scatter's. False:
+    // the caller applies it on the host.
+    virtual bool ufunc_at(int op, DeviceSearchType type, const int64_t* idx, int64_t count, char* dst, int64_t n, int64_t stride,
+                          const void* values, bool uniform, int64_t* first_bad) {
+        return false;
+    }
     // dst[k] = the `elem`-byte element at src + j * stride, j = idx[k] (+ n
     // when negative), k < count, on device data (runtime/gather_cuda.h); sets
     // *first_bad to the first index outside [-n, n), or count. False: the

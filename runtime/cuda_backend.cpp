@@ -725,6 +725,11 @@ public:
         device_call([&] { *first_bad = scatter_on_device(array_device_index(), idx, count, dst, n, stride, elem, src, uniform); });
         return true;
     }
+    bool ufunc_at(int op, DeviceSearchType type, const int64_t* idx, int64_t count, char* dst, int64_t n, int64_t stride,
+                  const void* values, bool uniform, int64_t* first_bad) override {
+        device_call([&] { *first_bad = ufunc_at_on_device(array_device_index(), op, type, idx, count, dst, n, stride, values, uniform); });
+        return true;
+    }
     bool gather(const int64_t* idx, int64_t count, const char* src, int64_t n, int64_t stride, size_t elem, char* dst,
                 int64_t* first_bad) override {
         device_call([&] { *first_bad = gather_on_device(array_device_index(), idx, count, src, n, stride, elem, dst); });

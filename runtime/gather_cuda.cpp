@@ -4,6 +4,7 @@
 
 #include "runtime/cuda_backend.h"
 #include "runtime/cuda_memory.h"
+#include "runtime/sort_cuda.h"
 
 namespace gpy {
 
@@ -60,6 +61,80 @@ static __device__ __forceinline__ void gpy_scatter(const int64_t* __restrict__ i
         *(E*)(dst + j * stride) = winner ? src[k] : src[0];
     }
 }
+// ufunc.at: x[j] = x[j] OP v[k] for each k in order. Integers with atomics
+// (any order gives NumPy's result; OP 0 add, 1 maximum, 2 minimum); float
+// sums by runs of equal indices after a stable sort of the indices (`perm`),
+// a thread adding each run in NumPy's order.
+template <class T>
+static __device__ __forceinline__ void gpy_at_atomic_op(T* p, T v, int op) {
+    if (op == 0) atomicAdd(p, v);
+    else if (op == 1) atomicMax(p, v);
+    else atomicMin(p, v);
+}
+static __device__ __forceinline__ void gpy_at_atomic_op(long long* p, long long v, int op) {
+    if (op == 0) atomicAdd((gpy_u64*)p, (gpy_u64)v);
+    else if (op == 1) atomicMax(p, v);
+    else atomicMin(p, v);
+}
+template <class T>
+static __device__ __forceinline__ void gpy_at_atomic(const int64_t* __restrict__ idx, int64_t count, int64_t n, int64_t stride, char* dst,
+                                                     const T* __restrict__ v, int uniform, int op) {
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
+        const int64_t i = __ldg(idx + k);
+        gpy_at_atomic_op((T*)(dst + (i < 0 ? i + n : i) * stride), uniform ? v[0] : v[k], op);
+    }
+}
+template <class T>
+static __device__ __forceinline__ void gpy_at_runs(const int64_t* __restrict__ idx, const int64_t* __restrict__ perm, int64_t count, int64_t n,
+                                                   int64_t stride, char* dst, const T* __restrict__ v, int uniform) {
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
+        int64_t i = idx[perm[k]];
+        const int64_t j = i < 0 ? i + n : i;
+        if (k > 0) {
+            i = idx[perm[k - 1]];
+            if ((i < 0 ? i + n : i) == j) continue;  // not the first of its run
+        }
+        T* p = (T*)(dst + j * stride);
+        T acc = *p;
+        for (int64_t m = k; m < count; ++m) {
+            const int64_t pm = perm[m];
+            i = idx[pm];
+            if ((i < 0 ? i + n : i) != j) break;
+            acc += uniform ? v[0] : v[pm];
+        }
+        *p = acc;
+    }
+}
+// Few targets (bincount's bins): each block applies its share to a copy in
+// shared memory first, then once per target to x (global atomics on a few
+// hundred addresses serialised: 5x CuPy's time).
+template <class T>
+static __device__ __forceinline__ void gpy_at_shared(const int64_t* __restrict__ idx, int64_t count, int64_t n, int64_t stride, char* dst,
+                                                     const T* __restrict__ v, int uniform, int op) {
+    extern __shared__ gpy_u64 gpy_at_cells[];
+    T* h = (T*)gpy_at_cells;
+    // The block's copy starts at 0 (add) or at x itself (max/min: neutral).
+    for (int64_t i = threadIdx.x; i < n; i += blockDim.x) h[i] = op == 0 ? (T)0 : *(const T*)(dst + i * stride);
+    __syncthreads();
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
+        const int64_t i = __ldg(idx + k);
+        gpy_at_atomic_op(h + (i < 0 ? i + n : i), uniform ? v[0] : v[k], op);
+    }
+    __syncthreads();
+    for (int64_t i = threadIdx.x; i < n; i += blockDim.x)
+        if (op != 0 || h[i] != (T)0) gpy_at_atomic_op((T*)(dst + i * stride), h[i], op);
+}
+#define GPY_AT_ATOMIC(TN, T) \
+    extern "C" __global__ void gpy_at_atomic_##TN(const int64_t* idx, int64_t count, int64_t n, int64_t stride, char* dst, const T* v, int u, int op) { \
+        gpy_at_atomic<T>(idx, count, n, stride, dst, v, u, op); } \
+    extern "C" __global__ void gpy_at_shared_##TN(const int64_t* idx, int64_t count, int64_t n, int64_t stride, char* dst, const T* v, int u, int op) { \
+        gpy_at_shared<T>(idx, count, n, stride, dst, v, u, op); }
+GPY_AT_ATOMIC(i32, int) GPY_AT_ATOMIC(u32, unsigned int) GPY_AT_ATOMIC(i64, long long) GPY_AT_ATOMIC(u64, gpy_u64)
+#define GPY_AT_RUNS(TN, T) \
+    extern "C" __global__ void gpy_at_runs_##TN(const int64_t* idx, const int64_t* perm, int64_t count, int64_t n, int64_t stride, char* dst, const T* v, int u) { \
+        gpy_at_runs<T>(idx, perm, count, n, stride, dst, v, u); }
+GPY_AT_RUNS(f32, float) GPY_AT_RUNS(f64, double)
+
 #define GPY_SCATTER(N, E) \
     extern "C" __global__ void gpy_scatter_##N##_w32(const int64_t* idx, int64_t count, int64_t n, int64_t stride, char* dst, const E* src, const int* winner) { \
         gpy_scatter<E, int>(idx, count, n, stride, dst, src, winner); \
@@ -130,6 +205,45 @@ int64_t scatter_on_device(int device, const int64_t* idx, int64_t count, char* d
     if (*bad < uint64_t(count)) return int64_t(*bad);
     void* args[] = {&idx, &count, &n, &stride, &dst, &src, &winner};
     cuda::launch(fn("gpy_scatter_" + std::to_string(elem) + w), {grid}, {block}, 0, stream, args);
+    note_device_work(device);
+    return count;
+}
+
+int64_t ufunc_at_on_device(int device, int op, DeviceSearchType type, const int64_t* idx, int64_t count, char* dst, int64_t n,
+                           int64_t stride, const void* values, bool uniform) {
+    if (count <= 0) return count;
+    static const std::string source = cuda_gather_source();
+    auto fn = [&](const std::string& name) { return library_kernel(device, source, "gpy_gather", name); };
+    cuda::device(device).make_current();
+    cuda::CUstream stream = current_stream();
+    const unsigned block = 256;
+    const unsigned grid = unsigned(std::min<int64_t>((count + block - 1) / block, int64_t(cuda::device(device).sm_count) * 32));
+    uint64_t* bad = bad_word();
+    *bad = uint64_t(count);
+    void* no_winner = nullptr;
+    void* check_args[] = {&idx, &count, &n, &bad, &no_winner};
+    cuda::launch(fn("gpy_scatter_check_w64"), {grid}, {block}, 0, stream, check_args);
+    cuda::check(cuda::api().cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
+    if (*bad < uint64_t(count)) return int64_t(*bad);
+    int u = uniform;
+    if (type == DeviceSearchType::Float || type == DeviceSearchType::Double) {
+        BufferRef perm(allocate_cuda_buffer(device, size_t(count) * 8, false));
+        int64_t* perm_p = reinterpret_cast<int64_t*>(perm.device_bytes());
+        sort_on_device(device, DeviceSearchType::Int64, idx, 1, count, nullptr, perm_p);
+        void* args[] = {&idx, &perm_p, &count, &n, &stride, &dst, const_cast<void**>(&values), &u};
+        cuda::launch(fn(type == DeviceSearchType::Float ? "gpy_at_runs_f32" : "gpy_at_runs_f64"), {grid}, {block}, 0, stream, args);
+    } else {
+        const char* tn = type == DeviceSearchType::Int32 ? "i32" : type == DeviceSearchType::UInt32 ? "u32" : type == DeviceSearchType::Int64 ? "i64" : "u64";
+        const bool wide = type == DeviceSearchType::Int64 || type == DeviceSearchType::UInt64;
+        const size_t cells = size_t(n) * (wide ? 8 : 4);
+        void* args[] = {&idx, &count, &n, &stride, &dst, const_cast<void**>(&values), &u, &op};
+        if (cells <= 32768 && count >= 8 * n) {  // a block-private copy pays off
+            const unsigned blocks = unsigned(std::min<int64_t>((count + block - 1) / block, int64_t(cuda::device(device).sm_count) * 4));
+            cuda::launch(fn(std::string("gpy_at_shared_") + tn), {blocks}, {block}, unsigned(cells), stream, args);
+        } else {
+            cuda::launch(fn(std::string("gpy_at_atomic_") + tn), {grid}, {block}, 0, stream, args);
+        }
+    }
     note_device_work(device);
     return count;
 }

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include "runtime/search_cuda.h"  // DeviceSearchType
+
 namespace gpy {
 
 // The CUDA translation unit of the gather kernels (the shadow-compile test
@@ -28,5 +30,15 @@ int64_t gather_on_device(int device, const int64_t* idx, int64_t count, const ch
 // outside [-n, n): returns the first such position, or count.
 int64_t scatter_on_device(int device, const int64_t* idx, int64_t count, char* dst, int64_t n, int64_t stride, size_t elem,
                           const char* src, bool uniform);
+
+// ufunc.at(x, idx, values) on the device for a 1-d x (element j at dst + j
+// * stride): x[j] = x[j] OP values[k] (values[0] for all when `uniform`),
+// j = idx[k] (+ n when negative), with NumPy's results: op 0 add, 1 maximum,
+// 2 minimum of int32/uint32/int64/uint64 (atomics), or op 0 of float32/
+// float64 (each index's run added in order; count < 2^32). Checks every
+// index first (waiting for the device) and changes nothing when one is
+// outside [-n, n): returns the first such position, or count.
+int64_t ufunc_at_on_device(int device, int op, DeviceSearchType type, const int64_t* idx, int64_t count, char* dst, int64_t n,
+                           int64_t stride, const void* values, bool uniform);
 
 }  // namespace gpy
