@@ -2,15 +2,18 @@
 //
 // Order statistics are host loops: one kernel copies the input into a fresh
 // buffer with the reduced axes last (so each output element owns one
-// contiguous row), then rows are partitioned or sorted in parallel and
-// interpolated with NumPy's formulas, typed per dtype by templates.
+// contiguous row), then rows are partitioned or sorted in parallel (on a
+// CUDA device, sorted there) and interpolated with NumPy's formulas, typed
+// per dtype by templates.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
 
+#include "runtime/backend.h"
 #include "numpy/promote.h"
+#include "numpy/sort_keys.h"  // device_element_type
 #include "runtime/thread_pool.h"
 #include "numpy/array.h"
 #include "numpy/dtype_dispatch.h"
@@ -98,17 +101,18 @@ R lerp(T a, T b, double t) {
     return R(R(a) + prod);
 }
 
-// The statistic of one sorted-or-partitioned row v[0..n) (n > 0, no NaN).
+// The statistic of one row v[0..n) (n > 0, no NaN), partitioned here as it
+// needs, or read straight from it when `sorted`.
 template <class T, class R>
-R row_value(T* v, int64_t n, double q, Method m) {
+R row_value(T* v, int64_t n, double q, Method m, bool sorted) {
     if (m == Method::Median) {
         // NumPy takes the mean of the middle one or two: float16 in float32,
         // ints in float64, the sum starting from 0 (so a -0.0 median is 0.0).
         using A = std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, _Float16>, float, double>;
         int64_t h = n / 2;
-        std::nth_element(v, v + h, v + n, nan_last_less<T>);
+        if (!sorted) std::nth_element(v, v + h, v + n, nan_last_less<T>);
         if (n % 2) return R(A(0) + A(v[h]));
-        T lo = *std::max_element(v, v + h, nan_last_less<T>);
+        T lo = sorted ? v[h - 1] : *std::max_element(v, v + h, nan_last_less<T>);
         A s = A(0) + A(lo) + A(v[h]);
         return R(s / A(2));
     }
@@ -118,14 +122,14 @@ R row_value(T* v, int64_t n, double q, Method m) {
         // in it: a float16 middle of 65504 is inf, as in NumPy.
         using A = std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, _Float16>, float, double>;
         int64_t h = n / 2;
-        std::nth_element(v, v + h, v + n, nan_last_less<T>);
-        T hi = v[h], lo = n % 2 ? hi : *std::max_element(v, v + h, nan_last_less<T>);
+        if (!sorted) std::nth_element(v, v + h, v + n, nan_last_less<T>);
+        T hi = v[h], lo = n % 2 ? hi : sorted ? v[h - 1] : *std::max_element(v, v + h, nan_last_less<T>);
         T s = T(A(0) + A(lo) + A(hi));
         return R(T(A(s) / A(2)));
     }
     double virt = q * double(n - 1);
     auto kth = [&](int64_t k) {
-        std::nth_element(v, v + k, v + n, nan_last_less<T>);
+        if (!sorted) std::nth_element(v, v + k, v + n, nan_last_less<T>);
         return v[k];
     };
     switch (m) {
@@ -147,8 +151,21 @@ R row_value(T* v, int64_t n, double q, Method m) {
     if (m == Method::Midpoint) gamma = gamma == 0 ? 0 : 0.5;
     T a = kth(prev);
     // After partitioning at prev, the next value is the least of those after it.
-    T b = next == prev ? a : *std::min_element(v + next, v + n, nan_last_less<T>);
+    T b = next == prev ? a : sorted ? v[next] : *std::min_element(v + next, v + n, nan_last_less<T>);
     return lerp<T, R>(a, b, gamma);
+}
+
+// Sorts r's rows in place on the device when they live there (real dtypes
+// but float16, 4096 elements up, fewer than 2^32). False: left as they are.
+bool sort_rows_on_device(const Rows& r, DType t) {
+    Backend* be = array_backend();
+    ArrayObj* d = r.data.as<ArrayObj>();
+    DeviceSearchType type;
+    if (!be || !d->buffer || d->buffer->device != DeviceKind::CUDA || !device_element_type(t, &type) || r.rows * r.len < 4096 ||
+        uint64_t(r.rows * r.len) >= (uint64_t(1) << 32) || r.len == 0)
+        return false;
+    void* p = d->buffer.device_bytes() + d->offset;
+    return be->sort(type, p, r.rows, r.len, p, nullptr);
 }
 
 struct QuantileArgs {
@@ -182,6 +199,10 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
     // -inf + inf * 0 (NaN): the lower neighbour is that element.
     Method method = qa.method == Method::Linear && qa.q_integer ? Method::Lower : qa.method;
     Rows r = gather_rows(in, arr, qa.axis);
+    // Device rows are sorted there (NaNs last; runtime/sort_cuda.h): the host
+    // then reads the one or two elements each statistic needs, where
+    // partitioning every row on the host moved the whole array across.
+    const bool sorted = sort_rows_on_device(r, t);
     // (A tuple axis covering every axis is NumPy's 1-d path: r.kept is empty.)
     if (method == Method::Median && qa.skip_nan && is_float(t) && arr.as<ArrayObj>()->ndim() > 1 && qa.axis && !qa.axis->is_none() &&
         r.len < 600 && !r.kept.empty())
@@ -205,12 +226,14 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
             parallel_for(r.rows, grain, [&](int64_t begin, int64_t end) {
                 for (int64_t i = begin; i < end; ++i) {
                     T* v = rows + i * r.len;
-                    int64_t n = qa.skip_nan ? drop_nans(v, r.len) : r.len;
+                    int64_t n = !qa.skip_nan ? r.len
+                                : sorted ? std::partition_point(v, v + r.len, [](T e) { return !is_nan(e); }) - v
+                                         : drop_nans(v, r.len);
                     // A NaN (or, skipping NaNs, no value at all) makes the result NaN.
-                    bool nan = n == 0 || (!qa.skip_nan && std::any_of(v, v + n, [](T e) { return is_nan(e); }));
+                    bool nan = n == 0 || (!qa.skip_nan && (sorted ? is_nan(v[n - 1]) : std::any_of(v, v + n, [](T e) { return is_nan(e); })));
                     if (nan && n > 0 && !qa.skip_nan) row_had_nan = true;  // an empty slice is not one holding NaN
                     for (int64_t k = 0; k < nq; ++k)
-                        out[k * r.rows + i] = nan ? R(NAN) : row_value<T, R>(v, n, qa.q[size_t(k)], method);
+                        out[k * r.rows + i] = nan ? R(NAN) : row_value<T, R>(v, n, qa.q[size_t(k)], method, sorted);
                 }
             });
         });
