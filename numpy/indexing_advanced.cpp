@@ -451,6 +451,8 @@ static bool scatter_1d(ArrayObj* a, const Index& ix, ArrayObj* values, bool unif
     if (!values->c_contiguous()) return false;
     materialize(values);
     Value idx = contiguous_as(x, DType::Int64);
+    // x[x] = v: the kernels would read indices the scatter is writing.
+    if (idx.as<ArrayObj>()->buffer.get() == a->buffer.get()) idx = fresh_copy(idx.as<ArrayObj>());
     ArrayObj* xi = idx.as<ArrayObj>();
     if (!xi->buffer || xi->buffer->device != DeviceKind::CUDA || !values->buffer || values->buffer->device != DeviceKind::CUDA) return false;
     const int64_t n = a->shape[0], count = xi->size();
@@ -513,8 +515,11 @@ void advanced_set(Interp& in, ArrayObj* a, const Index& ix, const Value& value) 
     assign_array(in, full, src);
     flush_readers(a->buffer.get());
     if (device_form) {
+        // All the same value: a scalar, or an array of one (a range or other
+        // sequence is not uniform, though not an array here).
         ArrayObj* s = as_array(value);
-        if (scatter_1d(a, ix, full.as<ArrayObj>(), !s || s->size() == 1)) return;
+        const bool uniform = s ? s->size() == 1 : value.is_number();
+        if (scatter_1d(a, ix, full.as<ArrayObj>(), uniform)) return;
         p = make_plan(a, ix);
     }
     transfer(a, p, full.as<ArrayObj>()->buffer.bytes(), false);

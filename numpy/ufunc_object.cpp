@@ -442,7 +442,7 @@ bool at_on_device(Interp& in, Ufunc f, ArrayObj* x, const Value& indices, const 
         int64_t bd = ba->shape[size_t(ba->ndim() - d)], sd = ia->shape[size_t(ia->ndim() - d)];
         fits = bd == sd || bd == 1;
     }
-    if (!fits) raise(types::ValueError, "array is not broadcastable to correct shape");
+    if (!fits) return false;  // the host raises, after NumPy's IndexError for a bad index
     const bool uniform = ba->size() == 1;
     materialize(ba);
     Value vals = uniform ? new_array(t, {1}) : new_array(t, ia->shape);
@@ -450,6 +450,9 @@ bool at_on_device(Interp& in, Ufunc f, ArrayObj* x, const Value& indices, const 
     ArrayObj* va = vals.as<ArrayObj>();
     materialize(va);
     Value idx = contiguous_as(ia, DType::Int64);
+    // add.at(x, x, 1): the kernels would read indices the update is writing
+    // (NumPy copies overlapping operands too).
+    if (idx.as<ArrayObj>()->buffer.get() == x->buffer.get()) idx = fresh_copy(idx.as<ArrayObj>());
     ArrayObj* xi = idx.as<ArrayObj>();
     if (!xi->buffer || xi->buffer->device != DeviceKind::CUDA || !va->buffer || va->buffer->device != DeviceKind::CUDA) return false;
     flush_readers(x->buffer.get());  // pending results that read x keep the values from before

@@ -84,22 +84,25 @@ static __device__ __forceinline__ void gpy_at_atomic(const int64_t* __restrict__
         gpy_at_atomic_op((T*)(dst + (i < 0 ? i + n : i) * stride), uniform ? v[0] : v[k], op);
     }
 }
+// targets[k] = idx[k] made non-negative (-1 and n - 1 are one element: the
+// runs are of targets, sorted).
+extern "C" __global__ void gpy_at_targets(const int64_t* __restrict__ idx, int64_t count, int64_t n, int64_t* __restrict__ targets) {
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
+        const int64_t i = idx[k];
+        targets[k] = i < 0 ? i + n : i;
+    }
+}
 template <class T>
-static __device__ __forceinline__ void gpy_at_runs(const int64_t* __restrict__ idx, const int64_t* __restrict__ perm, int64_t count, int64_t n,
+static __device__ __forceinline__ void gpy_at_runs(const int64_t* __restrict__ targets, const int64_t* __restrict__ perm, int64_t count,
                                                    int64_t stride, char* dst, const T* __restrict__ v, int uniform) {
     for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
-        int64_t i = idx[perm[k]];
-        const int64_t j = i < 0 ? i + n : i;
-        if (k > 0) {
-            i = idx[perm[k - 1]];
-            if ((i < 0 ? i + n : i) == j) continue;  // not the first of its run
-        }
+        const int64_t j = targets[perm[k]];
+        if (k > 0 && targets[perm[k - 1]] == j) continue;  // not the first of its run
         T* p = (T*)(dst + j * stride);
         T acc = *p;
         for (int64_t m = k; m < count; ++m) {
             const int64_t pm = perm[m];
-            i = idx[pm];
-            if ((i < 0 ? i + n : i) != j) break;
+            if (targets[pm] != j) break;
             acc += uniform ? v[0] : v[pm];
         }
         *p = acc;
@@ -131,8 +134,8 @@ static __device__ __forceinline__ void gpy_at_shared(const int64_t* __restrict__
         gpy_at_shared<T>(idx, count, n, stride, dst, v, u, op); }
 GPY_AT_ATOMIC(i32, int) GPY_AT_ATOMIC(u32, unsigned int) GPY_AT_ATOMIC(i64, long long) GPY_AT_ATOMIC(u64, gpy_u64)
 #define GPY_AT_RUNS(TN, T) \
-    extern "C" __global__ void gpy_at_runs_##TN(const int64_t* idx, const int64_t* perm, int64_t count, int64_t n, int64_t stride, char* dst, const T* v, int u) { \
-        gpy_at_runs<T>(idx, perm, count, n, stride, dst, v, u); }
+    extern "C" __global__ void gpy_at_runs_##TN(const int64_t* targets, const int64_t* perm, int64_t count, int64_t stride, char* dst, const T* v, int u) { \
+        gpy_at_runs<T>(targets, perm, count, stride, dst, v, u); }
 GPY_AT_RUNS(f32, float) GPY_AT_RUNS(f64, double)
 
 #define GPY_SCATTER(N, E) \
@@ -227,10 +230,13 @@ int64_t ufunc_at_on_device(int device, int op, DeviceSearchType type, const int6
     if (*bad < uint64_t(count)) return int64_t(*bad);
     int u = uniform;
     if (type == DeviceSearchType::Float || type == DeviceSearchType::Double) {
-        BufferRef perm(allocate_cuda_buffer(device, size_t(count) * 8, false));
+        BufferRef perm(allocate_cuda_buffer(device, size_t(count) * 8, false)), targets(allocate_cuda_buffer(device, size_t(count) * 8, false));
         int64_t* perm_p = reinterpret_cast<int64_t*>(perm.device_bytes());
-        sort_on_device(device, DeviceSearchType::Int64, idx, 1, count, nullptr, perm_p);
-        void* args[] = {&idx, &perm_p, &count, &n, &stride, &dst, const_cast<void**>(&values), &u};
+        int64_t* targets_p = reinterpret_cast<int64_t*>(targets.device_bytes());
+        void* target_args[] = {&idx, &count, &n, &targets_p};
+        cuda::launch(fn("gpy_at_targets"), {grid}, {block}, 0, stream, target_args);
+        sort_on_device(device, DeviceSearchType::Int64, targets_p, 1, count, nullptr, perm_p);  // stable: NumPy's order in a run
+        void* args[] = {&targets_p, &perm_p, &count, &stride, &dst, const_cast<void**>(&values), &u};
         cuda::launch(fn(type == DeviceSearchType::Float ? "gpy_at_runs_f32" : "gpy_at_runs_f64"), {grid}, {block}, 0, stream, args);
     } else {
         const char* tn = type == DeviceSearchType::Int32 ? "i32" : type == DeviceSearchType::UInt32 ? "u32" : type == DeviceSearchType::Int64 ? "i64" : "u64";
