@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
 #include <unordered_set>
 
 #include "codegen/prelude.h"
@@ -18,6 +19,14 @@ bool shadow_nvrtc_enabled() {
         return v && std::strcmp(v, "1") == 0;
     }();
     return on;
+}
+
+bool shadow_arch_wanted(const char* arch) {
+    static const std::string only = [] {
+        const char* v = std::getenv("GPY_SHADOW_NVRTC_ARCHS");
+        return std::string(v ? v : "");
+    }();
+    return only.empty() || only.find(arch) != std::string::npos;
 }
 
 void shadow_compile_nvrtc(const KernelSource& k) {
@@ -44,6 +53,7 @@ void shadow_compile_nvrtc(const KernelSource& k) {
     static DiskCache* done_on_disk = new DiskCache("cuda-shadow", ".ok");  // never destroyed
     std::string src = cuda_kernel_source(k);
     for (const char* arch : kShadowArchs) {
+        if (!shadow_arch_wanted(arch)) continue;
         std::string key = strong_hash_hex({"nvrtc-shadow-v1", src, nvrtc::version(), arch, nvrtc::math_option(false)});
         std::string marker;
         if (done_on_disk->load(key, marker) == DiskCache::Load::Hit) continue;

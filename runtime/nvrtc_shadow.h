@@ -12,15 +12,19 @@
 
 namespace gpy {
 
-// The architectures every kernel is shadow-compiled for.
+// The architectures every kernel is shadow-compiled for
+// (GPY_SHADOW_NVRTC_ARCHS=sm_90 narrows it to those it names).
 inline constexpr const char* kShadowArchs[] = {"sm_80", "sm_90"};
-
-
 
 // A kernel NVRTC rejected; what() is nvrtc::rejected_kernel_message's.
 struct ShadowCompileError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+// Whether `arch` (one of kShadowArchs) is to be compiled for: all are,
+// unless GPY_SHADOW_NVRTC_ARCHS names some (CI's fast set names sm_90; the
+// [nvrtc] unit tests of the fused kernels' kinds still compile every arch).
+bool shadow_arch_wanted(const char* arch);
 
 // Whether GPY_SHADOW_NVRTC=1 is set (read once).
 bool shadow_nvrtc_enabled();
