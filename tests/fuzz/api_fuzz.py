@@ -219,6 +219,10 @@ class Runner:
             cmd, env = [self.args.gpy, path], self.gpy_env
         else:
             cmd, env = [sys.executable, "-W", "ignore", path], self.py_env
+            # NumPy runs a batch in seconds; --timeout is sized for gpy under
+            # ASan. A call NumPy never finishes (seed 20261126 has one in its
+            # first 500) held CI for the whole 600 s.
+            timeout = min(timeout, 60)
         try:
             p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout,
                                env=env, preexec_fn=self._limits, cwd=self.tmp)
