@@ -181,6 +181,22 @@ int64_t gather_on_device(int device, const int64_t* idx, int64_t count, const ch
     return int64_t(std::min<uint64_t>(*bad, uint64_t(count)));
 }
 
+namespace {
+
+// Runs a gpy_scatter_check_* kernel (`check`: its winner claims too, when
+// `winner` is set) and waits: the first index outside [-n, n), or count.
+int64_t first_bad_index(cuda::CUfunction check, unsigned grid, cuda::CUstream stream, const int64_t* idx, int64_t count, int64_t n,
+                        void* winner) {
+    uint64_t* bad = bad_word();
+    *bad = uint64_t(count);
+    void* args[] = {&idx, &count, &n, &bad, &winner};
+    cuda::launch(check, {grid}, {256}, 0, stream, args);
+    cuda::check(cuda::api().cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
+    return int64_t(std::min<uint64_t>(*bad, uint64_t(count)));
+}
+
+}  // namespace
+
 int64_t scatter_on_device(int device, const int64_t* idx, int64_t count, char* dst, int64_t n, int64_t stride, size_t elem,
                           const char* src, bool uniform) {
     if (count <= 0) return count;
@@ -200,12 +216,7 @@ int64_t scatter_on_device(int device, const int64_t* idx, int64_t count, char* d
         winner = winners.device_bytes();
         cuda::check(cuda::api().cuMemsetD8Async(cuda::CUdeviceptr(winner), 0xff, bytes, stream), "cuMemsetD8Async(winner)");
     }
-    uint64_t* bad = bad_word();
-    *bad = uint64_t(count);
-    void* check_args[] = {&idx, &count, &n, &bad, &winner};
-    cuda::launch(fn("gpy_scatter_check" + w), {grid}, {block}, 0, stream, check_args);
-    cuda::check(cuda::api().cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
-    if (*bad < uint64_t(count)) return int64_t(*bad);
+    if (int64_t bad = first_bad_index(fn("gpy_scatter_check" + w), grid, stream, idx, count, n, winner); bad < count) return bad;
     void* args[] = {&idx, &count, &n, &stride, &dst, &src, &winner};
     cuda::launch(fn("gpy_scatter_" + std::to_string(elem) + w), {grid}, {block}, 0, stream, args);
     note_device_work(device);
@@ -221,13 +232,7 @@ int64_t ufunc_at_on_device(int device, int op, DeviceSearchType type, const int6
     cuda::CUstream stream = current_stream();
     const unsigned block = 256;
     const unsigned grid = unsigned(std::min<int64_t>((count + block - 1) / block, int64_t(cuda::device(device).sm_count) * 32));
-    uint64_t* bad = bad_word();
-    *bad = uint64_t(count);
-    void* no_winner = nullptr;
-    void* check_args[] = {&idx, &count, &n, &bad, &no_winner};
-    cuda::launch(fn("gpy_scatter_check_w64"), {grid}, {block}, 0, stream, check_args);
-    cuda::check(cuda::api().cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
-    if (*bad < uint64_t(count)) return int64_t(*bad);
+    if (int64_t bad = first_bad_index(fn("gpy_scatter_check_w64"), grid, stream, idx, count, n, nullptr); bad < count) return bad;
     int u = uniform;
     if (type == DeviceSearchType::Float || type == DeviceSearchType::Double) {
         BufferRef perm(allocate_cuda_buffer(device, size_t(count) * 8, false)), targets(allocate_cuda_buffer(device, size_t(count) * 8, false));
