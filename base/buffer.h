@@ -1,8 +1,10 @@
 // Reference-counted array memory: host memory from a pool, or device memory
-// whose allocator (runtime/cuda_memory.h) says how to free it and how the
-// host waits for it (DeviceMemoryOps). Host code reaches the bytes through
-// BufferRef::bytes(), which first waits for GPU work in flight; kernel
-// launches take device_bytes(), which does not.
+// whose allocator (runtime/cuda_memory.h) says how to free it and how host
+// and device code reach it (DeviceMemoryOps). Host code reaches the bytes
+// through BufferRef::bytes() (or host_read_bytes() when it only reads);
+// kernel launches take device_bytes() (device_read_bytes() for inputs). For
+// device memory the host bytes are a mirror kept coherent by these calls: a
+// pointer from one side is never used on the other.
 #pragma once
 
 #include <atomic>
@@ -19,7 +21,12 @@ struct Buffer;
 // What a device allocator provides for its buffers.
 struct DeviceMemoryOps {
     void (*free)(Buffer* b) noexcept;  // gives the block back (from ~Buffer)
-    void (*wait_for_host)();           // waits until the host may touch device-visible memory
+    // The bytes as host code may read them (and write them when `write`),
+    // current with the device's work so far.
+    uint8_t* (*host_access)(Buffer* b, bool write);
+    // The device address kernels use, current with the host's writes so
+    // far; `write`: the next kernels may change the bytes.
+    uint8_t* (*device_access)(Buffer* b, bool write);
 };
 
 struct Buffer {
@@ -29,6 +36,10 @@ struct Buffer {
     DeviceKind device = DeviceKind::CPU;
     int device_index = 0;
     const DeviceMemoryOps* ops = nullptr;  // set for device memory
+    // Device memory's host copy and which side is current: owned by `ops`
+    // (runtime/cuda_memory.cpp); unused for host memory.
+    void* host_mirror = nullptr;
+    std::atomic<uint8_t> coherence{0};
     // The array object the memory was allocated for (NumPy's x.base of a
     // view), cleared when that object dies; an opaque pointer at this layer.
     const void* owner = nullptr;
@@ -59,13 +70,21 @@ public:
     Buffer* get() const { return b_; }
     Buffer* operator->() const { return b_; }
     explicit operator bool() const { return b_ != nullptr; }
-    // For host code: waits for in-flight GPU work first (managed memory).
-    uint8_t* bytes() const {
-        if (b_->ops) b_->ops->wait_for_host();
-        return static_cast<uint8_t*>(b_->data);
+    // For host code that may write the bytes (device memory: its host mirror,
+    // brought up to date; the device's copy is refreshed before its next use).
+    uint8_t* bytes() const { return b_->ops ? b_->ops->host_access(b_, true) : static_cast<uint8_t*>(b_->data); }
+    // For host code that only reads (the device's copy stays current).
+    const uint8_t* host_read_bytes() const {
+        return b_->ops ? b_->ops->host_access(b_, false) : static_cast<uint8_t*>(b_->data);
     }
-    // For kernel launches: the address as it is, without waiting.
-    uint8_t* device_bytes() const { return static_cast<uint8_t*>(b_->data); }
+    // For kernel launches that may write: the device address, without waiting.
+    uint8_t* device_bytes() const {
+        return b_->ops ? b_->ops->device_access(b_, true) : static_cast<uint8_t*>(b_->data);
+    }
+    // For kernel launches that only read.
+    const uint8_t* device_read_bytes() const {
+        return b_->ops ? b_->ops->device_access(b_, false) : static_cast<uint8_t*>(b_->data);
+    }
 private:
     Buffer* b_ = nullptr;
 };

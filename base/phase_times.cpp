@@ -11,7 +11,7 @@ namespace gpy::phase {
 
 namespace {
 const char* const kNames[kCount] = {"materialize (all)", "emit / memo", "allocate", "compiled lookup", "cuLaunchKernel",
-                                    "free", "NVRTC compile", "cubin disk hit", "module load"};
+                                    "free", "NVRTC compile", "cubin disk hit", "module load", "host<->device copy"};
 std::atomic<int64_t> g_ns[kCount];
 std::atomic<int64_t> g_calls[kCount];
 std::atomic<int64_t> g_max_ns[kCount];  // the slowest call: a process's first NVRTC compile pays its start-up

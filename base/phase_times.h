@@ -9,7 +9,7 @@
 
 namespace gpy::phase {
 
-enum Id { Materialize, Emit, Alloc, Lookup, DriverLaunch, Free, NvrtcCompile, CubinDiskHit, ModuleLoad, kCount };
+enum Id { Materialize, Emit, Alloc, Lookup, DriverLaunch, Free, NvrtcCompile, CubinDiskHit, ModuleLoad, Transfer, kCount };
 
 bool enabled();
 void add(Id id, std::chrono::steady_clock::duration d);

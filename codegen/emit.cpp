@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "codegen/kernel_memory.h"
 #include "codegen/cse.h"
 #include "codegen/emit_internal.h"
 #include "codegen/kernel.h"
@@ -116,11 +117,11 @@ public:
         std::vector<char*> out_bases;
         if (target_) {
             plan.output = target_->buffer;
-            out_bases.push_back(reinterpret_cast<char*>(target_->buffer.device_bytes()) + target_->offset);
+            out_bases.push_back(kernel_output(target_->buffer) + target_->offset);
         } else {
             for (size_t k = 0; k < n_out_; ++k) {
                 BufferRef b(Buffer::allocate(size_t(roots_[k]->size()) * itemsize(roots_[k]->dtype)));
-                out_bases.push_back(reinterpret_cast<char*>(b.device_bytes()));
+                out_bases.push_back(kernel_output(b));
                 if (k == 0) plan.output = b;
                 else plan.extra_outputs.push_back(b);
             }
@@ -291,7 +292,7 @@ private:
             if (leaf_index_.count(n)) return;
             // The same view reached through another node (x * x) is one operand.
             std::vector<int64_t> strides = to_space(broadcast_strides(n->shape, n->strides, context));
-            char* base = reinterpret_cast<char*>(n->buffer.device_bytes()) + n->offset;
+            char* base = kernel_input(n->buffer) + n->offset;
             for (size_t k = 0; k < ops_.size(); ++k) {
                 if (ops_[k].base == base && ops_[k].dtype == n->dtype && ops_[k].strides == strides && ops_[k].epilogue == epilogue) {
                     leaf_index_[n] = k + n_out_;
@@ -301,7 +302,7 @@ private:
             Operand op;
             op.node = n;
             op.dtype = n->dtype;
-            op.base = reinterpret_cast<char*>(n->buffer.device_bytes()) + n->offset;
+            op.base = kernel_input(n->buffer) + n->offset;
             op.strides = to_space(broadcast_strides(n->shape, n->strides, context));
             op.epilogue = epilogue;
             leaf_index_[n] = ops_.size() + n_out_;  // the outputs come first

@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "codegen/kernel_memory.h"
 #include "codegen/emit_internal.h"
 #include "base/buffer.h"
 #include "base/context.h"
@@ -154,7 +155,7 @@ int64_t walked_id(const Walk& w, const Node* n) {
     return int64_t(n->memo_mark.id);
 }
 
-char* data_of(const Node* n) { return reinterpret_cast<char*>(n->buffer.device_bytes()) + n->offset; }
+char* data_of(const Node* n) { return kernel_input(n->buffer) + n->offset; }
 
 uint64_t slot_of(const Node* n, bool imaginary) {
     uint64_t slot;
@@ -204,11 +205,11 @@ KernelPlan emit_memoised(const std::vector<NodeP>& roots, const Target* target) 
         Launch& L = plan.launch;
         if (target) {
             plan.output = target->buffer;
-            L.ptrs.push_back(reinterpret_cast<char*>(target->buffer.device_bytes()) + target->offset);
+            L.ptrs.push_back(kernel_output(target->buffer) + target->offset);
         } else {
             for (size_t k = 0; k < roots.size(); ++k) {
                 BufferRef b(Buffer::allocate(size_t(roots[k]->size()) * itemsize(roots[k]->dtype)));
-                L.ptrs.push_back(reinterpret_cast<char*>(b.device_bytes()));
+                L.ptrs.push_back(kernel_output(b));
                 if (k == 0) plan.output = b;
                 else plan.extra_outputs.push_back(b);
             }

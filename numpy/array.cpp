@@ -435,7 +435,7 @@ HostArrayView host_view(ArrayObj* a) {
     v.dtype = a->dtype;
     v.shape = a->shape;
     v.strides = a->strides;
-    v.data = a->buffer.bytes() + a->offset;
+    v.data = a->buffer.host_read_bytes() + a->offset;
     return v;
 }
 

@@ -240,11 +240,12 @@ Value m_byteswap(Interp& in, CallArgs& a) {
     }
     ArrayObj* o = out.as<ArrayObj>();
     HostArrayView hv = host_view(o);
+    hv.data = o->buffer.bytes() + o->offset;  // written: device memory's host copy becomes the current one
     const size_t isz = itemsize(o->dtype), part = is_complex(o->dtype) ? isz / 2 : isz;
     const int nd = o->ndim();
     std::vector<int64_t> idx(size_t(nd), 0);
     for (int64_t n = o->size(); n > 0; --n) {
-        uint8_t* p = const_cast<uint8_t*>(hv.data);  // host_view gives read access; this array is ours (a copy) or written in place on purpose
+        uint8_t* p = const_cast<uint8_t*>(hv.data);  // write access taken above
         for (int d = 0; d < nd; ++d) p += idx[size_t(d)] * o->strides[size_t(d)];
         for (size_t q = 0; q < isz; q += part) std::reverse(p + q, p + q + part);
         for (int d = nd - 1; d >= 0; --d) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "codegen/plan.h"
+#include "runtime/array_context.h"
 #include "runtime/array_memory.h"
 #include "runtime/cublas.h"
 #include "runtime/cuda_driver.h"
@@ -123,10 +124,11 @@ TypeObject* g_pool_type = nullptr;
 struct PoolObj : Object {
     int device;   // -1: the host allocator (CPU backend)
     bool pinned;  // the pinned host pool
-    PoolObj(int d, bool p) : Object(g_pool_type), device(d), pinned(p) {}
+    bool managed; // the device's managed-memory pool (an interpreter allocating managed memory)
+    PoolObj(int d, bool p, bool m = false) : Object(g_pool_type), device(d), pinned(p), managed(m) {}
     cuda::BlockPool* pool() const {
         if (pinned) return &cuda::pinned_pool();
-        return device >= 0 ? &cuda::device_pool(device) : nullptr;
+        return device >= 0 ? &cuda::device_pool(device, managed) : nullptr;
     }
 };
 
@@ -194,7 +196,8 @@ Value pool_set_limit(Interp& in, CallArgs& a) {
 }
 
 Value get_default_memory_pool(Interp&, CallArgs&) {
-    return Value::object(new PoolObj(cuda_backend_active() ? array_device_index() : -1, false));
+    ArrayContext* c = array_context();
+    return Value::object(new PoolObj(cuda_backend_active() ? array_device_index() : -1, false, c && c->managed_memory));
 }
 
 Value get_default_pinned_memory_pool(Interp&, CallArgs&) {
@@ -290,12 +293,14 @@ Value to_current_device(Interp& in, const Value& v) {
     ArrayObj* o = as_array(out);
     size_t nbytes = size_t(s->size()) * itemsize(s->dtype);
     if (nbytes) {
-        wait_for_device_work();  // the source device has written x
         cuda_call([&] {
+            // Device addresses first: a source the host wrote is uploaded on its device.
+            const uint8_t* from = s->buffer.device_read_bytes() + s->offset;
+            uint8_t* dst = o->buffer.device_bytes();
+            wait_for_device_work();  // the source device has written x
             cuda::device(to).make_current();
             // Unified addressing: a peer copy where the topology allows, staged by the driver otherwise.
-            GPY_CU(cuMemcpyDtoDAsync(cuda::CUdeviceptr(o->buffer.device_bytes()),
-                                     cuda::CUdeviceptr(s->buffer.device_bytes() + s->offset), nbytes, current_stream()));
+            GPY_CU(cuMemcpyDtoDAsync(cuda::CUdeviceptr(dst), cuda::CUdeviceptr(from), nbytes, current_stream()));
         });
         note_device_work(to);
     }

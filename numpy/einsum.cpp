@@ -163,6 +163,15 @@ std::optional<Dim> merge(const std::vector<Dim>& dims) {
     return r;
 }
 
+// Where the matrix library reads and writes: cuBLAS takes device addresses,
+// the host BLAS host bytes (device memory's mirror when no gemm runs there).
+bool gemm_on_device() {
+    Backend* device = array_backend();
+    return device && device->has_gemm();
+}
+const uint8_t* gemm_input(const BufferRef& b) { return gemm_on_device() ? b.device_read_bytes() : b.host_read_bytes(); }
+uint8_t* gemm_output(const BufferRef& b) { return gemm_on_device() ? b.device_bytes() : b.bytes(); }
+
 // A matrix for BLAS: rows x cols with byte strides.
 struct Mat {
     const uint8_t* base;
@@ -215,7 +224,7 @@ Batched as_batched(const Problem& p, size_t k, const std::vector<int>& batch, co
         auto r = merge(dims_of(rl)), c = merge(dims_of(cl));
         if (r && c && layout_of(Mat{nullptr, *r, *c}, isz)) {
             b.keep = Value::object(a);
-            b.base = a->buffer.bytes() + a->offset;
+            b.base = gemm_input(a->buffer) + a->offset;
             b.rows = *r;
             b.cols = *c;
             return b;
@@ -237,7 +246,7 @@ Batched as_batched(const Problem& p, size_t k, const std::vector<int>& batch, co
     NodeP view = make_input(a->buffer, a->dtype, shape, strides, a->offset);
     b.keep = compute_into_new(make_cast(view, ct), ct, shape);
     ArrayObj* c = b.keep.as<ArrayObj>();
-    b.base = c->buffer.bytes() + c->offset;
+    b.base = gemm_input(c->buffer) + c->offset;
     for (size_t d = 0; d < batch.size(); ++d) b.batch_strides[d] = shape[d] == 1 ? 0 : c->strides[d];
     int64_t ncols = 1;
     for (int l : cl) ncols *= p.size.at(l);
@@ -344,7 +353,7 @@ void run_batches(const blas::Library& L, const Problem& p, const GemmPlan& g, co
         bsz.push_back(p.size.at(l));
         nbatch *= bsz.back();
     }
-    T* c = reinterpret_cast<T*>(out->buffer.bytes() + out->offset);
+    T* c = reinterpret_cast<T*>(gemm_output(out->buffer) + out->offset);
     std::vector<int64_t> idx(bsz.size(), 0);
     for (int64_t t = 0; t < nbatch; ++t) {
         int64_t oa = 0, ob = 0;

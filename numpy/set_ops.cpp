@@ -2,6 +2,7 @@
 // Everything works on sorted keys (sort_keys.h): equal keys are NumPy's equal
 // elements, except that NaN never equals NaN where NumPy compares with ==.
 #include "numpy/promote.h"
+#include "runtime/array_memory.h"
 #include "runtime/backend.h"
 #include "runtime/thread_pool.h"
 #include "numpy/indexing.h"
@@ -283,9 +284,9 @@ Value concat_flat(ArrayObj* x, ArrayObj* y, DType t) {
     Value cx = contiguous_as(x, t), cy = contiguous_as(y, t);
     size_t nx = size_t(x->size()) * itemsize(t), ny = size_t(y->size()) * itemsize(t);
     Value out = new_array(t, {x->size() + y->size()});
-    uint8_t* o = out.as<ArrayObj>()->buffer.bytes();
-    std::memcpy(o, cx.as<ArrayObj>()->buffer.bytes() + cx.as<ArrayObj>()->offset, nx);
-    std::memcpy(o + nx, cy.as<ArrayObj>()->buffer.bytes() + cy.as<ArrayObj>()->offset, ny);
+    const BufferRef& o = out.as<ArrayObj>()->buffer;
+    copy_buffer_bytes(o, 0, cx.as<ArrayObj>()->buffer, size_t(cx.as<ArrayObj>()->offset), nx);
+    copy_buffer_bytes(o, nx, cy.as<ArrayObj>()->buffer, size_t(cy.as<ArrayObj>()->offset), ny);
     return out;
 }
 

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <numeric>
 
+#include "runtime/array_memory.h"
 #include "runtime/backend.h"
 #include "runtime/thread_pool.h"
 #include "numpy/module_parts.h"
@@ -57,13 +58,15 @@ Value fresh_copy(ArrayObj* x) {
     materialize(x);
     if (!x->c_contiguous()) return compute_into_new(array_node(x), x->dtype, x->shape);
     Value out = new_array(x->dtype, x->shape);
-    std::memcpy(out.as<ArrayObj>()->buffer.bytes(), x->buffer.bytes() + x->offset, size_t(x->size()) * itemsize(x->dtype));
+    copy_buffer_bytes(out.as<ArrayObj>()->buffer, 0, x->buffer, x->offset, size_t(x->size()) * itemsize(x->dtype));
     return out;
 }
 
 namespace {
 
 uint8_t* data_of(ArrayObj* x) { return x->buffer.bytes() + x->offset; }
+// For host code that only reads x (a device array's copy stays current).
+const uint8_t* read_data_of(ArrayObj* x) { return x->buffer.host_read_bytes() + x->offset; }
 
 // kind= (and stable=) of sort/argsort: NumPy reads the first letter of kind.
 // Every kind is stable here.
@@ -109,7 +112,7 @@ void with_complex(DType t, Fn&& f) {
 // sort_lanes / argsort for complex dtypes: a stable comparison sort per lane.
 void sort_complex_lanes(ArrayObj* x, ArrayObj* out, int axis, bool indices) {
     Lanes l = lanes_along(x->shape, x->strides, axis), lo = lanes_along(out->shape, out->strides, axis);
-    const uint8_t* base = data_of(x);
+    const uint8_t* base = read_data_of(x);
     uint8_t* obase = data_of(out);
     with_complex(x->dtype, [&](auto z) {
         using C = decltype(z);
@@ -136,27 +139,29 @@ void sort_complex_lanes(ArrayObj* x, ArrayObj* out, int axis, bool indices) {
 constexpr int64_t kDeviceSortMin = 4096;
 
 // Lanes along the last axis of a C-contiguous device array sort on the
-// device (runtime/sort_cuda.h): values to `values` and/or indices to
-// `index` (device pointers, C-contiguous like x). False: the host sorts.
-bool sorted_on_device(ArrayObj* x, int axis, void* values, int64_t* index) {
+// device (runtime/sort_cuda.h): values to `values` (may be x) and/or int64
+// indices to `index` (C-contiguous like x). False: the host sorts.
+bool sorted_on_device(ArrayObj* x, int axis, ArrayObj* values, ArrayObj* index) {
     Backend* be = array_backend();
     DeviceSearchType type;
     if (!be || !x->buffer || x->buffer->device != DeviceKind::CUDA || !device_element_type(x->dtype, &type)) return false;
     const int64_t n = x->size();
     if (n < kDeviceSortMin || uint64_t(n) >= (uint64_t(1) << 32) || axis != x->ndim() - 1 || !is_c_contiguous(x)) return false;
     const int64_t len = x->shape.back();
-    return be->sort(type, x->buffer.device_bytes() + x->offset, n / len, len, values, index);
+    // Device addresses only now: taking one marks the device's copy current.
+    const uint8_t* in = values == x ? x->buffer.device_bytes() + x->offset : x->buffer.device_read_bytes() + x->offset;
+    void* v = values ? values->buffer.device_bytes() + values->offset : nullptr;
+    auto* i = index ? reinterpret_cast<int64_t*>(index->buffer.device_bytes() + index->offset) : nullptr;
+    return be->sort(type, in, n / len, len, v, i);
 }
-
-uint8_t* device_data_of(ArrayObj* x) { return x->buffer.device_bytes() + x->offset; }
 
 // Writes every lane of `x` (materialised) along `axis`, sorted, into the same
 // lane of `out` (same shape and dtype; may be x).
 void sort_lanes(ArrayObj* x, ArrayObj* out, int axis) {
-    if ((out == x || is_c_contiguous(out)) && sorted_on_device(x, axis, device_data_of(out), nullptr)) return;
+    if ((out == x || is_c_contiguous(out)) && sorted_on_device(x, axis, out, nullptr)) return;
     if (is_complex(x->dtype)) return sort_complex_lanes(x, out, axis, false);
     Lanes l = lanes_along(x->shape, x->strides, axis), lo = lanes_along(out->shape, out->strides, axis);
-    const uint8_t* base = data_of(x);
+    const uint8_t* base = read_data_of(x);
     uint8_t* obase = data_of(out);
     with_elem(x->dtype, [&](auto e) {
         using E = decltype(e);
@@ -186,7 +191,7 @@ template <class Order>
 void index_lanes(ArrayObj* x, ArrayObj* out, int axis, Order order) {
     Lanes l = lanes_along(x->shape, x->strides, axis);
     Lanes lo = lanes_along(out->shape, out->strides, axis);
-    const uint8_t* base = data_of(x);
+    const uint8_t* base = read_data_of(x);
     uint8_t* obase = data_of(out);
     with_elem(x->dtype, [&](auto e) {
         using E = decltype(e);
@@ -269,7 +274,7 @@ Value np_argsort(Interp& in, CallArgs& a) {
         sort_complex_lanes(x, out.as<ArrayObj>(), s.axis, true);
         return out;
     }
-    if (sorted_on_device(x, s.axis, nullptr, reinterpret_cast<int64_t*>(device_data_of(out.as<ArrayObj>())))) return out;
+    if (sorted_on_device(x, s.axis, nullptr, out.as<ArrayObj>())) return out;
     index_lanes(x, out.as<ArrayObj>(), s.axis, [](auto* items, auto* tmp, int64_t n) {
         stable_sort_by_key(items, tmp, n, [](const auto& ki) { return ki.key; });
     });
@@ -285,7 +290,7 @@ std::vector<int64_t> parse_kth(Interp& in, const Value& kth, int64_t n) {
     if (ArrayObj* k = as_array(kth)) {
         if (!is_integer(k->dtype)) raise(types::TypeError, "Partition index must be integer");
         Value c = contiguous_as(k, DType::Int64);
-        const int64_t* p = reinterpret_cast<const int64_t*>(data_of(c.as<ArrayObj>()));
+        const int64_t* p = reinterpret_cast<const int64_t*>(read_data_of(c.as<ArrayObj>()));
         for (int64_t i = 0; i < k->size(); ++i) ks.push_back(Value::integer(p[i]));
     } else if (is_kind(kth, OK::List) || is_kind(kth, OK::Tuple)) {
         ks = to_vector(in, kth);
@@ -423,6 +428,11 @@ Value np_lexsort(Interp& in, CallArgs& a) {
     Lanes lo = lanes_along(o->shape, o->strides, ax);
     std::vector<Lanes> kl;
     for (const Value& k : keys) kl.push_back(lanes_along(shape, k.as<ArrayObj>()->strides, ax));
+    // Host bytes taken here, on the interpreter's thread (device memory is
+    // copied to its host mirror once), not in the workers.
+    std::vector<const uint8_t*> key_base;
+    for (const Value& k : keys) key_base.push_back(read_data_of(k.as<ArrayObj>()));
+    uint8_t* out_base = data_of(o);
     // Stable sorts by each key in turn, the last key deciding most.
     for_lanes(lo, [&](int64_t begin, int64_t end) {
         std::vector<int64_t> order(static_cast<size_t>(lo.length));
@@ -430,7 +440,7 @@ Value np_lexsort(Interp& in, CallArgs& a) {
             std::iota(order.begin(), order.end(), 0);
             for (size_t j = 0; j < keys.size(); ++j) {
                 ArrayObj* k = keys[j].as<ArrayObj>();
-                const uint8_t* p = data_of(k) + kl[j].offsets[size_t(lane)];
+                const uint8_t* p = key_base[j] + kl[j].offsets[size_t(lane)];
                 int64_t stride = kl[j].stride;
                 with_elem(k->dtype, [&](auto e) {
                     using E = decltype(e);
@@ -444,7 +454,7 @@ Value np_lexsort(Interp& in, CallArgs& a) {
                     for (int64_t i = 0; i < lo.length; ++i) order[size_t(i)] = items[size_t(i)].index;
                 });
             }
-            uint8_t* q = data_of(o) + lo.offsets[size_t(lane)];
+            uint8_t* q = out_base + lo.offsets[size_t(lane)];
             for (int64_t i = 0; i < lo.length; ++i) *reinterpret_cast<int64_t*>(q + i * lo.stride) = order[size_t(i)];
         }
     });

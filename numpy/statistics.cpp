@@ -5,6 +5,7 @@
 // contiguous row), then rows are partitioned or sorted in parallel (on a
 // CUDA device, sorted there) and interpolated with NumPy's formulas, typed
 // per dtype by templates.
+#include <memory>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -102,18 +103,19 @@ R lerp(T a, T b, double t) {
 }
 
 // The statistic of one row v[0..n) (n > 0, no NaN), partitioned here as it
-// needs, or read straight from it when `sorted`.
-template <class T, class R>
-R row_value(T* v, int64_t n, double q, Method m, bool sorted) {
+// needs, or, when `sorted`, read through at(k) (v[k], or an element read
+// from device memory: v is then unused).
+template <class T, class R, class At>
+R row_value(T* v, int64_t n, double q, Method m, bool sorted, const At& at) {
     if (m == Method::Median) {
         // NumPy takes the mean of the middle one or two: float16 in float32,
         // ints in float64, the sum starting from 0 (so a -0.0 median is 0.0).
         using A = std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, _Float16>, float, double>;
         int64_t h = n / 2;
         if (!sorted) std::nth_element(v, v + h, v + n, nan_last_less<T>);
-        if (n % 2) return R(A(0) + A(v[h]));
-        T lo = sorted ? v[h - 1] : *std::max_element(v, v + h, nan_last_less<T>);
-        A s = A(0) + A(lo) + A(v[h]);
+        if (n % 2) return R(A(0) + A(sorted ? at(h) : v[h]));
+        T lo = sorted ? at(h - 1) : *std::max_element(v, v + h, nan_last_less<T>);
+        A s = A(0) + A(lo) + A(sorted ? at(h) : v[h]);
         return R(s / A(2));
     }
     if (m == Method::MaskedMedian) {
@@ -123,13 +125,14 @@ R row_value(T* v, int64_t n, double q, Method m, bool sorted) {
         using A = std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, _Float16>, float, double>;
         int64_t h = n / 2;
         if (!sorted) std::nth_element(v, v + h, v + n, nan_last_less<T>);
-        T hi = v[h], lo = n % 2 ? hi : sorted ? v[h - 1] : *std::max_element(v, v + h, nan_last_less<T>);
+        T hi = sorted ? at(h) : v[h], lo = n % 2 ? hi : sorted ? at(h - 1) : *std::max_element(v, v + h, nan_last_less<T>);
         T s = T(A(0) + A(lo) + A(hi));
         return R(T(A(s) / A(2)));
     }
     double virt = q * double(n - 1);
     auto kth = [&](int64_t k) {
-        if (!sorted) std::nth_element(v, v + k, v + n, nan_last_less<T>);
+        if (sorted) return at(k);
+        std::nth_element(v, v + k, v + n, nan_last_less<T>);
         return v[k];
     };
     switch (m) {
@@ -151,7 +154,7 @@ R row_value(T* v, int64_t n, double q, Method m, bool sorted) {
     if (m == Method::Midpoint) gamma = gamma == 0 ? 0 : 0.5;
     T a = kth(prev);
     // After partitioning at prev, the next value is the least of those after it.
-    T b = next == prev ? a : sorted ? v[next] : *std::min_element(v + next, v + n, nan_last_less<T>);
+    T b = next == prev ? a : sorted ? at(next) : *std::min_element(v + next, v + n, nan_last_less<T>);
     return lerp<T, R>(a, b, gamma);
 }
 
@@ -180,6 +183,41 @@ struct QuantileArgs {
     bool keepdims = false;
     const Value* out = nullptr;
 };
+
+// The elements of device-sorted rows (no NaN skipping) that the statistics
+// read, gathered on the device in the order the host reads them: per row its
+// last element (NaN when the row holds one), then row_value's reads for each q.
+template <class T, class R>
+std::unique_ptr<T[]> sorted_row_elements(const Rows& r, const std::vector<double>& qs, Method method) {
+    std::vector<int64_t> want;
+    for (int64_t i = 0; i < r.rows; ++i) {
+        want.push_back(i * r.len + r.len - 1);
+        auto record = [&](int64_t k) {
+            want.push_back(i * r.len + k);
+            return T(0);
+        };
+        for (double q : qs) (void)row_value<T, R>(nullptr, r.len, q, method, true, record);
+    }
+    const int64_t count = int64_t(want.size());
+    Value idx = new_array(DType::Int64, {count});
+    std::memcpy(idx.as<ArrayObj>()->buffer.bytes(), want.data(), want.size() * sizeof(int64_t));
+    Value picked = new_array(r.data.as<ArrayObj>()->dtype, {count});
+    ArrayObj* d = r.data.as<ArrayObj>();
+    int64_t first_bad = count;
+    bool ok = array_backend()->gather(reinterpret_cast<const int64_t*>(idx.as<ArrayObj>()->buffer.device_read_bytes()), count,
+                                      reinterpret_cast<const char*>(d->buffer.device_read_bytes() + d->offset), r.rows * r.len,
+                                      int64_t(sizeof(T)), sizeof(T), reinterpret_cast<char*>(picked.as<ArrayObj>()->buffer.device_bytes()),
+                                      &first_bad);
+    auto got = std::make_unique<T[]>(want.size());
+    const uint8_t* p = ok ? picked.as<ArrayObj>()->buffer.host_read_bytes() : nullptr;
+    if (p) {
+        std::memcpy(got.get(), p, want.size() * sizeof(T));
+    } else {  // no device gather: read the rows
+        const T* rows = reinterpret_cast<const T*>(d->buffer.host_read_bytes() + d->offset);
+        for (size_t k = 0; k < want.size(); ++k) got[k] = rows[want[k]];
+    }
+    return got;
+}
 
 Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
     Value arr = as_array_value(in, x);
@@ -214,14 +252,34 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
     for (int64_t d : qa.keepdims ? r.kept_dims : r.kept) out_shape.push_back(d);
     Value res = new_array(rt, out_shape);
     std::atomic<bool> row_had_nan{false};
-    uint8_t* src = r.data.as<ArrayObj>()->buffer.bytes();
+    // Rows sorted on the device are only read: when the statistics need few
+    // of their elements, those are gathered there and only they come to the
+    // host (sparse); otherwise the host reads the rows. The host's selection
+    // reorders its own copy.
+    const BufferRef& rows_buf = r.data.as<ArrayObj>()->buffer;
+    const bool sparse = sorted && !qa.skip_nan && r.rows * (2 * nq + 1) * 16 <= r.rows * r.len;
+    uint8_t* src = sparse ? nullptr : sorted ? const_cast<uint8_t*>(rows_buf.host_read_bytes()) : rows_buf.bytes();
     uint8_t* dst = res.as<ArrayObj>()->buffer.bytes();
     with_real_ctype(t, "quantile", [&](auto tv) {
         using T = decltype(tv);
         with_real_ctype(rt, "quantile", [&](auto rv) {
             using R = decltype(rv);
-            T* rows = reinterpret_cast<T*>(src);
             R* out = reinterpret_cast<R*>(dst);
+            if (sparse) {
+                std::unique_ptr<T[]> got = sorted_row_elements<T, R>(r, qa.q, method);
+                size_t c = 0;
+                auto next = [&](int64_t) { return got[c++]; };
+                for (int64_t i = 0; i < r.rows; ++i) {
+                    bool nan = is_nan(got[c++]);  // the row's last element: NaNs sort last
+                    if (nan) row_had_nan = true;
+                    for (int64_t k = 0; k < nq; ++k) {
+                        R value = row_value<T, R>(nullptr, r.len, qa.q[size_t(k)], method, true, next);
+                        out[k * r.rows + i] = nan ? R(NAN) : value;
+                    }
+                }
+                return;
+            }
+            T* rows = reinterpret_cast<T*>(src);
             int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(r.len, 1));
             parallel_for(r.rows, grain, [&](int64_t begin, int64_t end) {
                 for (int64_t i = begin; i < end; ++i) {
@@ -232,8 +290,9 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
                     // A NaN (or, skipping NaNs, no value at all) makes the result NaN.
                     bool nan = n == 0 || (!qa.skip_nan && (sorted ? is_nan(v[n - 1]) : std::any_of(v, v + n, [](T e) { return is_nan(e); })));
                     if (nan && n > 0 && !qa.skip_nan) row_had_nan = true;  // an empty slice is not one holding NaN
+                    auto at = [v](int64_t j) { return v[j]; };
                     for (int64_t k = 0; k < nq; ++k)
-                        out[k * r.rows + i] = nan ? R(NAN) : row_value<T, R>(v, n, qa.q[size_t(k)], method, sorted);
+                        out[k * r.rows + i] = nan ? R(NAN) : row_value<T, R>(v, n, qa.q[size_t(k)], method, sorted, at);
                 }
             });
         });

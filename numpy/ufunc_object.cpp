@@ -416,6 +416,7 @@ bool at_host_loop(Ufunc f, ArrayObj* x, uint8_t* base, const std::vector<int64_t
     if (!op || t == DType::Bool || is_complex(t) || loop.in[0] != t || loop.in[1] != t || loop.out[0] != t) return false;
     Value bc = flat_copy(b, t);
     const uint8_t* src = host_view(bc.as<ArrayObj>()).data;
+    base = x->buffer.bytes();  // again: the copy's kernel may have read x (b a view of it)
     bool done = false;
     with_real_ctype(t, "ufunc.at", [&](auto tv) {
         using T = decltype(tv);
@@ -536,8 +537,9 @@ Value m_at(Interp& in, CallArgs& a) {
     size_t n = sel.offsets.size();
     if (n == 0) return Value::none();
     // Pending arrays that read x keep the values from before the update.
-    uint8_t* base = const_cast<uint8_t*>(host_view(x).data) - x->offset;
+    materialize(x);
     flush_readers(x->buffer.get());
+    uint8_t* base = x->buffer.bytes();
     if (ba && at_host_loop(f, x, base, sel.offsets, ba, loop)) return Value::none();
     // Round r holds the positions k whose offset occurs for the r-th time.
     std::vector<std::vector<int64_t>> rounds;
@@ -564,7 +566,9 @@ Value m_at(Interp& in, CallArgs& a) {
         Value r = apply_ufunc(in, f, args);
         Value rc = compute_into_new(make_cast(array_node(as_array_value(in, r).as<ArrayObj>()), x->dtype), x->dtype, {int64_t(which.size())});
         const uint8_t* src = host_view(rc.as<ArrayObj>()).data;
-        // The kernels above may have read x; they are done before the writes.
+        // The kernels above may have read x; they are done before the writes
+        // (host access to x again: device memory's mirror is current).
+        base = x->buffer.bytes();
         for (size_t k = 0; k < which.size(); ++k) std::memcpy(base + sel.offsets[size_t(which[k])], src + k * item, item);
     }
     return Value::none();

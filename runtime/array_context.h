@@ -25,6 +25,9 @@ public:
     size_t max_array_bytes = 0;               // 0: no cap (Config::max_array_bytes)
     std::string cache_dir;                    // "" = the default kernel cache folder
     bool fast_math = false;                   // NVRTC --use_fast_math (gpy --fast-math)
+    // New CUDA arrays in managed memory (np.cuda.set_allocator(np.cuda.
+    // malloc_managed), GPY_GPU_MEMORY=managed) instead of device memory.
+    bool managed_memory = false;
     int debug = 0;                            // Config::debug: runtime diagnostics on stderr when > 0
     // The current stream of each device (devices past 63 share the last
     // slot); nullptr is the legacy default stream. A CUstream, kept as void*

@@ -1,5 +1,6 @@
 #include "runtime/array_memory.h"
 
+#include <cstring>
 #include <new>
 #include <string>
 
@@ -27,6 +28,15 @@ Buffer* ArrayContext::allocate_array(size_t nbytes, bool zero) {
     if (max_array_bytes && nbytes > max_array_bytes) throw ArrayTooLarge(nbytes, max_array_bytes);
     if (array_kind == DeviceKind::CUDA) return allocate_cuda_buffer(array_device, nbytes, zero);
     return Buffer::allocate_host(nbytes, zero);
+}
+
+void copy_buffer_bytes(const BufferRef& dst, size_t dst_offset, const BufferRef& src, size_t src_offset, size_t n) {
+    if (n == 0) return;
+    if (dst->device == DeviceKind::CUDA && src->device == DeviceKind::CUDA && dst->device_index == src->device_index) {
+        copy_on_device(dst, dst_offset, src, src_offset, n);
+        return;
+    }
+    std::memcpy(dst.bytes() + dst_offset, src.host_read_bytes() + src_offset, n);
 }
 
 }  // namespace gpy

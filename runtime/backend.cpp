@@ -71,6 +71,8 @@ BackendChoice install_backend(ArrayContext& ctx, const BackendOptions& o) {
     ctx.cache_dir = o.cache_dir;
     ctx.fast_math = o.fast_math;
     ctx.debug = o.debug;
+    const char* memory = std::getenv("GPY_GPU_MEMORY");
+    ctx.managed_memory = o.managed_memory || (memory && std::string(memory) == "managed");
     ctx.backend = cuda ? make_cuda_backend() : make_cpu_backend();
     ctx.host_backend = cuda ? make_cpu_backend() : nullptr;
     // The context owns both and outlives its runner. Under a HostArraysScope

@@ -141,6 +141,9 @@ struct BackendOptions {
     size_t max_array_bytes = 0;
     bool fast_math = false;
     int debug = 0;                 // Config::debug
+    // CUDA arrays in managed memory instead of device memory (also
+    // GPY_GPU_MEMORY=managed in the environment).
+    bool managed_memory = false;
 };
 
 // Gives `ctx` its backend: chooses the device (a request that cannot be

@@ -58,6 +58,8 @@ bool bind_all(void* lib, Api& a, std::string& missing) {
     GPY_BIND(cuMemAllocHost, "cuMemAllocHost_v2")
     GPY_BIND(cuMemFreeHost, "cuMemFreeHost")
     GPY_BIND(cuMemGetInfo, "cuMemGetInfo_v2")
+    GPY_BIND(cuMemcpyHtoD, "cuMemcpyHtoD_v2")
+    GPY_BIND(cuMemcpyDtoH, "cuMemcpyDtoH_v2")
     GPY_BIND(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")
     GPY_BIND(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")
     GPY_BIND(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")

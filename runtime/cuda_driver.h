@@ -70,6 +70,8 @@ struct Api {
     CUresult (*cuMemAllocHost)(void**, size_t);                         // _v2
     CUresult (*cuMemFreeHost)(void*);
     CUresult (*cuMemGetInfo)(size_t* free, size_t* total);              // _v2
+    CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t);                    // _v2
+    CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t);                          // _v2
     CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void*, size_t, CUstream);     // _v2
     CUresult (*cuMemcpyDtoHAsync)(void*, CUdeviceptr, size_t, CUstream);           // _v2
     CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);     // _v2

@@ -1,6 +1,7 @@
 #include "runtime/cuda_memory.h"
 
 #include <atomic>
+#include <cstdlib>
 #include <chrono>
 #include <mutex>
 #include <thread>
@@ -20,27 +21,140 @@ std::atomic<uint64_t> g_busy_devices{0};
 uint64_t device_bit(int device) { return uint64_t(1) << (device < 63 ? device : 63); }
 }  // namespace
 
-// How ~Buffer frees a CUDA buffer and how host access waits for it (base/buffer.h).
-const DeviceMemoryOps kCudaMemory{free_cuda_buffer, wait_for_device_work};
+namespace {
+
+// Which copy of a device buffer is current (Buffer::coherence). A new
+// buffer is Fresh (no copy holds anything yet: the first access from either
+// side copies nothing). Host access copies the device's bytes to the host
+// mirror (Both, or Host when the host may write); device access copies them
+// back when the host wrote (Both, or Device when a kernel may write).
+enum Coherence : uint8_t { kDeviceCurrent = 0, kHostCurrent = 1, kBothCurrent = 2, kFresh = 3 };
+constexpr uint8_t kStateMask = 0x3;
+// Set while an upload from the mirror may be queued: the host must not write
+// the mirror until the device has read it.
+constexpr uint8_t kUploading = 0x40;
+// Set once the device has read the mirror: freeing it then waits for the
+// stream (without it, the mirror goes straight back to the host's free list).
+constexpr uint8_t kEverUploaded = 0x20;
+// Mirrors are pinned host memory (fast copies), or plain host memory when
+// pinning fails.
+constexpr uint8_t kPlainMirror = 0x80;
+
+// Serialises coherence changes: a buffer may be shared by interpreters on
+// several threads. Taken only when a copy is due, never on the fast path.
+std::mutex& coherence_mu() {
+    static auto* m = new std::mutex();  // never destroyed: buffers may die at exit
+    return *m;
+}
+
+uint8_t state_of(const Buffer* b) { return b->coherence.load(std::memory_order_acquire) & kStateMask; }
+void set_state(Buffer* b, uint8_t state, uint8_t clear = 0, uint8_t add = 0) {
+    uint8_t keep = b->coherence.load(std::memory_order_relaxed) & uint8_t(~kStateMask) & uint8_t(~clear);
+    b->coherence.store(uint8_t(state | keep | add), std::memory_order_release);
+}
+
+void allocate_mirror(Buffer* b) {
+    size_t n = b->nbytes == 0 ? 1 : b->nbytes;
+    try {
+        b->host_mirror = reinterpret_cast<void*>(cuda::pinned_pool().allocate(n, cuda::kHostStream));
+        return;
+    } catch (const std::bad_alloc&) {  // no pinned memory left: pageable (slower copies)
+    }
+    void* p = std::aligned_alloc(64, (n + 63) / 64 * 64);
+    if (!p) throw std::bad_alloc();
+    b->host_mirror = p;
+    b->coherence.fetch_or(kPlainMirror);
+}
+
+uint8_t* device_host_access(Buffer* b, bool write) {
+    uint8_t bits = b->coherence.load(std::memory_order_acquire);
+    const uint8_t want = write ? kHostCurrent : kBothCurrent;
+    if ((bits & kStateMask) == kHostCurrent || ((bits & kStateMask) == kBothCurrent && !write))
+        return static_cast<uint8_t*>(b->host_mirror);
+    std::lock_guard<std::mutex> lock(coherence_mu());
+    bits = b->coherence.load(std::memory_order_acquire);
+    if (!b->host_mirror) allocate_mirror(b);
+    switch (bits & kStateMask) {
+        case kDeviceCurrent: {
+            wait_for_device_work();  // the kernels that wrote the buffer
+            phase::Scope timed(phase::Transfer);
+            cuda::device(b->device_index).make_current();
+            if (b->nbytes) GPY_CU(cuMemcpyDtoH(b->host_mirror, cuda::CUdeviceptr(b->data), b->nbytes));
+            set_state(b, want, kUploading);
+            break;
+        }
+        case kBothCurrent:  // write
+            if (bits & kUploading) wait_for_device_work();
+            set_state(b, kHostCurrent, kUploading);
+            break;
+        case kFresh:
+            set_state(b, want);
+            break;
+        default:
+            break;
+    }
+    return static_cast<uint8_t*>(b->host_mirror);
+}
+
+uint8_t* device_device_access(Buffer* b, bool write) {
+    uint8_t state = state_of(b);
+    if (state == kDeviceCurrent || (state == kBothCurrent && !write)) return static_cast<uint8_t*>(b->data);
+    std::lock_guard<std::mutex> lock(coherence_mu());
+    state = state_of(b);
+    if (state == kHostCurrent) {
+        phase::Scope timed(phase::Transfer);
+        cuda::device(b->device_index).make_current();
+        // Ordered before the kernels the caller launches next on its stream
+        // and after those queued there that read the old bytes.
+        cuda::CUstream stream = b->device_index == array_device_index() ? current_stream() : nullptr;
+        if (b->nbytes) GPY_CU(cuMemcpyHtoDAsync(cuda::CUdeviceptr(b->data), b->host_mirror, b->nbytes, stream));
+        note_device_work(b->device_index);
+        set_state(b, write ? kDeviceCurrent : kBothCurrent, 0, kUploading | kEverUploaded);
+    } else if (state != kDeviceCurrent) {
+        set_state(b, write ? kDeviceCurrent : kBothCurrent);
+    }
+    return static_cast<uint8_t*>(b->data);
+}
+
+// Managed memory: one address for both; the host waits for the GPU's work.
+uint8_t* managed_host_access(Buffer* b, bool) {
+    wait_for_device_work();
+    return static_cast<uint8_t*>(b->data);
+}
+uint8_t* managed_device_access(Buffer* b, bool) { return static_cast<uint8_t*>(b->data); }
+
+void free_device_memory(Buffer* b) noexcept;
+void free_managed_memory(Buffer* b) noexcept;
+
+}  // namespace
+
+// How ~Buffer frees a CUDA buffer and how host and kernels reach it (base/buffer.h).
+const DeviceMemoryOps kDeviceMemory{free_device_memory, device_host_access, device_device_access};
+const DeviceMemoryOps kManagedMemory{free_managed_memory, managed_host_access, managed_device_access};
 
 Buffer* allocate_cuda_buffer(int device, size_t nbytes, bool zero) {
     phase::Scope timed(phase::Alloc);
     cuda::Device& d = cuda::device(device);
     d.make_current();
     cuda::CUstream stream = current_stream();
-    uintptr_t p = cuda::device_pool(device).allocate(nbytes == 0 ? 1 : nbytes, stream);
+    ArrayContext* c = array_context();
+    const bool managed = c && c->managed_memory;
+    uintptr_t p = cuda::device_pool(device, managed).allocate(nbytes == 0 ? 1 : nbytes, stream);
     auto* b = new Buffer();
     b->data = reinterpret_cast<void*>(p);
     b->nbytes = nbytes;
     b->device = DeviceKind::CUDA;
     b->device_index = device;
-    b->ops = &kCudaMemory;
+    b->ops = managed ? &kManagedMemory : &kDeviceMemory;
+    if (!zero) b->coherence.store(kFresh);
     if (zero && nbytes) {
         GPY_CU(cuMemsetD8Async(cuda::CUdeviceptr(p), 0, nbytes, stream));
         note_device_work(device);
     }
     return b;
 }
+
+bool is_managed_buffer(const Buffer* b) { return b->ops == &kManagedMemory; }
 
 void free_cuda_buffer(Buffer* b) noexcept {
     // A block freed at process exit, after the driver shut down, is left to it.
@@ -52,16 +166,44 @@ void free_cuda_buffer(Buffer* b) noexcept {
     // block is then left to the driver.
     try {
         cuda::device(b->device_index).make_current();
-        cuda::device_pool(b->device_index).free(reinterpret_cast<uintptr_t>(b->data));
+        cuda::device_pool(b->device_index, is_managed_buffer(b)).free(reinterpret_cast<uintptr_t>(b->data));
+    } catch (...) {
+    }
+    if (!b->host_mirror) return;
+    if (b->coherence.load() & kPlainMirror) {
+        std::free(b->host_mirror);
+        return;
+    }
+    // A copy from the mirror may still be queued: the pinned pool hands the
+    // block to the host again only after the device's current stream passed it.
+    try {
+        cuda::StreamKey stream = b->device_index == array_device_index() ? cuda::StreamKey(current_stream()) : nullptr;
+        if (!(b->coherence.load() & kEverUploaded)) stream = cuda::kHostStream;
+        cuda::pinned_pool().free(reinterpret_cast<uintptr_t>(b->host_mirror), stream);
     } catch (...) {
     }
 }
+
+void copy_on_device(const BufferRef& dst, size_t dst_offset, const BufferRef& src, size_t src_offset, size_t n) {
+    const uint8_t* from = src.device_read_bytes() + src_offset;
+    uint8_t* to = dst.device_bytes() + dst_offset;
+    cuda::device(dst->device_index).make_current();
+    cuda::CUstream stream = dst->device_index == array_device_index() ? current_stream() : nullptr;
+    GPY_CU(cuMemcpyDtoDAsync(cuda::CUdeviceptr(to), cuda::CUdeviceptr(from), n, stream));
+    note_device_work(dst->device_index);
+}
+
+namespace {
+void free_device_memory(Buffer* b) noexcept { free_cuda_buffer(b); }
+void free_managed_memory(Buffer* b) noexcept { free_cuda_buffer(b); }
+}  // namespace
 
 void retire_cuda_stream(int device, cuda::CUstream stream) noexcept {
     if (!cuda::try_api() || device < 0) return;
     try {
         cuda::device(device).make_current();
         cuda::device_pool(device).retire_stream(stream);
+        cuda::device_pool(device, /*managed=*/true).retire_stream(stream);
     } catch (...) {
     }
 }

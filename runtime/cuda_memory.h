@@ -1,6 +1,7 @@
-// Array buffers on CUDA devices: blocks of the device's pool (managed memory,
-// runtime/device_pool.h), the stream a thread's kernels and copies go to, and
-// the host's wait for GPU work before it touches managed memory.
+// Array buffers on CUDA devices: blocks of the device's pool (device memory
+// with a host mirror kept coherent by BufferRef's accessors, or managed
+// memory on request: runtime/device_pool.h), the stream a thread's kernels
+// and copies go to, and the host's wait for GPU work.
 #pragma once
 
 #include <cstddef>
@@ -13,9 +14,13 @@ namespace gpy {
 // A buffer of `nbytes` on CUDA device `device`, zeroed on the current stream
 // when `zero` is set. Throws cuda::OutOfMemory when the pool cannot serve it.
 Buffer* allocate_cuda_buffer(int device, size_t nbytes, bool zero);
-// Gives the block back to its pool (from ~Buffer), to the free list of the
-// stream it was allocated on. Never throws.
+// Gives the block (and its host mirror) back to its pool (from ~Buffer), to
+// the free list of the stream it was allocated on. Never throws.
 void free_cuda_buffer(Buffer* b) noexcept;
+// Copies n bytes between two buffers of one device on the current stream.
+void copy_on_device(const BufferRef& dst, size_t dst_offset, const BufferRef& src, size_t src_offset, size_t n);
+// The buffer is CUDA managed memory (one address for host and device).
+bool is_managed_buffer(const Buffer* b);
 
 // The stream the bound interpreter's work goes to on its current array device:
 // kernels, copies, cuBLAS and pool allocations (nullptr: the legacy default

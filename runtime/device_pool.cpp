@@ -339,19 +339,20 @@ bool query_event(void* event) {
     return true;
 }
 
-// Memory of one GPU through the driver. Segments are CUDA managed memory:
-// arrays are computed on the GPU, while the library functions that run on the
-// host (sorting, advanced indexing, file IO, printing) read and write the same
-// pointers and the driver migrates pages on demand (docs/differences.md).
+// Memory of one GPU through the driver: device memory (cuMemAlloc), whose
+// host mirror runtime/cuda_memory.cpp keeps coherent, or CUDA managed memory
+// on request, which the host reads in place once the GPU's work is done and
+// the driver migrates page by page (slow for the host; it can oversubscribe
+// the card, docs/differences.md).
 class DeviceBackend final : public PoolBackend {
 public:
-    explicit DeviceBackend(Device& d) : d_(d) {}
+    DeviceBackend(Device& d, bool managed) : d_(d), managed_(managed) {}
     uintptr_t allocate_segment(size_t bytes) override {
         d_.make_current();
         CUdeviceptr p = 0;
-        CUresult r = api().cuMemAllocManaged(&p, bytes, CU_MEM_ATTACH_GLOBAL);
+        CUresult r = managed_ ? api().cuMemAllocManaged(&p, bytes, CU_MEM_ATTACH_GLOBAL) : api().cuMemAlloc(&p, bytes);
         if (r == CUDA_ERROR_OUT_OF_MEMORY) return 0;
-        check(r, "cuMemAllocManaged(&p, bytes, CU_MEM_ATTACH_GLOBAL)");
+        check(r, managed_ ? "cuMemAllocManaged(&p, bytes, CU_MEM_ATTACH_GLOBAL)" : "cuMemAlloc(&p, bytes)");
         return uintptr_t(p);
     }
     void free_segment(uintptr_t ptr) override {
@@ -379,6 +380,7 @@ public:
 
 private:
     Device& d_;
+    bool managed_;
     std::vector<CUevent> spare_events_;
 };
 
@@ -421,12 +423,12 @@ template <class B> struct OwnedPool {
 
 }  // namespace
 
-BlockPool& device_pool(int index) {
+BlockPool& device_pool(int index, bool managed) {
     static std::mutex m;
     // Never destroyed: pools may be used until exit, after static destructors run.
-    static auto* pools = new std::map<int, OwnedPool<DeviceBackend>*>();
+    static auto* pools = new std::map<std::pair<int, bool>, OwnedPool<DeviceBackend>*>();
     std::lock_guard<std::mutex> lock(m);
-    auto& slot = (*pools)[index];
+    auto& slot = (*pools)[{index, managed}];
     if (!slot) {
         Device& d = device(index);
         // Managed memory can oversubscribe the device (pages then thrash
@@ -435,7 +437,7 @@ BlockPool& device_pool(int index) {
         size_t limit = d.total_memory;
         if (const char* env = std::getenv("GPY_GPU_MEMORY_LIMIT"); env && *env)
             limit = parse_memory_limit(env, d.total_memory);
-        slot = new OwnedPool<DeviceBackend>(d);
+        slot = new OwnedPool<DeviceBackend>(d, managed);
         slot->pool.set_limit(limit);
     }
     return slot->pool;

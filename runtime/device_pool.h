@@ -157,8 +157,10 @@ private:
 size_t parse_memory_limit(const std::string& text, size_t device_total);
 
 // The pool of device `index` (created on first use, limit from
-// GPY_GPU_MEMORY_LIMIT) and the process's pinned host pool.
-BlockPool& device_pool(int index);
+// GPY_GPU_MEMORY_LIMIT): device memory, or CUDA managed memory when
+// `managed` (a separate pool, on request: np.cuda.malloc_managed), and the
+// process's pinned host pool.
+BlockPool& device_pool(int index, bool managed = false);
 BlockPool& pinned_pool();
 
 }  // namespace gpy::cuda

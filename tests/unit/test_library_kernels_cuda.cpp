@@ -61,7 +61,8 @@ TEST_CASE("gather: the GPU gathers every element size through its indices", "[gp
         auto* ix = reinterpret_cast<int64_t*>(idx.bytes());
         for (int64_t k = 0; k < count; ++k) ix[k] = (k * 7919) % (2 * n) - n;  // negative ones too
         // Every other element of the source (byte stride 2 * elem).
-        int64_t bad = gather_on_device(0, ix, count, reinterpret_cast<const char*>(src.device_bytes()), n, int64_t(2 * elem), elem,
+        auto dix = [&] { return reinterpret_cast<const int64_t*>(idx.device_read_bytes()); };
+        int64_t bad = gather_on_device(0, dix(), count, reinterpret_cast<const char*>(src.device_bytes()), n, int64_t(2 * elem), elem,
                                        reinterpret_cast<char*>(dst.device_bytes()));
         CHECK(bad == count);
         int wrong = 0;
@@ -70,10 +71,11 @@ TEST_CASE("gather: the GPU gathers every element size through its indices", "[gp
             wrong += std::memcmp(dst.bytes() + k * int64_t(elem), src.bytes() + j * int64_t(2 * elem), elem) != 0;
         }
         CHECK(wrong == 0);
+        ix = reinterpret_cast<int64_t*>(idx.bytes());
         ix[4000] = n;
         ix[1234] = -n - 1;
         ix[4999] = 1 << 30;
-        CHECK(gather_on_device(0, ix, count, reinterpret_cast<const char*>(src.device_bytes()), n, int64_t(2 * elem), elem,
+        CHECK(gather_on_device(0, dix(), count, reinterpret_cast<const char*>(src.device_bytes()), n, int64_t(2 * elem), elem,
                                reinterpret_cast<char*>(dst.device_bytes())) == 1234);
     }
 }

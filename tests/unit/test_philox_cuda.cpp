@@ -46,28 +46,28 @@ TEST_CASE("philox fills: the GPU draws the host's numbers", "[gpu]") {
     std::vector<float> hf(n);
     std::vector<double> hd(n);
 
-    philox::fill_on_device(0, philox::DeviceFill::UniformFloat, s, n, 0, 0, f->data);
+    philox::fill_on_device(0, philox::DeviceFill::UniformFloat, s, n, 0, 0, fr.device_bytes());
     philox::fill_uniform_float(s, 0, n, hf.data());
     const float* gf = reinterpret_cast<const float*>(fr.bytes());
     uint64_t bad = 0;
     for (uint64_t i = 0; i < n; ++i) bad += gf[i] != (hf[i] == 1.0f ? 0.0f : hf[i]);
     CHECK(bad == 0);
 
-    philox::fill_on_device(0, philox::DeviceFill::UniformDouble, s, n, 0, 0, d->data);
+    philox::fill_on_device(0, philox::DeviceFill::UniformDouble, s, n, 0, 0, dr.device_bytes());
     philox::fill_uniform_double(s, 0, n, hd.data());
     const double* gd = reinterpret_cast<const double*>(dr.bytes());
     bad = 0;
     for (uint64_t i = 0; i < n; ++i) bad += gd[i] != hd[i];
     CHECK(bad == 0);
 
-    philox::fill_on_device(0, philox::DeviceFill::NormalDouble, s, n, 1.5, 2.0, d->data);
+    philox::fill_on_device(0, philox::DeviceFill::NormalDouble, s, n, 1.5, 2.0, dr.device_bytes());
     philox::fill_normal_double(s, 0, n, 1.5, 2.0, hd.data());
     gd = reinterpret_cast<const double*>(dr.bytes());
     double worst = 0;
     for (uint64_t i = 0; i < n; ++i) worst = std::max(worst, std::fabs(gd[i] - hd[i]) / std::max(1.0, std::fabs(hd[i])));
     CHECK(worst < 1e-13);
 
-    philox::fill_on_device(0, philox::DeviceFill::NormalFloat, s, n, 0.0, 1.0, f->data);
+    philox::fill_on_device(0, philox::DeviceFill::NormalFloat, s, n, 0.0, 1.0, fr.device_bytes());
     philox::fill_normal_float(s, 0, n, 0.0f, 1.0f, hf.data());
     gf = reinterpret_cast<const float*>(fr.bytes());
     double worst_f = 0;
