@@ -195,6 +195,69 @@ Value pool_set_limit(Interp& in, CallArgs& a) {
     return Value::none();
 }
 
+// ---- allocators (CuPy's set_allocator(MemoryPool(malloc_managed).malloc)) ----
+
+// An allocator as a value: the device's pool of device memory or of managed
+// memory. gpy allocates arrays, not raw pointers: an allocator selects where
+// an interpreter's new arrays live (set_allocator); calling it is a
+// TypeError (docs/differences.md).
+TypeObject* g_allocator_type = nullptr;
+
+struct AllocatorObj : Object {
+    bool managed;
+    explicit AllocatorObj(bool m) : Object(g_allocator_type), managed(m) {}
+};
+
+// MemoryPool(allocator=None): the current device's pool of device memory, or
+// of managed memory for MemoryPool(malloc_managed). One pool per device and
+// kind: two MemoryPool() objects share their counters (docs/differences.md).
+Value pool_construct(Interp&, CallArgs& a) {
+    if (a.npos > 1) raise(types::TypeError, "MemoryPool() takes at most 1 positional argument (" + std::to_string(a.npos) + " given)");
+    const Value* v = a.npos > 0 ? &a.pos[0] : nullptr;
+    if (a.nkw())
+        for (auto& [k, val] : *a.kw) {
+            if (k != "allocator") raise(types::TypeError, "MemoryPool() got an unexpected keyword argument '" + k + "'");
+            v = &val;
+        }
+    bool managed = false;
+    if (v && !v->is_none()) {
+        if (!v->is_obj() || v->o->type != g_allocator_type)
+            raise(types::TypeError, "MemoryPool(allocator): gpy takes None or np.cuda.malloc_managed");
+        managed = static_cast<AllocatorObj*>(v->o)->managed;
+    }
+    return Value::object(new PoolObj(cuda_backend_active() ? array_device_index() : -1, false, managed));
+}
+
+Value pool_getattr(Interp&, const Value& v, const std::string& name) {
+    if (name == "malloc") return Value::object(new AllocatorObj(v.as<PoolObj>()->managed));
+    return Value();
+}
+
+// set_allocator(allocator=None): where this interpreter's new GPU arrays live
+// (None: the default pool of device memory). Arrays made before keep theirs.
+Value set_allocator_fn(Interp&, CallArgs& a) {
+    const Value* v = arg(a, 0, "allocator");
+    bool managed = false;
+    if (v && !v->is_none()) {
+        if (!v->is_obj() || v->o->type != g_allocator_type)
+            raise(types::TypeError, "set_allocator(): gpy takes None, np.cuda.malloc_managed or a MemoryPool's malloc");
+        managed = static_cast<AllocatorObj*>(v->o)->managed;
+    }
+    if (ArrayContext* c = array_context()) c->managed_memory = managed;
+    return Value::none();
+}
+
+Value get_allocator_fn(Interp&, CallArgs&) {
+    ArrayContext* c = array_context();
+    return Value::object(new AllocatorObj(c && c->managed_memory));
+}
+
+Value pinned_pool_construct(Interp&, CallArgs& a) {
+    if (a.npos > 1) raise(types::TypeError, "PinnedMemoryPool() takes at most 1 positional argument");
+    if (!cuda_backend_active()) raise(types::RuntimeError, "the pinned memory pool needs the CUDA backend");
+    return Value::object(new PoolObj(-1, true));
+}
+
 Value get_default_memory_pool(Interp&, CallArgs&) {
     ArrayContext* c = array_context();
     return Value::object(new PoolObj(cuda_backend_active() ? array_device_index() : -1, false, c && c->managed_memory));
@@ -245,7 +308,14 @@ void install_types() {
     def_method(g_device_type, "__exit__", device_exit, "__exit__(*exc)", "Restores the previous device.");
 
     g_pool_type = new TypeObject("cupy.cuda.MemoryPool", nullptr, OK::Other);
-    g_pool_type->doc = "A memory pool (CuPy's API): counters, free_all_blocks, set_limit.";
+    g_pool_type->doc = "MemoryPool(allocator=None): a device's memory pool (CuPy's API): counters, free_all_blocks, set_limit, malloc.";
+    g_pool_type->construct = pool_construct;
+    g_pool_type->getattr = pool_getattr;
+    g_allocator_type = new TypeObject("cupy.cuda.memory.Allocator", nullptr, OK::Other);
+    g_allocator_type->doc = "Where new arrays live: device memory, or managed memory (np.cuda.malloc_managed); for set_allocator().";
+    g_allocator_type->repr = [](Interp&, const Value& v) {
+        return std::string(v.as<AllocatorObj>()->managed ? "<allocator malloc_managed>" : "<allocator device memory pool>");
+    };
     def_method(g_pool_type, "used_bytes", pool_used_bytes, "used_bytes()", "Bytes in blocks handed out.");
     def_method(g_pool_type, "total_bytes", pool_total_bytes, "total_bytes()", "Bytes held from the device.");
     def_method(g_pool_type, "free_bytes", pool_free_bytes, "free_bytes()", "Bytes held but not handed out.");
@@ -260,6 +330,8 @@ const FunctionSpec kFunctions[] = {
     {"get_device_properties", get_device_properties, "get_device_properties(device=0)", "name, totalGlobalMem, multiProcessorCount, major, minor."},
     {"get_default_memory_pool", get_default_memory_pool, "get_default_memory_pool()", "The current device's memory pool."},
     {"get_default_pinned_memory_pool", get_default_pinned_memory_pool, "get_default_pinned_memory_pool()", "The pinned host memory pool."},
+    {"set_allocator", set_allocator_fn, "set_allocator(allocator=None)", "Where this interpreter's new GPU arrays live: None (device memory), malloc_managed or a MemoryPool's malloc."},
+    {"get_allocator", get_allocator_fn, "get_allocator()", "The allocator set_allocator() chose."},
     {"set_allow_tf32", set_allow_tf32_fn, "set_allow_tf32(allow)", "Whether float32 matrix products may use TF32 tensor cores (default False; GPY_TF32=1)."},
     {"get_allow_tf32", get_allow_tf32_fn, "get_allow_tf32()", "Whether float32 matrix products may use TF32 tensor cores."},
 };
@@ -316,6 +388,12 @@ void add_cuda_functions(Interp&, ModuleObj* m) {
     cuda->doc = "CUDA devices and memory pools (CuPy's cupy.cuda).";
     add_functions(cuda, kFunctions);
     cuda->set("Device", Value::object(g_device_type));
+    cuda->set("MemoryPool", Value::object(g_pool_type));
+    cuda->set("malloc_managed", Value::object(new AllocatorObj(true)));
+    auto* pinned = new TypeObject("cupy.cuda.PinnedMemoryPool", nullptr, OK::Other);
+    pinned->doc = "PinnedMemoryPool(): the pinned host memory pool (the one the host mirrors of device arrays use).";
+    pinned->construct = pinned_pool_construct;
+    cuda->set("PinnedMemoryPool", Value::object(pinned));
     m->set("cuda", Value::object(cuda));
 }
 

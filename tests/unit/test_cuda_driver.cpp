@@ -7,6 +7,7 @@
 #include <string>
 
 #include "runtime/cuda_driver.h"
+#include "runtime/cuda_memory.h"
 #include "runtime/device_pool.h"
 #include "runtime/nvrtc.h"
 
@@ -273,4 +274,44 @@ TEST_CASE("device pool: the limit and the OOM error on the device", "[gpu]") {
     // More than the device has: the driver's OOM turns into OutOfMemory too.
     CHECK_THROWS_AS(pool.allocate(cuda::device(0).total_memory * 2, nullptr), cuda::OutOfMemory);
     pool.free_all_blocks();
+}
+
+// Device memory and its host mirror (runtime/cuda_memory.cpp): whichever side
+// wrote last, the other side's next access sees it, partial writes included.
+TEST_CASE("device buffers: the host mirror and the device copy stay coherent", "[gpu]") {
+    if (!use_gpu()) return;
+    using gpy::BufferRef;
+    const size_t n = 4096;
+    BufferRef b(gpy::allocate_cuda_buffer(0, n, false)), c(gpy::allocate_cuda_buffer(0, n, false));
+    CHECK_FALSE(gpy::is_managed_buffer(b.get()));
+    for (size_t k = 0; k < n; ++k) b.bytes()[k] = uint8_t(k * 7);
+    gpy::copy_on_device(c, 0, b, 0, n);  // the host's bytes reach the device first
+    CHECK(c.host_read_bytes()[1000] == uint8_t(1000 * 7));
+    CHECK(b.host_read_bytes()[999] == uint8_t(999 * 7));  // read-only: the host copy is still current
+
+    auto stream = gpy::current_stream();
+    GPY_CU(cuMemsetD8Async(cuda::CUdeviceptr(b.device_bytes()), 7, n, stream));  // a kernel's write
+    gpy::note_device_work(0);
+    CHECK(b.host_read_bytes()[100] == 7);
+
+    b.bytes()[5] = 9;  // the host writes one byte; the device then writes others
+    GPY_CU(cuMemsetD8Async(cuda::CUdeviceptr(b.device_bytes() + 10), 3, 4, stream));
+    gpy::note_device_work(0);
+    const uint8_t* h = b.host_read_bytes();
+    CHECK(h[5] == 9);
+    CHECK(h[9] == 7);
+    CHECK(h[10] == 3);
+    CHECK(h[13] == 3);
+    CHECK(h[14] == 7);
+    gpy::copy_on_device(c, 100, b, 0, 16);  // device to device, part of c
+    const uint8_t* hc = c.host_read_bytes();
+    CHECK(hc[99] == uint8_t(99 * 7));
+    CHECK(hc[105] == 9);
+    CHECK(hc[110] == 3);
+    CHECK(hc[116] == uint8_t(116 * 7));
+
+    BufferRef z(gpy::allocate_cuda_buffer(0, 0, false));  // empty arrays have both sides too
+    z.bytes();
+    z.device_bytes();
+    CHECK(z.host_read_bytes() != nullptr);
 }
