@@ -64,6 +64,15 @@ struct Stack {
     T* mat(int64_t k) const {
         return reinterpret_cast<T*>(arr(a)->buffer.bytes() + arr(a)->offset) + k * rows * cols;
     }
+    // Matrix k on the device (for cuSOLVER), and read-only on the host.
+    template <class T>
+    T* device_mat(int64_t k) const {
+        return reinterpret_cast<T*>(arr(a)->buffer.device_bytes() + arr(a)->offset) + k * rows * cols;
+    }
+    template <class T>
+    const T* read_mat(int64_t k) const {
+        return reinterpret_cast<const T*>(arr(a)->buffer.host_read_bytes() + arr(a)->offset) + k * rows * cols;
+    }
 };
 
 Value checked_matrices(Interp& in, const Value& v, bool square) {
@@ -186,6 +195,20 @@ Value scalar_if_0d(Value v) {
 // roundings NumPy prints.
 constexpr int64_t kDeviceSolveMin = 256;
 
+// The backend to factor a real stack of order kDeviceSolveMin and up on its
+// device (the stack's buffer lives there), or nullptr: LAPACK on the host.
+template <class T>
+Backend* device_solver(const Stack& s) {
+    if constexpr (!std::is_same_v<T, float> && !std::is_same_v<T, double>) {
+        return nullptr;
+    } else {
+        Backend* be = array_backend();
+        ArrayObj* a = arr(s.a);
+        if (!be || s.rows < kDeviceSolveMin || !a->buffer || a->buffer->device != DeviceKind::CUDA) return nullptr;
+        return be;
+    }
+}
+
 template <class T>
 void gesv_all(const Stack& A, Value& B, int64_t nrhs) {
     const blas::Library& L = blas_library();
@@ -296,14 +319,29 @@ void lu_dets(const Stack& s, F&& f) {
     const blas::Library& L = blas_library();
     lapack_int n = lint(s.rows), info = 0;
     std::vector<lapack_int> ipiv(size_t(std::max<int64_t>(n, 1)));
+    // On the device: every matrix factored there, pivots to the host, then
+    // the factors read back once (the diagonals are what the loop needs).
+    std::vector<int> device_pivots;
+    if (Backend* be = device_solver<T>(s)) {
+        device_pivots.resize(size_t(s.count * n));
+        for (int64_t k = 0; k < s.count; ++k) {
+            int dinfo = 0;
+            if (!be->getrf(std::is_same_v<T, double>, n, s.device_mat<T>(k), device_pivots.data() + k * n, &dinfo)) {
+                device_pivots.clear();
+                break;
+            }
+        }
+    }
+    const bool on_device = !device_pivots.empty();
     for (int64_t k = 0; k < s.count; ++k) {
-        T* m = s.mat<T>(k);
-        if (n > 0) blas::getrf<T>(L, n, m, ipiv.data(), &info);
+        T* m = on_device ? const_cast<T*>(s.read_mat<T>(k)) : s.mat<T>(k);
+        if (n > 0 && !on_device) blas::getrf<T>(L, n, m, ipiv.data(), &info);
+        const int* piv = on_device ? device_pivots.data() + k * n : nullptr;
         T sign = 1;
         R logdet = 0;
         for (lapack_int i = 0; i < n; ++i) {
             T d = m[i * n + i];
-            if (ipiv[size_t(i)] != i + 1) sign = -sign;
+            if ((piv ? piv[i] : ipiv[size_t(i)]) != i + 1) sign = -sign;
             R ad = std::abs(d);
             if (ad == 0) {
                 sign = 0;
@@ -514,6 +552,19 @@ void eigh_run(const Stack& st, bool vectors, char uplo, Value& w) {
     T wq = 0;
     R rq = 0;
     lapack_int iq = 0;
+    if constexpr (std::is_same_v<T, R>) {
+        if (Backend* be = device_solver<T>(st)) {
+            ArrayObj* wa = arr(w);
+            bool all = true;
+            for (int64_t k = 0; all && k < st.count; ++k) {
+                int dinfo = 0;
+                T* wk = reinterpret_cast<T*>(wa->buffer.device_bytes() + wa->offset) + k * n;
+                all = be->syevd(std::is_same_v<T, double>, vectors, uplo == 'L', n, st.device_mat<T>(k), wk, &dinfo);
+                if (all && dinfo != 0) linalg_error("Eigenvalues did not converge");
+            }
+            if (all) return;
+        }
+    }
     blas::syevd<T>(L, jobz, uplo, n, st.mat<T>(0), data<R>(w), &wq, -1, &rq, -1, &iq, -1, &info);
     std::vector<T> work(work_size(wq));
     std::vector<R> rwork(work_size(rq));  // complex only (real syevd reports nothing here)
@@ -657,6 +708,17 @@ template <class T>
 void cholesky_run(const Stack& st, bool upper) {
     const blas::Library& L = blas_library();
     lapack_int n = lint(st.rows), info = 0;
+    if (Backend* be = device_solver<T>(st)) {
+        // cuSOLVER leaves the other triangle as it was: la_cholesky zeroes it.
+        bool all = true;
+        for (int64_t k = 0; all && k < st.count; ++k) {
+            int dinfo = 0;
+            // LAPACK's view is A^T, as on the host: its lower triangle is R's.
+            all = be->potrf(std::is_same_v<T, double>, /*lower=*/upper, n, st.device_mat<T>(k), &dinfo);
+            if (all && dinfo > 0) linalg_error("Matrix is not positive definite");
+        }
+        if (all) return;
+    }
     for (int64_t k = 0; k < st.count; ++k) {
         T* m = st.mat<T>(k);
         // The row-major matrix is A^T to LAPACK: 'U' of it is L of A's lower
@@ -678,6 +740,12 @@ Value la_cholesky(Interp& in, CallArgs& a) {
     // Hermitian = U^H U, so A = U^T conj(U): L = U^T, which is U read row-major.
     Stack st = stack_of(checked_matrices(in, *x, true), false, nullptr, true);
     with_lapack_type(st.t, [&](auto z) { cholesky_run<decltype(z)>(st, upper); });
+    if (arr(st.a)->buffer->device == DeviceKind::CUDA && st.rows >= kDeviceSolveMin && !is_complex(st.t)) {
+        // Factored on the device: the triangle NumPy zeroes, zeroed by a kernel.
+        Value pos[1] = {st.a};
+        CallArgs ca{pos, 1, nullptr};
+        st.a = upper ? np_triu(in, ca) : np_tril(in, ca);
+    }
     return narrowed(st.a, st.result);
 }
 

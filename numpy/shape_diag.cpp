@@ -61,8 +61,6 @@ Value triangle(Interp& in, CallArgs& a, bool lower, const char* fname) {
     return array_from_node(dag::make_where(array_node(mk), array_node(ma), zero, shape));
 }
 
-Value np_tril(Interp& in, CallArgs& a) { return triangle(in, a, true, "tril"); }
-Value np_triu(Interp& in, CallArgs& a) { return triangle(in, a, false, "triu"); }
 
 // tri(N, M=None, k=0, dtype=float): the mask as `dtype`.
 Value np_tri(Interp& in, CallArgs& a) {
@@ -119,6 +117,9 @@ Value np_tril_indices_from(Interp& in, CallArgs& a) { return indices_from(in, a,
 Value np_triu_indices_from(Interp& in, CallArgs& a) { return indices_from(in, a, false, "triu_indices_from"); }
 
 }  // namespace
+
+Value np_tril(Interp& in, CallArgs& a) { return triangle(in, a, true, "tril"); }
+Value np_triu(Interp& in, CallArgs& a) { return triangle(in, a, false, "triu"); }
 
 void add_diag_functions(Interp&, ModuleObj* m) {
     m->set("diag", make_builtin("diag", np_diag, "diag(v, k=0)", "Extract a diagonal or construct a diagonal array."));

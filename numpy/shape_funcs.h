@@ -15,6 +15,8 @@ void add_join_functions(Interp& in, ModuleObj* m);    // shape_join.cpp
 void add_repeat_functions(Interp& in, ModuleObj* m);  // shape_repeat.cpp
 void add_pad_functions(Interp& in, ModuleObj* m);     // shape_pad.cpp
 void add_diag_functions(Interp& in, ModuleObj* m);    // shape_diag.cpp
+Value np_tril(Interp& in, CallArgs& a);                // np.tril(m, k=0)
+Value np_triu(Interp& in, CallArgs& a);                // np.triu(m, k=0)
 void add_grid_functions(Interp& in, ModuleObj* m);    // shape_grid.cpp
 void install_view_methods();                          // x.diagonal()
 void install_repeat_methods();                        // x.repeat()

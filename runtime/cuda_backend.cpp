@@ -707,6 +707,21 @@ public:
         device_call([&] { *info = cusolver::gesv(array_device_index(), dbl, int(n), int(nrhs), a, b); });
         return true;
     }
+    bool getrf(bool dbl, int64_t n, void* a, int* ipiv, int* info) override {
+        if (!cusolver::available() || n * n > INT32_MAX) return false;
+        device_call([&] { *info = cusolver::getrf(array_device_index(), dbl, int(n), a, ipiv); });
+        return true;
+    }
+    bool potrf(bool dbl, bool lower, int64_t n, void* a, int* info) override {
+        if (!cusolver::available() || n * n > INT32_MAX) return false;
+        device_call([&] { *info = cusolver::potrf(array_device_index(), dbl, lower, int(n), a); });
+        return true;
+    }
+    bool syevd(bool dbl, bool vectors, bool lower, int64_t n, void* a, void* w, int* info) override {
+        if (!cusolver::available() || n * n > INT32_MAX) return false;
+        device_call([&] { *info = cusolver::syevd(array_device_index(), dbl, vectors, lower, int(n), a, w); });
+        return true;
+    }
     bool unique(DeviceSearchType type, const void* x, int64_t n, bool equal_nan, const std::function<void*(int64_t)>& alloc) override {
         device_call([&] { unique_on_device(array_device_index(), type, x, n, equal_nan, alloc); });
         return true;

@@ -1,8 +1,10 @@
 #include "runtime/cusolver.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <vector>
 
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
@@ -15,6 +17,7 @@ namespace {
 using Handle = struct cusolverDnContext*;
 using Status = int;
 constexpr int kOpN = 0;  // cublasOperation_t
+constexpr int kFillLower = 0, kFillUpper = 1;  // cublasFillMode_t
 
 struct Api {
     Status (*create)(Handle*);
@@ -25,6 +28,14 @@ struct Api {
     Status (*dgetrf)(Handle, int, int, double*, int, double*, int*, int*);
     Status (*sgetrs)(Handle, int, int, int, const float*, int, const int*, float*, int, int*);
     Status (*dgetrs)(Handle, int, int, int, const double*, int, const int*, double*, int, int*);
+    Status (*spotrf_size)(Handle, int, int, float*, int, int*);
+    Status (*dpotrf_size)(Handle, int, int, double*, int, int*);
+    Status (*spotrf)(Handle, int, int, float*, int, float*, int, int*);
+    Status (*dpotrf)(Handle, int, int, double*, int, double*, int, int*);
+    Status (*ssyevd_size)(Handle, int, int, int, const float*, int, const float*, int*);
+    Status (*dsyevd_size)(Handle, int, int, int, const double*, int, const double*, int*);
+    Status (*ssyevd)(Handle, int, int, int, float*, int, float*, float*, int, int*);
+    Status (*dsyevd)(Handle, int, int, int, double*, int, double*, double*, int, int*);
 };
 
 struct Loaded {
@@ -48,7 +59,11 @@ const Loaded& loaded() {
         if (!(bind(lib, "cusolverDnCreate", a.create) && bind(lib, "cusolverDnSetStream", a.set_stream) &&
               bind(lib, "cusolverDnSgetrf_bufferSize", a.sgetrf_size) && bind(lib, "cusolverDnDgetrf_bufferSize", a.dgetrf_size) &&
               bind(lib, "cusolverDnSgetrf", a.sgetrf) && bind(lib, "cusolverDnDgetrf", a.dgetrf) &&
-              bind(lib, "cusolverDnSgetrs", a.sgetrs) && bind(lib, "cusolverDnDgetrs", a.dgetrs))) {
+              bind(lib, "cusolverDnSgetrs", a.sgetrs) && bind(lib, "cusolverDnDgetrs", a.dgetrs) &&
+              bind(lib, "cusolverDnSpotrf_bufferSize", a.spotrf_size) && bind(lib, "cusolverDnDpotrf_bufferSize", a.dpotrf_size) &&
+              bind(lib, "cusolverDnSpotrf", a.spotrf) && bind(lib, "cusolverDnDpotrf", a.dpotrf) &&
+              bind(lib, "cusolverDnSsyevd_bufferSize", a.ssyevd_size) && bind(lib, "cusolverDnDsyevd_bufferSize", a.dsyevd_size) &&
+              bind(lib, "cusolverDnSsyevd", a.ssyevd) && bind(lib, "cusolverDnDsyevd", a.dsyevd))) {
             r.why = "libcusolver lacks an expected entry point";
             return r;
         }
@@ -84,26 +99,81 @@ Handle handle_for(int device) {
     return h;
 }
 
+// Device scratch: `work` elements of T, then `ints` ints (pivots, info).
+struct Scratch {
+    BufferRef buf;
+    size_t work_bytes = 0;
+    template <class T>
+    Scratch(int device, int work, int ints, T*) {
+        work_bytes = (size_t(std::max(work, 1)) * sizeof(T) + 15) / 16 * 16;
+        buf = BufferRef(allocate_cuda_buffer(device, work_bytes + size_t(ints) * sizeof(int), false));
+    }
+    template <class T>
+    T* work() const { return reinterpret_cast<T*>(buf.device_bytes()); }
+    int* ints() const { return reinterpret_cast<int*>(buf.device_bytes() + work_bytes); }
+};
+
+// Copies `count` ints from the device and waits for them (and the work before).
+void read_ints(const int* from, int* to, int count) {
+    cuda::CUstream stream = current_stream();
+    cuda::check(cuda::api().cuMemcpyDtoHAsync(to, cuda::CUdeviceptr(from), sizeof(int) * size_t(count), stream), "cuMemcpyDtoHAsync(info)");
+    cuda::check(cuda::api().cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
+}
+
 template <class T, class Size, class Getrf, class Getrs>
 int gesv_typed(int device, int n, int nrhs, T* a, T* b, Size size, Getrf getrf, Getrs getrs) {
     Handle h = handle_for(device);
     int lwork = 0;
     check(size(h, n, n, a, n, &lwork), "cusolverDn<t>getrf_bufferSize");
-    // Workspace, then the pivots and info after it (ints).
-    const size_t work_bytes = (size_t(lwork) * sizeof(T) + 15) / 16 * 16;
-    BufferRef scratch(allocate_cuda_buffer(device, work_bytes + size_t(n + 1) * sizeof(int), false));
-    T* work = reinterpret_cast<T*>(scratch.device_bytes());
-    int* ipiv = reinterpret_cast<int*>(scratch.device_bytes() + work_bytes);
+    Scratch s(device, lwork, n + 1, a);
+    int* ipiv = s.ints();
     int* info = ipiv + n;
-    check(getrf(h, n, n, a, n, work, ipiv, info), "cusolverDn<t>getrf");
-    cuda::CUstream stream = current_stream();
+    check(getrf(h, n, n, a, n, s.work<T>(), ipiv, info), "cusolverDn<t>getrf");
     int result = 0;
-    cuda::check(cuda::api().cuMemcpyDtoHAsync(&result, cuda::CUdeviceptr(info), sizeof(int), stream), "cuMemcpyDtoHAsync(info)");
-    cuda::check(cuda::api().cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
+    read_ints(info, &result, 1);
     if (result != 0) return result;
     check(getrs(h, kOpN, n, nrhs, a, n, ipiv, b, n, info), "cusolverDn<t>getrs");
     note_device_work(device);
     return 0;
+}
+
+template <class T, class Size, class Getrf>
+int getrf_typed(int device, int n, T* a, int* ipiv_host, Size size, Getrf getrf) {
+    Handle h = handle_for(device);
+    int lwork = 0;
+    check(size(h, n, n, a, n, &lwork), "cusolverDn<t>getrf_bufferSize");
+    Scratch s(device, lwork, n + 1, a);
+    check(getrf(h, n, n, a, n, s.work<T>(), s.ints(), s.ints() + n), "cusolverDn<t>getrf");
+    std::vector<int> out(size_t(n) + 1);
+    read_ints(s.ints(), out.data(), n + 1);
+    std::copy(out.begin(), out.end() - 1, ipiv_host);
+    return out.back();
+}
+
+template <class T, class Size, class Potrf>
+int potrf_typed(int device, bool lower, int n, T* a, Size size, Potrf potrf) {
+    Handle h = handle_for(device);
+    const int uplo = lower ? kFillLower : kFillUpper;
+    int lwork = 0;
+    check(size(h, uplo, n, a, n, &lwork), "cusolverDn<t>potrf_bufferSize");
+    Scratch s(device, lwork, 1, a);
+    check(potrf(h, uplo, n, a, n, s.work<T>(), lwork, s.ints()), "cusolverDn<t>potrf");
+    int info = 0;
+    read_ints(s.ints(), &info, 1);
+    return info;
+}
+
+template <class T, class Size, class Syevd>
+int syevd_typed(int device, bool vectors, bool lower, int n, T* a, T* w, Size size, Syevd syevd) {
+    Handle h = handle_for(device);
+    const int uplo = lower ? kFillLower : kFillUpper, jobz = vectors ? 1 : 0;  // CUSOLVER_EIG_MODE_VECTOR: 1
+    int lwork = 0;
+    check(size(h, jobz, uplo, n, a, n, w, &lwork), "cusolverDn<t>syevd_bufferSize");
+    Scratch s(device, lwork, 1, a);
+    check(syevd(h, jobz, uplo, n, a, n, w, s.work<T>(), lwork, s.ints()), "cusolverDn<t>syevd");
+    int info = 0;
+    read_ints(s.ints(), &info, 1);
+    return info;
 }
 
 }  // namespace
@@ -118,6 +188,24 @@ int gesv(int device, bool dbl, int n, int nrhs, void* a, void* b) {
     const Api& f = api();
     if (dbl) return gesv_typed(device, n, nrhs, static_cast<double*>(a), static_cast<double*>(b), f.dgetrf_size, f.dgetrf, f.dgetrs);
     return gesv_typed(device, n, nrhs, static_cast<float*>(a), static_cast<float*>(b), f.sgetrf_size, f.sgetrf, f.sgetrs);
+}
+
+int getrf(int device, bool dbl, int n, void* a, int* ipiv) {
+    const Api& f = api();
+    if (dbl) return getrf_typed(device, n, static_cast<double*>(a), ipiv, f.dgetrf_size, f.dgetrf);
+    return getrf_typed(device, n, static_cast<float*>(a), ipiv, f.sgetrf_size, f.sgetrf);
+}
+
+int potrf(int device, bool dbl, bool lower, int n, void* a) {
+    const Api& f = api();
+    if (dbl) return potrf_typed(device, lower, n, static_cast<double*>(a), f.dpotrf_size, f.dpotrf);
+    return potrf_typed(device, lower, n, static_cast<float*>(a), f.spotrf_size, f.spotrf);
+}
+
+int syevd(int device, bool dbl, bool vectors, bool lower, int n, void* a, void* w) {
+    const Api& f = api();
+    if (dbl) return syevd_typed(device, vectors, lower, n, static_cast<double*>(a), static_cast<double*>(w), f.dsyevd_size, f.dsyevd);
+    return syevd_typed(device, vectors, lower, n, static_cast<float*>(a), static_cast<float*>(w), f.ssyevd_size, f.ssyevd);
 }
 
 }  // namespace gpy::cusolver

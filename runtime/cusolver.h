@@ -1,5 +1,6 @@
-// cuSOLVER's dense LU, loaded with dlopen on first use (like cuBLAS): the
-// linear solves of the CUDA backend (np.linalg.solve). Looked for where
+// cuSOLVER's dense LU, Cholesky and symmetric eigensolver, loaded with
+// dlopen on first use (like cuBLAS): np.linalg's solve, inv, det, slogdet,
+// cholesky, eigh and eigvalsh of the CUDA backend. Looked for where
 // dynlib::cuda_library_candidates says ($GPY_CUSOLVER_LIB first).
 //
 // One handle per device, bound to the current stream before each call.
@@ -19,5 +20,18 @@ bool available(std::string* why = nullptr);
 // U(info, info) is exactly zero, the matrix is singular). Device-accessible
 // pointers. Throws std::runtime_error naming the cuSOLVER status.
 int gesv(int device, bool dbl, int n, int nrhs, void* a, void* b);
+
+// The other routines, each on device `device` with device pointers, waiting
+// for the device and returning LAPACK's info. Column-major n x n A, float64
+// when `dbl`, else float32.
+// getrf: A's LU factors in place; the n pivots (1-based, LAPACK's) to the
+// host array `ipiv`.
+int getrf(int device, bool dbl, int n, void* a, int* ipiv);
+// potrf: the Cholesky factor of A's lower (`lower`) or upper triangle, in
+// that triangle (the other is left as it was); info > 0: not positive definite.
+int potrf(int device, bool dbl, bool lower, int n, void* a);
+// syevd: A's eigenvalues into w (n, ascending) and, with `vectors`, its
+// eigenvectors over A (columns), reading A's lower or upper triangle.
+int syevd(int device, bool dbl, bool vectors, bool lower, int n, void* a, void* w);
 
 }  // namespace gpy::cusolver

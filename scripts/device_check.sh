@@ -2,7 +2,7 @@
 # The standard check on a GPU machine (the device tool): run from the repo
 # root there, with a stripped Release build in dist/ (scripts/make_dist.sh
 # here; dist/ is git-ignored, carried by the tool). Logs go to $OUT.
-#   bash scripts/device_check.sh [unit] [tests] [corpus] [bench] [sweep] [sum] [ops]
+#   bash scripts/device_check.sh [unit] [tests] [corpus] [bench] [sweep] [sum] [ops] [programs]
 # With no arguments: unit tests corpus bench.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +36,9 @@ for step in "${steps[@]}"; do
     ops)  # bench/gpu/device_ops.gpy (issue 22): gpy's GPU against CuPy, N = 2^24
       { GPY_TIER0=0 dist/gpy bench/gpu/device_ops.gpy 1048576 1 > /dev/null  # compile first
         dist/gpy bench/gpu/device_ops.gpy 16777216 10; python3 bench/gpu/device_ops.gpy 16777216 10 cupy; } 2>&1 | tee "$OUT/ops.log" ;;
+    programs)  # bench/gpu/device_programs.gpy: five whole programs, gpy's GPU against CuPy, SCALE 1
+      { GPY_TIER0=0 dist/gpy bench/gpu/device_programs.gpy 0.25 1 > /dev/null  # compile first
+        dist/gpy bench/gpu/device_programs.gpy 1 10; python3 bench/gpu/device_programs.gpy 1 10 cupy; } 2>&1 | tee "$OUT/programs.log" ;;
     *) echo "unknown step $step" ;;
   esac
 done
