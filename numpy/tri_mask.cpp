@@ -13,6 +13,7 @@
 
 #include "numpy/array.h"
 #include "numpy/array_print.h"
+#include "numpy/module_parts.h"
 #include "numpy/promote.h"
 #include "numpy/tri_mask.h"
 
@@ -185,9 +186,31 @@ int64_t arange_length(const Num& lo, const Num& hi) {
     return len > 0 && len < 0x1p63 ? int64_t(len) : 0;
 }
 
+// The mask as a fused kernel on the array device: column j compares with
+// first + j (no wrapping in T), row i with i; `invert` flips it. What
+// tril/triu of a GPU array read, where the host's loop would build and
+// upload rows x cols bytes.
+Value device_tri_mask(Interp& in, int64_t rows, int64_t first, int64_t length, bool invert) {
+    auto arange = [&](int64_t lo, int64_t hi) {
+        Value pos[2] = {Value::integer(lo), Value::integer(hi)};
+        CallArgs ca{pos, 2, nullptr};
+        Value r = np_arange(in, ca);
+        materialize(r.as<ArrayObj>());
+        return r;
+    };
+    Value r = arange(0, rows), c = arange(first, first + length);
+    ArrayObj *ra = r.as<ArrayObj>(), *ca = c.as<ArrayObj>();
+    dag::Shape shape{rows, length};
+    Value rv = array_from_buffer(ra->buffer, ra->dtype, {rows, 1}, {ra->strides[0], 0}, ra->offset);
+    Value cv = array_from_buffer(ca->buffer, ca->dtype, {1, length}, {0, ca->strides[0]}, ca->offset);
+    dag::NodeP cmp = dag::make_binary(invert ? dag::BinaryOp::Lt : dag::BinaryOp::Ge, array_node(rv.as<ArrayObj>()),
+                                      array_node(cv.as<ArrayObj>()), DType::Bool, shape);
+    return compute_into_new(cmp, DType::Bool, shape);
+}
+
 }  // namespace
 
-Value tri_mask(Interp&, const Value& n_value, const Value& m_value, const Value& k_value, int64_t k_offset, bool invert) {
+Value tri_mask(Interp& in, const Value& n_value, const Value& m_value, const Value& k_value, int64_t k_offset, bool invert) {
     Num N = num_of(n_value), M = m_value.is_none() ? N : num_of(m_value), k = num_of(k_value);
     if (k_offset) k = arith(k, py_int(k_offset < 0 ? -k_offset : k_offset), k_offset < 0 ? -1 : 1);  // k - 1, not k + (-1)
     Num lo = neg(k), hi = arith(M, k, -1);
@@ -204,6 +227,9 @@ Value tri_mask(Interp&, const Value& n_value, const Value& m_value, const Value&
     // arange stores start and start + 1 and steps by their difference in T.
     __int128 first = store(lo, T);
     __int128 delta = wrap(store(arange_arith(lo, py_int(1), 1), T) - first, T);
+    if (array_device_kind() == DeviceKind::CUDA && delta == 1 && wrap(first + (length - 1), T) == first + (length - 1) &&
+        first + length < (__int128(1) << 62) && first > -(__int128(1) << 62))
+        return device_tri_mask(in, rows, int64_t(first), length, invert);
     std::vector<int64_t> cols(static_cast<size_t>(length));  // within T, so within int64
     for (int64_t j = 0; j < length; ++j) cols[size_t(j)] = int64_t(wrap(first + j * delta, T));
     uint8_t* p = mask.as<ArrayObj>()->buffer.bytes();
