@@ -847,6 +847,24 @@ Value la_pinv(Interp& in, CallArgs& a) {
 
 // ---- lstsq ----
 
+// From this many rows (and at least twice as many rows as columns) a real
+// least-squares system in device memory is reduced by QR on the device.
+constexpr int64_t kDeviceLstsqMinRows = 4096;
+
+template <class T>
+Backend* device_lstsq(const Stack& A, const Stack& B, int64_t nrhs) {
+    if constexpr (!std::is_same_v<T, float> && !std::is_same_v<T, double>) {
+        return nullptr;
+    } else {
+        Backend* be = array_backend();
+        ArrayObj *a = arr(A.a), *b = arr(B.a);
+        if (!be || A.rows < kDeviceLstsqMinRows || A.rows < 2 * A.cols || A.cols == 0 || nrhs == 0 || !a->buffer ||
+            a->buffer->device != DeviceKind::CUDA || !b->buffer || b->buffer->device != DeviceKind::CUDA)
+            return nullptr;
+        return be;
+    }
+}
+
 template <class T>
 Value lstsq_run(const Stack& A, const Stack& B, int64_t nrhs, double rcond, bool vec) {
     using R = blas::real_t<T>;
@@ -857,22 +875,45 @@ Value lstsq_run(const Stack& A, const Stack& B, int64_t nrhs, double rcond, bool
     // (rank and s are still reported).
     lapack_int cols = lint(std::max<int64_t>(nrhs, 1));
     std::vector<T> b(size_t(ldb * cols), T(0));
-    const T* bsrc = B.mat<T>(0);  // column-major M x nrhs
-    for (int64_t j = 0; j < nrhs; ++j)
-        for (int64_t i = 0; i < M; ++i) b[size_t(j * ldb + i)] = bsrc[j * M + i];
     DType rt = real_dtype(A.t);  // singular values and residuals are real
     Value s = new_array(rt, {K});
     lapack_int rank = 0, info = 0;
+    // A tall device system: QR on the device (A = QR, b -> Q^T b), then
+    // gelsd of the n x n R on the host: the same solution, rank and singular
+    // values (R's are A's), and Q^T b's rows past N give the residuals.
+    int64_t rows = M;
+    T* amat = nullptr;
+    std::vector<T> r_host;
+    if (Backend* be = device_lstsq<T>(A, B, nrhs)) {
+        int dinfo = 0;
+        if (be->qr_apply(std::is_same_v<T, double>, M, N, A.device_mat<T>(0), nrhs, B.device_mat<T>(0), &dinfo)) {
+            const T* qa = A.read_mat<T>(0);
+            r_host.assign(size_t(N * N), T(0));
+            for (int64_t j = 0; j < N; ++j)
+                for (int64_t i = 0; i <= j; ++i) r_host[size_t(j * N + i)] = qa[j * M + i];
+            const T* qb = B.read_mat<T>(0);
+            for (int64_t j = 0; j < nrhs; ++j)
+                for (int64_t i = 0; i < M; ++i) b[size_t(j * ldb + i)] = qb[j * M + i];
+            rows = N;
+            amat = r_host.data();
+        }
+    }
+    if (!amat) {
+        const T* bsrc = B.read_mat<T>(0);  // column-major M x nrhs
+        for (int64_t j = 0; j < nrhs; ++j)
+            for (int64_t i = 0; i < M; ++i) b[size_t(j * ldb + i)] = bsrc[j * M + i];
+        if (M > 0 && N > 0) amat = A.mat<T>(0);
+    }
     if (M > 0 && N > 0) {
         T wq = 0;
         R rq = 0;
         lapack_int iq = 0;
-        blas::gelsd<T>(L, lint(M), lint(N), cols, A.mat<T>(0), b.data(), lint(ldb), data<R>(s), R(rcond), &rank, &wq, -1, &rq, &iq,
+        blas::gelsd<T>(L, lint(rows), lint(N), cols, amat, b.data(), lint(ldb), data<R>(s), R(rcond), &rank, &wq, -1, &rq, &iq,
                        &info);
         std::vector<T> work(work_size(wq));
         std::vector<R> rwork(work_size(rq));  // complex only
         std::vector<lapack_int> iwork(size_t(std::max<lapack_int>(iq, 1)));
-        blas::gelsd<T>(L, lint(M), lint(N), cols, A.mat<T>(0), b.data(), lint(ldb), data<R>(s), R(rcond), &rank, work.data(),
+        blas::gelsd<T>(L, lint(rows), lint(N), cols, amat, b.data(), lint(ldb), data<R>(s), R(rcond), &rank, work.data(),
                        lapack_int(work.size()), rwork.data(), iwork.data(), &info);
         if (info != 0) linalg_error("SVD did not converge in Linear Least Squares");
     }

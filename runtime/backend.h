@@ -78,11 +78,13 @@ public:
     // by X), float64 when `dbl`, else float32; *info as LAPACK's. False: the
     // caller solves on the host (no cuSOLVER).
     virtual bool gesv(bool dbl, int64_t n, int64_t nrhs, void* a, void* b, int* info) { return false; }
-    // cuSOLVER's getrf (pivots to the host array ipiv), potrf and syevd of
+    // cuSOLVER's getrf (pivots to the host array ipiv), potrf, syevd and
+    // geqrf + ormqr (qr_apply) of
     // device data, as runtime/cusolver.h; false: the caller uses LAPACK.
     virtual bool getrf(bool dbl, int64_t n, void* a, int* ipiv, int* info) { return false; }
     virtual bool potrf(bool dbl, bool lower, int64_t n, void* a, int* info) { return false; }
     virtual bool syevd(bool dbl, bool vectors, bool lower, int64_t n, void* a, void* w, int* info) { return false; }
+    virtual bool qr_apply(bool dbl, int64_t m, int64_t n, void* a, int64_t nrhs, void* b, int* info) { return false; }
     // np.unique's values of device data (runtime/sort_cuda.h), into
     // alloc(count); false: the caller finds them on the host.
     virtual bool unique(DeviceSearchType type, const void* x, int64_t n, bool equal_nan, const std::function<void*(int64_t)>& alloc) {

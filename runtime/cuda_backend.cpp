@@ -722,6 +722,11 @@ public:
         device_call([&] { *info = cusolver::syevd(array_device_index(), dbl, vectors, lower, int(n), a, w); });
         return true;
     }
+    bool qr_apply(bool dbl, int64_t m, int64_t n, void* a, int64_t nrhs, void* b, int* info) override {
+        if (!cusolver::available() || m * n > INT32_MAX || m * nrhs > INT32_MAX) return false;
+        device_call([&] { *info = cusolver::qr_apply(array_device_index(), dbl, int(m), int(n), a, int(nrhs), b); });
+        return true;
+    }
     bool unique(DeviceSearchType type, const void* x, int64_t n, bool equal_nan, const std::function<void*(int64_t)>& alloc) override {
         device_call([&] { unique_on_device(array_device_index(), type, x, n, equal_nan, alloc); });
         return true;

@@ -18,6 +18,8 @@ using Handle = struct cusolverDnContext*;
 using Status = int;
 constexpr int kOpN = 0;  // cublasOperation_t
 constexpr int kFillLower = 0, kFillUpper = 1;  // cublasFillMode_t
+constexpr int kSideLeft = 0;                    // cublasSideMode_t
+constexpr int kOpT = 1;                         // cublasOperation_t
 
 struct Api {
     Status (*create)(Handle*);
@@ -36,6 +38,14 @@ struct Api {
     Status (*dsyevd_size)(Handle, int, int, int, const double*, int, const double*, int*);
     Status (*ssyevd)(Handle, int, int, int, float*, int, float*, float*, int, int*);
     Status (*dsyevd)(Handle, int, int, int, double*, int, double*, double*, int, int*);
+    Status (*sgeqrf_size)(Handle, int, int, float*, int, int*);
+    Status (*dgeqrf_size)(Handle, int, int, double*, int, int*);
+    Status (*sgeqrf)(Handle, int, int, float*, int, float*, float*, int, int*);
+    Status (*dgeqrf)(Handle, int, int, double*, int, double*, double*, int, int*);
+    Status (*sormqr_size)(Handle, int, int, int, int, int, const float*, int, const float*, const float*, int, int*);
+    Status (*dormqr_size)(Handle, int, int, int, int, int, const double*, int, const double*, const double*, int, int*);
+    Status (*sormqr)(Handle, int, int, int, int, int, const float*, int, const float*, float*, int, float*, int, int*);
+    Status (*dormqr)(Handle, int, int, int, int, int, const double*, int, const double*, double*, int, double*, int, int*);
 };
 
 struct Loaded {
@@ -63,7 +73,11 @@ const Loaded& loaded() {
               bind(lib, "cusolverDnSpotrf_bufferSize", a.spotrf_size) && bind(lib, "cusolverDnDpotrf_bufferSize", a.dpotrf_size) &&
               bind(lib, "cusolverDnSpotrf", a.spotrf) && bind(lib, "cusolverDnDpotrf", a.dpotrf) &&
               bind(lib, "cusolverDnSsyevd_bufferSize", a.ssyevd_size) && bind(lib, "cusolverDnDsyevd_bufferSize", a.dsyevd_size) &&
-              bind(lib, "cusolverDnSsyevd", a.ssyevd) && bind(lib, "cusolverDnDsyevd", a.dsyevd))) {
+              bind(lib, "cusolverDnSsyevd", a.ssyevd) && bind(lib, "cusolverDnDsyevd", a.dsyevd) &&
+              bind(lib, "cusolverDnSgeqrf_bufferSize", a.sgeqrf_size) && bind(lib, "cusolverDnDgeqrf_bufferSize", a.dgeqrf_size) &&
+              bind(lib, "cusolverDnSgeqrf", a.sgeqrf) && bind(lib, "cusolverDnDgeqrf", a.dgeqrf) &&
+              bind(lib, "cusolverDnSormqr_bufferSize", a.sormqr_size) && bind(lib, "cusolverDnDormqr_bufferSize", a.dormqr_size) &&
+              bind(lib, "cusolverDnSormqr", a.sormqr) && bind(lib, "cusolverDnDormqr", a.dormqr))) {
             r.why = "libcusolver lacks an expected entry point";
             return r;
         }
@@ -176,6 +190,26 @@ int syevd_typed(int device, bool vectors, bool lower, int n, T* a, T* w, Size si
     return info;
 }
 
+template <class T, class GeqrfSize, class Geqrf, class OrmqrSize, class Ormqr>
+int qr_apply_typed(int device, int m, int n, T* a, int nrhs, T* b, GeqrfSize geqrf_size, Geqrf geqrf, OrmqrSize ormqr_size,
+                   Ormqr ormqr) {
+    Handle h = handle_for(device);
+    const int k = std::min(m, n);
+    int lq = 0, lo = 0;
+    check(geqrf_size(h, m, n, a, m, &lq), "cusolverDn<t>geqrf_bufferSize");
+    // tau (k) first, then the larger workspace of the two calls.
+    BufferRef tau_buf(allocate_cuda_buffer(device, size_t(std::max(k, 1)) * sizeof(T), false));
+    T* tau = reinterpret_cast<T*>(tau_buf.device_bytes());
+    check(ormqr_size(h, kSideLeft, kOpT, m, nrhs, k, a, m, tau, b, m, &lo), "cusolverDn<t>ormqr_bufferSize");
+    const int lwork = std::max(lq, lo);
+    Scratch s(device, lwork, 1, a);
+    check(geqrf(h, m, n, a, m, tau, s.work<T>(), lwork, s.ints()), "cusolverDn<t>geqrf");
+    check(ormqr(h, kSideLeft, kOpT, m, nrhs, k, a, m, tau, b, m, s.work<T>(), lwork, s.ints()), "cusolverDn<t>ormqr");
+    int info = 0;
+    read_ints(s.ints(), &info, 1);
+    return info;
+}
+
 }  // namespace
 
 bool available(std::string* why) {
@@ -206,6 +240,15 @@ int syevd(int device, bool dbl, bool vectors, bool lower, int n, void* a, void* 
     const Api& f = api();
     if (dbl) return syevd_typed(device, vectors, lower, n, static_cast<double*>(a), static_cast<double*>(w), f.dsyevd_size, f.dsyevd);
     return syevd_typed(device, vectors, lower, n, static_cast<float*>(a), static_cast<float*>(w), f.ssyevd_size, f.ssyevd);
+}
+
+int qr_apply(int device, bool dbl, int m, int n, void* a, int nrhs, void* b) {
+    const Api& f = api();
+    if (dbl)
+        return qr_apply_typed(device, m, n, static_cast<double*>(a), nrhs, static_cast<double*>(b), f.dgeqrf_size, f.dgeqrf,
+                              f.dormqr_size, f.dormqr);
+    return qr_apply_typed(device, m, n, static_cast<float*>(a), nrhs, static_cast<float*>(b), f.sgeqrf_size, f.sgeqrf, f.sormqr_size,
+                          f.sormqr);
 }
 
 }  // namespace gpy::cusolver

@@ -1,4 +1,4 @@
-// cuSOLVER's dense LU, Cholesky and symmetric eigensolver, loaded with
+// cuSOLVER's dense LU, Cholesky, QR and symmetric eigensolver, loaded with
 // dlopen on first use (like cuBLAS): np.linalg's solve, inv, det, slogdet,
 // cholesky, eigh and eigvalsh of the CUDA backend. Looked for where
 // dynlib::cuda_library_candidates says ($GPY_CUSOLVER_LIB first).
@@ -33,5 +33,9 @@ int potrf(int device, bool dbl, bool lower, int n, void* a);
 // syevd: A's eigenvalues into w (n, ascending) and, with `vectors`, its
 // eigenvectors over A (columns), reading A's lower or upper triangle.
 int syevd(int device, bool dbl, bool vectors, bool lower, int n, void* a, void* w);
+// geqrf then ormqr: A (m x n) becomes its QR factors (R in its upper
+// triangle) and B (m x nrhs) becomes Q^T B: a least-squares problem reduced
+// to R's n x n one (np.linalg.lstsq).
+int qr_apply(int device, bool dbl, int m, int n, void* a, int nrhs, void* b);
 
 }  // namespace gpy::cusolver
