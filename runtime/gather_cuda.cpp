@@ -86,22 +86,31 @@ static __device__ __forceinline__ void gpy_at_atomic(const int64_t* __restrict__
 }
 // targets[k] = idx[k] made non-negative (-1 and n - 1 are one element: the
 // runs are of targets, sorted).
-extern "C" __global__ void gpy_at_targets(const int64_t* __restrict__ idx, int64_t count, int64_t n, int64_t* __restrict__ targets) {
+// Also sets *unsorted when some target is below the one before it (sorted
+// targets, CSR rows or grouped labels, need no sort: their runs are in place).
+extern "C" __global__ void gpy_at_targets(const int64_t* __restrict__ idx, int64_t count, int64_t n, int64_t* __restrict__ targets,
+                                          unsigned long long* unsorted) {
     for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
         const int64_t i = idx[k];
-        targets[k] = i < 0 ? i + n : i;
+        const int64_t t = i < 0 ? i + n : i;
+        targets[k] = t;
+        if (k > 0) {
+            const int64_t p = idx[k - 1];
+            if ((p < 0 ? p + n : p) > t) *unsorted = 1;
+        }
     }
 }
 template <class T>
 static __device__ __forceinline__ void gpy_at_runs(const int64_t* __restrict__ targets, const int64_t* __restrict__ perm, int64_t count,
                                                    int64_t stride, char* dst, const T* __restrict__ v, int uniform) {
+    // perm null: the targets are sorted already (the identity permutation).
     for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
-        const int64_t j = targets[perm[k]];
-        if (k > 0 && targets[perm[k - 1]] == j) continue;  // not the first of its run
+        const int64_t j = targets[perm ? perm[k] : k];
+        if (k > 0 && targets[perm ? perm[k - 1] : k - 1] == j) continue;  // not the first of its run
         T* p = (T*)(dst + j * stride);
         T acc = *p;
         for (int64_t m = k; m < count; ++m) {
-            const int64_t pm = perm[m];
+            const int64_t pm = perm ? perm[m] : m;
             if (targets[pm] != j) break;
             acc += uniform ? v[0] : v[pm];
         }
@@ -238,9 +247,13 @@ int64_t ufunc_at_on_device(int device, int op, DeviceSearchType type, const int6
         BufferRef perm(allocate_cuda_buffer(device, size_t(count) * 8, false)), targets(allocate_cuda_buffer(device, size_t(count) * 8, false));
         int64_t* perm_p = reinterpret_cast<int64_t*>(perm.device_bytes());
         int64_t* targets_p = reinterpret_cast<int64_t*>(targets.device_bytes());
-        void* target_args[] = {&idx, &count, &n, &targets_p};
+        uint64_t* unsorted = bad_word();
+        *unsorted = 0;
+        void* target_args[] = {&idx, &count, &n, &targets_p, &unsorted};
         cuda::launch(fn("gpy_at_targets"), {grid}, {block}, 0, stream, target_args);
-        sort_on_device(device, DeviceSearchType::Int64, targets_p, 1, count, nullptr, perm_p);  // stable: NumPy's order in a run
+        cuda::check(cuda::api().cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
+        if (*unsorted) sort_on_device(device, DeviceSearchType::Int64, targets_p, 1, count, nullptr, perm_p);  // stable: NumPy's order in a run
+        else perm_p = nullptr;
         void* args[] = {&targets_p, &perm_p, &count, &stride, &dst, const_cast<void**>(&values), &u};
         cuda::launch(fn(type == DeviceSearchType::Float ? "gpy_at_runs_f32" : "gpy_at_runs_f64"), {grid}, {block}, 0, stream, args);
     } else {

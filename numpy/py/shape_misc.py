@@ -432,9 +432,14 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         # Uniform bins: NumPy's index arithmetic, then the edge corrections.
         first = edges[0]
         last = edges[-1]
-        keep = (a >= first) & (a <= last)
-        data = a[keep]
-        wk = None if w is None else w[keep]
+        data, wk = a, w
+        # The autodetected range holds every element; a given one is checked
+        # (and the data compacted only when some element falls outside).
+        if range is not None:
+            keep = (a >= first) & (a <= last)
+            if not keep.all():
+                data = a[keep]
+                wk = None if w is None else w[keep]
         norm_n = n / (last - first)
         f_idx = (data.astype(edges.dtype) - first) * norm_n
         idx = f_idx.astype(intp)
