@@ -63,7 +63,7 @@ Value flat_nonzero_array(ArrayObj* x) {
             return out.as<ArrayObj>()->buffer.device_bytes();
         };
         if (ca->buffer && ca->buffer->device == DeviceKind::CUDA &&
-            be->select(ca->buffer.device_bytes() + ca->offset, itemsize(t), is_float(t), ca->size(), nullptr, 0, alloc, &count))
+            be->select(ca->buffer.device_read_bytes() + ca->offset, itemsize(t), is_float(t), ca->size(), nullptr, 0, alloc, &count))
             return out;
     }
     return int64_array(flat_nonzero(x));

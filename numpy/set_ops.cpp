@@ -18,7 +18,7 @@ namespace {
 template <class T>
 const T* typed(const Value& c) {
     ArrayObj* a = c.as<ArrayObj>();
-    return reinterpret_cast<const T*>(a->buffer.bytes() + a->offset);
+    return reinterpret_cast<const T*>(a->buffer.host_read_bytes() + a->offset);
 }
 template <class T>
 T* typed_out(const Value& c) {
@@ -91,10 +91,98 @@ Value unique_on_device(ArrayObj* x, const UniqueWants& w) {
     return out;
 }
 
+// np.unique with return_index / return_inverse / return_counts of a device
+// array, on the device: a stable sort with indices, run starts by a fused
+// compare of neighbours (NaNs one run when equal_nan), their positions by
+// stream compaction, then gathers (values, first indices), differences
+// (counts) and a scan plus a scatter (inverse). Undef: the host's.
+Value unique_variants_on_device(ArrayObj* x, const UniqueWants& w) {
+    Backend* be = array_backend();
+    DeviceSearchType type;
+    const int64_t n = x->size();
+    if (!w.any() || !be || !x->buffer || x->buffer->device != DeviceKind::CUDA || !device_element_type(x->dtype, &type) || n < 4096 ||
+        uint64_t(n) >= (uint64_t(1) << 32))
+        return Value();
+    Value c = contiguous_as(x, x->dtype);
+    ArrayObj* ca = c.as<ArrayObj>();
+    if (!ca->buffer || ca->buffer->device != DeviceKind::CUDA) return Value();
+    const DType t = x->dtype;
+    const int64_t isz = int64_t(itemsize(t));
+    Value sorted = new_array(t, {n}), perm = new_array(DType::Int64, {n});
+    const BufferRef &sb = sorted.as<ArrayObj>()->buffer, &pb = perm.as<ArrayObj>()->buffer;
+    if (!be->sort(type, ca->buffer.device_read_bytes() + ca->offset, 1, n, sb.device_bytes(), reinterpret_cast<int64_t*>(pb.device_bytes())))
+        return Value();
+    // New run at k >= 1: sorted[k] differs from sorted[k - 1].
+    dag::NodeP cur = dag::make_input(sb, t, {n - 1}, {isz}, isz), prev = dag::make_input(sb, t, {n - 1}, {isz}, 0);
+    dag::NodeP differs = dag::make_binary(dag::BinaryOp::Ne, cur, prev, DType::Bool, {n - 1});
+    if (is_float(t) && w.equal_nan) {
+        dag::NodeP both_nan = dag::make_binary(dag::BinaryOp::LogicalAnd, dag::make_unary(dag::UnaryOp::IsNan, cur, DType::Bool),
+                                               dag::make_unary(dag::UnaryOp::IsNan, prev, DType::Bool), DType::Bool, {n - 1});
+        differs = dag::make_binary(dag::BinaryOp::LogicalAnd, differs, dag::make_unary(dag::UnaryOp::LogicalNot, both_nan, DType::Bool),
+                                   DType::Bool, {n - 1});
+    }
+    Value flags = compute_into_new(differs, DType::Bool, {n - 1});
+    Value later = flat_nonzero_array(flags.as<ArrayObj>());  // k - 1 for each run start k >= 1
+    const int64_t m = later.as<ArrayObj>()->size() + 1;
+    // starts = [0, later + 1, n]: the runs' bounds in sorted order.
+    auto one_int = [](int64_t v) {
+        Value r = new_array(DType::Int64, {1});
+        std::memcpy(r.as<ArrayObj>()->buffer.bytes(), &v, 8);
+        return r;
+    };
+    Value bounds = new_array(DType::Int64, {m + 1});
+    const BufferRef& bb = bounds.as<ArrayObj>()->buffer;
+    copy_buffer_bytes(bb, 0, one_int(0).as<ArrayObj>()->buffer, 0, 8);
+    if (m > 1) {
+        ArrayObj* la = later.as<ArrayObj>();
+        dag::ScalarValue one;
+        one.i = 1;
+        Value shifted = compute_into_new(
+            dag::make_binary(dag::BinaryOp::Add, array_node(la), dag::make_scalar(DType::Int64, one), DType::Int64, {m - 1}), DType::Int64,
+            {m - 1});
+        copy_buffer_bytes(bb, 8, shifted.as<ArrayObj>()->buffer, 0, size_t(m - 1) * 8);
+    }
+    copy_buffer_bytes(bb, size_t(m) * 8, one_int(n).as<ArrayObj>()->buffer, 0, 8);
+    const int64_t* starts = reinterpret_cast<const int64_t*>(bb.device_read_bytes());
+    int64_t bad = 0;
+    auto gather = [&](const BufferRef& from, DType dt) {
+        Value out = new_array(dt, {m});
+        if (!be->gather(starts, m, reinterpret_cast<const char*>(from.device_read_bytes()), n, int64_t(itemsize(dt)), itemsize(dt),
+                        reinterpret_cast<char*>(out.as<ArrayObj>()->buffer.device_bytes()), &bad))
+            throw std::logic_error("unique: the device gather is missing");
+        return out;
+    };
+    Value values = gather(sb, t);
+    Value index = w.index ? gather(pb, DType::Int64) : Value::none();
+    Value counts = Value::none();
+    if (w.counts) {
+        dag::NodeP hi = dag::make_input(bb, DType::Int64, {m}, {8}, 8), lo = dag::make_input(bb, DType::Int64, {m}, {8}, 0);
+        counts = compute_into_new(dag::make_binary(dag::BinaryOp::Sub, hi, lo, DType::Int64, {m}), DType::Int64, {m});
+    }
+    Value inverse = Value::none();
+    if (w.inverse) {
+        // Run number of sorted[k]: 0, then the running count of run starts.
+        Value run = new_array(DType::Int64, {n});
+        const BufferRef& rb = run.as<ArrayObj>()->buffer;
+        copy_buffer_bytes(rb, 0, one_int(0).as<ArrayObj>()->buffer, 0, 8);
+        Value f64 = compute_into_new(dag::make_cast(array_node(flags.as<ArrayObj>()), DType::Int64), DType::Int64, {n - 1});
+        copy_buffer_bytes(rb, 8, f64.as<ArrayObj>()->buffer, 0, size_t(n - 1) * 8);
+        if (!be->scan(DeviceScanOp::Sum, DeviceScanType::Int64, rb.device_bytes(), 1, n, 1))
+            throw std::logic_error("unique: the device scan is missing");
+        inverse = new_array(DType::Int64, x->shape);
+        if (!be->scatter(reinterpret_cast<const int64_t*>(pb.device_read_bytes()), n,
+                         reinterpret_cast<char*>(inverse.as<ArrayObj>()->buffer.device_bytes()), n, 8, 8,
+                         reinterpret_cast<const char*>(rb.device_read_bytes()), false, &bad))
+            throw std::logic_error("unique: the device scatter is missing");
+    }
+    return unique_result(values, w, index, inverse, counts);
+}
+
 // unique over the flattened array; the inverse has the input's shape (NumPy 2).
 Value unique_flat(ArrayObj* x, const UniqueWants& w) {
     materialize(x);
     if (Value r = unique_on_device(x, w); !r.is_undef()) return r;
+    if (Value r = unique_variants_on_device(x, w); !r.is_undef()) return r;
     Value c = contiguous_as(x, x->dtype);
     int64_t n = x->size();
     return with_elem(x->dtype, [&](auto e) {
