@@ -33,8 +33,9 @@ constexpr uint8_t kStateMask = 0x3;
 // Set while an upload from the mirror may be queued: the host must not write
 // the mirror until the device has read it.
 constexpr uint8_t kUploading = 0x40;
-// Set once the device has read the mirror: freeing it then waits for the
-// stream (without it, the mirror goes straight back to the host's free list).
+// Set once an upload from the mirror was queued on the legacy default
+// stream: freeing the mirror then waits for that stream (without it, the
+// mirror goes straight back to the host's free list).
 constexpr uint8_t kEverUploaded = 0x20;
 // Mirrors are pinned host memory (fast copies), or plain host memory when
 // pinning fails.
@@ -69,7 +70,7 @@ void allocate_mirror(Buffer* b) {
 uint8_t* device_host_access(Buffer* b, bool write) {
     uint8_t bits = b->coherence.load(std::memory_order_acquire);
     const uint8_t want = write ? kHostCurrent : kBothCurrent;
-    if ((bits & kStateMask) == kHostCurrent || ((bits & kStateMask) == kBothCurrent && !write))
+    if (b->host_mirror && ((bits & kStateMask) == kHostCurrent || ((bits & kStateMask) == kBothCurrent && !write)))
         return static_cast<uint8_t*>(b->host_mirror);
     std::lock_guard<std::mutex> lock(coherence_mu());
     bits = b->coherence.load(std::memory_order_acquire);
@@ -83,7 +84,8 @@ uint8_t* device_host_access(Buffer* b, bool write) {
             set_state(b, want, kUploading);
             break;
         }
-        case kBothCurrent:  // write
+        case kBothCurrent:
+            if (!write) break;  // another thread got here first
             if (bits & kUploading) wait_for_device_work();
             set_state(b, kHostCurrent, kUploading);
             break;
@@ -108,8 +110,21 @@ uint8_t* device_device_access(Buffer* b, bool write) {
         // and after those queued there that read the old bytes.
         cuda::CUstream stream = b->device_index == array_device_index() ? current_stream() : nullptr;
         if (b->nbytes) GPY_CU(cuMemcpyHtoDAsync(cuda::CUdeviceptr(b->data), b->host_mirror, b->nbytes, stream));
-        note_device_work(b->device_index);
-        set_state(b, write ? kDeviceCurrent : kBothCurrent, 0, kUploading | kEverUploaded);
+        if (stream) {
+            // A stream of the user's (maybe non-blocking): later kernels on
+            // other streams would not be ordered after the copy, nor would
+            // the mirror's free. The copy completes here instead.
+            GPY_CU(cuStreamSynchronize(stream));
+            set_state(b, write ? kDeviceCurrent : kBothCurrent);
+        } else {
+            // The legacy default stream: every blocking stream's later work
+            // is ordered after it.
+            note_device_work(b->device_index);
+            set_state(b, write ? kDeviceCurrent : kBothCurrent, 0, kUploading | kEverUploaded);
+        }
+    } else if (state == kFresh) {
+        // Nothing to copy; the host has no mirror yet, so it reads the device's bytes.
+        set_state(b, kDeviceCurrent);
     } else if (state != kDeviceCurrent) {
         set_state(b, write ? kDeviceCurrent : kBothCurrent);
     }
@@ -177,8 +192,8 @@ void free_cuda_buffer(Buffer* b) noexcept {
     // A copy from the mirror may still be queued: the pinned pool hands the
     // block to the host again only after the device's current stream passed it.
     try {
-        cuda::StreamKey stream = b->device_index == array_device_index() ? cuda::StreamKey(current_stream()) : nullptr;
-        if (!(b->coherence.load() & kEverUploaded)) stream = cuda::kHostStream;
+        // Uploads that may still be queued went to the legacy default stream.
+        cuda::StreamKey stream = (b->coherence.load() & kEverUploaded) ? nullptr : cuda::kHostStream;
         cuda::pinned_pool().free(reinterpret_cast<uintptr_t>(b->host_mirror), stream);
     } catch (...) {
     }
