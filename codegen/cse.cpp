@@ -102,6 +102,7 @@ private:
                 key.push_back(bits(&n.value.imag));
                 break;
             default:
+                if (n.op == Op::User) key.push_back(n.user->id);
                 // Inputs are already merged: equal subtrees are the same pointer.
                 for (const NodeP& c : in) key.push_back(reinterpret_cast<intptr_t>(c.get()));
         }

@@ -131,6 +131,20 @@ NodeP make_binary(BinaryOp op, NodeP a, NodeP b, DType out, Shape shape) {
     return n;
 }
 
+NodeP make_user(std::shared_ptr<const UserCode> code, const std::vector<NodeP>& in, DType out, Shape shape) {
+    auto n = new_node();
+    n->op = Op::User;
+    n->dtype = out;
+    n->shape = std::move(shape);
+    for (const NodeP& x : in) {
+        require_broadcasts(x, n->shape);
+        n->in.push_back(x);
+    }
+    n->user = std::move(code);
+    weigh(*n);
+    return n;
+}
+
 NodeP make_where(NodeP c, NodeP a, NodeP b, Shape shape) {
     require_broadcasts(c, shape);
     require_broadcasts(a, shape);

@@ -31,6 +31,7 @@ enum class Op : uint8_t {
     Where,   // in[0] ? in[1] : in[2]
     Reduce,  // `reduce` over `axes` of in[0]
     Expand,  // in[0] with size-1 dims inserted at `axes` (keepdims of a pending reduction)
+    User,    // `user`'s statements applied to in[...] (np.ElementwiseKernel), elementwise
 };
 
 #define GPY_UNARY_OPS(X) \
@@ -94,6 +95,22 @@ struct ScalarValue {
 
 struct Node;
 using NodeP = std::shared_ptr<Node>;
+
+// A user's elementwise operation (np.ElementwiseKernel): C++ statements that
+// read the parameters `params` (one per operand, in order, each of its
+// operand's dtype) and assign `out` (of the node's dtype). `types` are
+// typedefs the code may use (CuPy's type placeholders: "T" -> float32).
+// Immutable once made; `id` hashes everything (the kernel memo's and the
+// subtree merger's key: equal ids, equal code).
+struct UserCode {
+    std::string name;  // the kernel's name, for summaries
+    std::string code;
+    std::string preamble;  // at file scope, before the kernel
+    std::vector<std::string> params;
+    std::string out;
+    std::vector<std::pair<std::string, DType>> types;
+    int64_t id = 0;
+};
 
 // A node's operands, kept inline: at most three (Where), and a heap vector
 // per node was a third of a graph's allocations.
@@ -163,6 +180,8 @@ struct Node {
     std::vector<int64_t> strides;  // bytes, one per dim of `shape`
     // Scalar
     ScalarValue value;
+    // User
+    std::shared_ptr<const UserCode> user;
     // Reduce: sorted axes of in[0] to reduce; the node's shape drops them (no keepdims).
     // Expand: sorted axes of the node's shape that in[0] lacks (each of size 1).
     std::vector<int> axes;
@@ -213,6 +232,9 @@ NodeP make_cast(NodeP x, DType to);  // returns x itself when already `to`
 NodeP make_unary(UnaryOp op, NodeP x, DType out);
 NodeP make_binary(BinaryOp op, NodeP a, NodeP b, DType out, Shape shape);
 NodeP make_where(NodeP c, NodeP a, NodeP b, Shape shape);
+// `code` applied elementwise to `in` (at most three operands, each already
+// of its parameter's dtype and broadcastable to `shape`).
+NodeP make_user(std::shared_ptr<const UserCode> code, const std::vector<NodeP>& in, DType out, Shape shape);
 NodeP make_reduce(ReduceOp op, NodeP x, std::vector<int> axes, DType out);
 // keepdims: x with a size-1 dim at each of `axes` (sorted, of the result).
 NodeP make_expand(NodeP x, std::vector<int> axes);

@@ -17,6 +17,7 @@
 #include "codegen/emit_internal.h"
 #include "codegen/kernel.h"
 #include "codegen/op_expr.h"
+#include "codegen/prelude.h"
 #include "codegen/tier0.h"
 
 namespace gpy {
@@ -151,6 +152,7 @@ public:
             (reduce_->reduce == ReduceOp::Sum || reduce_->reduce == ReduceOp::Prod))
             acc_dtype_ = DType::Float32;
         std::string body = rows_ ? emit_rows() : !reduce_ ? emit_elementwise() : tile_outputs_ ? emit_reduce_tiled() : emit_reduce();
+        body = user_preamble() + body;
         // The name covers the GPU entry points too: a column reduction's body
         // specialises its loads on the output tile's strides, its cooperative
         // entry points on the reduced dim's, so two kernels can share a body.
@@ -454,6 +456,9 @@ private:
     std::ostringstream code_;
     std::map<const Node*, std::string> values_;
     int next_value_ = 0;
+    // User nodes' preambles (np.ElementwiseKernel), each once, in first-use order.
+    std::vector<std::string> preambles_;
+    bool has_user_ = false;
 
     std::string load(size_t k, const std::string& index_expr) {
         const Operand& op = ops_[k];
@@ -515,6 +520,7 @@ private:
                 expr = "(" + value(n->in[0].get(), idx, in_prologue) + " ? " + value(n->in[1].get(), idx, in_prologue) +
                        " : " + value(n->in[2].get(), idx, in_prologue) + ")";
                 break;
+            case Op::User: return user_value(n, idx, in_prologue);
             default: throw std::logic_error("emit: unexpected node");
         }
         if (n->dtype == DType::Float16 && n->op != Op::Input && n->op != Op::Cast) expr = "gpy_round_half(" + expr + ")";
@@ -524,6 +530,39 @@ private:
         return v;
     }
 
+
+    // A user's operation (dag::UserCode) as a block: its typedefs, its
+    // parameters bound to the operands' values, its output declared, its
+    // statements, and the output taken as the node's value.
+    std::string user_value(const Node* n, const std::string& idx, bool in_prologue) {
+        const dag::UserCode& u = *n->user;
+        std::vector<std::string> args;
+        for (const NodeP& c : n->in) args.push_back(value(c.get(), idx, in_prologue));
+        has_user_ = true;
+        if (!u.preamble.empty() && std::find(preambles_.begin(), preambles_.end(), u.preamble) == preambles_.end())
+            preambles_.push_back(u.preamble);
+        std::string v = "v" + std::to_string(next_value_++);
+        std::string T = compute_type(n->dtype);
+        code_ << "            " << T << " " << v << ";\n            {  " << kUserKernelMarker << u.name << "\n";
+        for (const auto& [tname, dt] : u.types) code_ << "                typedef " << compute_type(dt) << " " << tname << ";\n";
+        for (size_t k = 0; k < u.params.size(); ++k)
+            code_ << "                const " << compute_type(effective(n->in[k].get())->dtype) << " " << u.params[k] << " = " << args[k] << ";\n";
+        code_ << "                " << T << " " << u.out << ";\n";
+        code_ << "                " << u.code << ";\n";  // CuPy ends the operation with a semicolon
+        code_ << "                " << v << " = " << u.out << ";\n            }\n";
+        values_[n] = v;
+        return v;
+    }
+
+    // What a body with user operations needs before the kernel: on the CPU
+    // the CUDA math names users call (exp, max, ...) over the compiler's
+    // builtins and the CUDA qualifiers as nothing; then the users' preambles.
+    std::string user_preamble() const {
+        if (!has_user_) return "";
+        std::string s = kUserMathPrelude;
+        for (const std::string& p : preambles_) s += p + "\n";
+        return s;
+    }
 
     std::string scalar_hoists() {
         std::ostringstream s;
@@ -790,6 +829,7 @@ private:
     // few instructions (H100, float64 2^24: floor as a costly kernel 0.157 ms
     // against CuPy's 0.105; neg, a light one, 0.107).
     static bool costly(const Node* n) {
+        if (n->op == Op::User) return true;  // a user's code: assume work
         if (n->op == Op::Unary) {
             switch (n->unary) {
                 case UnaryOp::Neg: case UnaryOp::Pos: case UnaryOp::Abs: case UnaryOp::Square: case UnaryOp::Sign:
@@ -1716,6 +1756,7 @@ private:
                 case Op::Unary: s << unary_name(n->unary) << "("; break;
                 case Op::Binary: s << binary_name(n->binary) << "("; break;
                 case Op::Where: s << "where("; break;
+                case Op::User: s << "kernel<" << n->user->name << ">("; break;
                 case Op::Reduce: s << reduce_name(n->reduce) << "("; break;
                 case Op::Expand: s << "keepdims("; break;
             }

@@ -103,6 +103,22 @@ struct KernelSource {
     std::vector<int64_t> tier0;
 };
 
+// The comment that opens a user operation's block in a kernel's source
+// (np.ElementwiseKernel), followed by its name: compile errors of such
+// kernels are the user's, and say whose (user_kernel_names).
+inline constexpr const char* kUserKernelMarker = "// gpy user kernel: ";
+// The names after the markers in `source`, ", "-separated; "" when none.
+inline std::string user_kernel_names(const std::string& source) {
+    std::string names;
+    const std::string marker = kUserKernelMarker;
+    for (size_t p = source.find(marker); p != std::string::npos; p = source.find(marker, p + 1)) {
+        size_t b = p + marker.size(), e = source.find('\n', b);
+        std::string n = "'" + source.substr(b, e - b) + "'";
+        if (names.find(n) == std::string::npos) names += (names.empty() ? "" : ", ") + n;
+    }
+    return names;
+}
+
 struct Launch {
     std::vector<char*> ptrs;        // output first
     std::vector<int64_t> meta;

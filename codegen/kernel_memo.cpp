@@ -109,6 +109,7 @@ struct Walk {
             key.push_back(int64_t(n->axes.size()));
             key.insert(key.end(), n->axes.begin(), n->axes.end());
         }
+        if (n->op == Op::User) key.push_back(n->user->id);
         key.push_back(int64_t(n->in.size()));
         for (const NodeP& c : n->in) visit(c.get());
     }

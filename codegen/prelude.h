@@ -707,4 +707,36 @@ template <class T> GPY_INLINE gpy_cplx<T> gpy_pow(gpy_cplx<T> a, gpy_cplx<T> b) 
 }
 )PRELUDE";
 
+
+// Before the body of a kernel with user code (np.ElementwiseKernel): on the
+// CPU the CUDA qualifiers as nothing and the math functions CUDA code calls
+// (float and double overloads, the f-suffixed float forms, rsqrt, max/min,
+// abs, isnan/isinf/isfinite) over the compiler's builtins. NVRTC has them.
+inline constexpr const char* kUserMathPrelude = R"PRELUDE(
+#if !defined(__CUDACC_RTC__) && !defined(GPY_USER_MATH)
+#define GPY_USER_MATH 1
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define GPY_UM1(N) GPY_INLINE float N(float x) { return __builtin_##N##f(x); } GPY_INLINE double N(double x) { return __builtin_##N(x); } GPY_INLINE float N##f(float x) { return __builtin_##N##f(x); }
+#define GPY_UM2(N) GPY_INLINE float N(float x, float y) { return __builtin_##N##f(x, y); } GPY_INLINE double N(double x, double y) { return __builtin_##N(x, y); } GPY_INLINE float N##f(float x, float y) { return __builtin_##N##f(x, y); }
+GPY_UM1(exp) GPY_UM1(exp2) GPY_UM1(expm1) GPY_UM1(log) GPY_UM1(log2) GPY_UM1(log10) GPY_UM1(log1p) GPY_UM1(sqrt) GPY_UM1(cbrt) GPY_UM1(sin) GPY_UM1(cos) GPY_UM1(tan) GPY_UM1(asin) GPY_UM1(acos) GPY_UM1(atan) GPY_UM1(sinh)
+GPY_UM1(cosh) GPY_UM1(tanh) GPY_UM1(asinh) GPY_UM1(acosh) GPY_UM1(atanh) GPY_UM1(floor) GPY_UM1(ceil) GPY_UM1(trunc) GPY_UM1(round) GPY_UM1(rint) GPY_UM1(fabs) GPY_UM1(erf) GPY_UM1(erfc) GPY_UM1(tgamma) GPY_UM1(lgamma)
+GPY_UM2(pow) GPY_UM2(atan2) GPY_UM2(fmod) GPY_UM2(hypot) GPY_UM2(fmax) GPY_UM2(fmin) GPY_UM2(copysign)
+GPY_INLINE float rsqrtf(float x) { return 1.0f / __builtin_sqrtf(x); }
+GPY_INLINE float rsqrt(float x) { return 1.0f / __builtin_sqrtf(x); }
+GPY_INLINE double rsqrt(double x) { return 1.0 / __builtin_sqrt(x); }
+GPY_INLINE int abs(int x) { return x < 0 ? -x : x; }
+GPY_INLINE long abs(long x) { return x < 0 ? -x : x; }
+GPY_INLINE long long abs(long long x) { return x < 0 ? -x : x; }
+GPY_INLINE float abs(float x) { return __builtin_fabsf(x); }
+GPY_INLINE double abs(double x) { return __builtin_fabs(x); }
+template <class A, class B> GPY_INLINE auto max(A a, B b) -> decltype(a + b) { return a > b ? a : b; }
+template <class A, class B> GPY_INLINE auto min(A a, B b) -> decltype(a + b) { return a < b ? a : b; }
+template <class A> GPY_INLINE bool isnan(A x) { return __builtin_isnan(x); }
+template <class A> GPY_INLINE bool isinf(A x) { return __builtin_isinf(x); }
+template <class A> GPY_INLINE bool isfinite(A x) { return __builtin_isfinite(x); }
+#endif
+)PRELUDE";
+
 }  // namespace gpy

@@ -62,6 +62,7 @@ Value to_current_device(Interp& in, const Value& x);
 void add_stream_functions(Interp& in, ModuleObj* m);
 // numpy/benchmark.cpp: benchmark() (cupyx.profiler.benchmark; after add_cuda_functions)
 void add_benchmark_function(Interp& in, ModuleObj* m);
+void add_user_kernel_functions(Interp& in, ModuleObj* m);  // user_kernels.cpp: np.ElementwiseKernel
 // x.real / x.imag of an array: views into complex data; a real array / zeros otherwise.
 Value complex_part(const Value& x, bool imag);
 

@@ -8,6 +8,8 @@
 // See cpu_jit.h for the options and the threading rules.
 #include "runtime/cpu_jit.h"
 
+#include "codegen/kernel.h"
+
 #include <chrono>
 #include <string>
 
@@ -143,8 +145,11 @@ struct CpuJit::Impl {
     }
     std::string compile(const std::string& source, int emit) {
         std::string out, log;
-        if (!be->compile(source, emit, out, log))
+        if (!be->compile(source, emit, out, log)) {
+            if (std::string users = user_kernel_names(source); !users.empty())
+                throw JitError("ElementwiseKernel " + users + " does not compile: " + first_error_line(log), log);
             throw JitError("CPU kernel failed to compile: " + first_error_line(log), log);
+        }
         return out;
     }
     void* load(const std::string& object) {

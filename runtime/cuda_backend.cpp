@@ -85,7 +85,7 @@ std::string compile_and_store(const std::string& source, const std::string& key,
         phase::Scope timed(phase::NvrtcCompile);
         cubin = nvrtc::compile(source, name + ".cu", arch, fast_math);
     } catch (const nvrtc::CompileError& e) {
-        throw std::runtime_error(nvrtc::rejected_kernel_message(name, arch, e));
+        throw std::runtime_error(nvrtc::rejected_kernel_message(name, arch, e, source));
     }
     cache.store(key, cubin);
     return cubin;

@@ -1,5 +1,7 @@
 #include "runtime/nvrtc.h"
 
+#include "codegen/kernel.h"
+
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
@@ -99,7 +101,10 @@ std::string minimal_option() {
     return opt;
 }
 
-std::string rejected_kernel_message(const std::string& kernel, const std::string& arch, const CompileError& e) {
+std::string rejected_kernel_message(const std::string& kernel, const std::string& arch, const CompileError& e,
+                                    const std::string& source) {
+    if (std::string users = user_kernel_names(source); !users.empty())
+        return "ElementwiseKernel " + users + " does not compile (NVRTC, " + arch + "):\n" + (e.log.empty() ? std::string(e.what()) : e.log);
     return "internal error (a bug in gpy; please report it): NVRTC rejected the generated kernel " + kernel + " for " + arch +
            "; run with --dump-kernels DIR to write its source to DIR/" + kernel + ".cu. NVRTC's log:\n" +
            (e.log.empty() ? std::string(e.what()) : e.log);

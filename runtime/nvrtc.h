@@ -23,7 +23,8 @@ struct CompileError : std::runtime_error {
 
 // The error for generated code NVRTC rejected: an internal error (a gpy bug,
 // never the user's), saying so and how to see the kernel's source.
-std::string rejected_kernel_message(const std::string& kernel, const std::string& arch, const CompileError& e);
+std::string rejected_kernel_message(const std::string& kernel, const std::string& arch, const CompileError& e,
+                                    const std::string& source = "");
 
 // Whether libnvrtc could be loaded; when not, `why` says what was tried.
 bool available(std::string* why = nullptr);

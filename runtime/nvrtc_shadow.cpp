@@ -61,7 +61,7 @@ void shadow_compile_nvrtc(const KernelSource& k) {
             nvrtc::compile(src, k.name + ".cu", arch, /*fast_math=*/false, /*fast_compile=*/true);
             done_on_disk->store(key, "ok");
         } catch (const nvrtc::CompileError& e) {
-            throw ShadowCompileError(nvrtc::rejected_kernel_message(k.name, arch, e));
+            throw ShadowCompileError(nvrtc::rejected_kernel_message(k.name, arch, e, src));
         }
     }
     std::lock_guard<std::mutex> lock(mu);

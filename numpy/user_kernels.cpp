@@ -1,0 +1,212 @@
+// np.ElementwiseKernel (CuPy's cupy.ElementwiseKernel): a user's C++
+// operation over broadcast arrays. A call makes a User node of the lazy graph
+// (codegen/dag.h), so the operation is inlined into the kernel that computes
+// it together with its producers and consumers, on either backend: NVRTC on
+// a GPU, the in-process Clang on the CPU (codegen/prelude.h's user math).
+//
+// Supported: typed and placeholder parameters (`T x, float32 y`: one name =
+// one type, bound from the arrays, then the outputs given, then the
+// scalars), scalars cast to the parameter's type, broadcasting, one output
+// (allocated, or given after the inputs), preamble. Not yet (NotImplementedError):
+// `raw` parameters, several outputs, more than three inputs (docs/differences.md).
+#include <cstring>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "codegen/dag.h"
+#include "numpy/array.h"
+#include "numpy/module_parts.h"
+#include "numpy/np_args.h"
+#include "numpy/ufuncs.h"
+
+namespace gpy {
+
+namespace {
+
+struct Param {
+    std::string type;  // a dtype name, or a placeholder
+    std::string name;
+    std::optional<DType> fixed;  // the dtype when `type` names one
+};
+
+// CuPy's parameter list: "T x, float32 y, raw T z".
+std::vector<Param> parse_params(const std::string& text, const char* what) {
+    std::vector<Param> out;
+    std::stringstream all(text);
+    std::string item;
+    while (std::getline(all, item, ',')) {
+        std::stringstream words(item);
+        std::vector<std::string> w;
+        for (std::string t; words >> t;) w.push_back(t);
+        if (w.empty()) {
+            if (text.find_first_not_of(" \t\n") == std::string::npos) break;
+            raise(types::ValueError, std::string("Syntax error: ") + what + " has an empty parameter: '" + text + "'");
+        }
+        if (w[0] == "raw")
+            raise(types::NotImplementedError, "ElementwiseKernel: raw parameters ('" + item + "') are not supported yet");
+        if (w.size() != 2) raise(types::ValueError, "Syntax error: " + item);
+        Param p{w[0], w[1], std::nullopt};
+        if (auto d = parse_dtype(p.type); d && p.type.size() > 1) p.fixed = *d;
+        if (p.fixed && is_complex(*p.fixed))
+            raise(types::NotImplementedError, "ElementwiseKernel: complex parameters are not supported yet");
+        for (const Param& q : out)
+            if (q.name == p.name) raise(types::ValueError, "Duplicated parameter name: " + p.name);
+        out.push_back(p);
+    }
+    return out;
+}
+
+TypeObject* kernel_type() {
+    static TypeObject* t = new TypeObject("cupy.ElementwiseKernel", nullptr, OK::Other);
+    return t;
+}
+
+// A kernel's definition, bound to the callable np.ElementwiseKernel returns.
+struct KernelObj : Object {
+    std::vector<Param> in, out;
+    std::string operation, name, preamble;
+    bool no_return = false, return_tuple = false;
+    KernelObj() : Object(kernel_type()) {}
+};
+
+int64_t fnv(const std::string& s) {
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    return int64_t(h);
+}
+
+// The dtype a Python scalar takes when it alone binds a placeholder.
+DType scalar_dtype(const Value& v) {
+    if (v.kind == VK::Bool) return DType::Bool;
+    if (v.kind == VK::Int) return DType::Int64;
+    return DType::Float64;
+}
+
+// kernel(*args, size=None): the inputs, then optionally the output.
+Value call_kernel(Interp& in, CallArgs& a) {
+    auto* k = static_cast<KernelObj*>(a.pos[0].o);
+    const size_t nargs = a.npos - 1;
+    const Value* args = a.pos + 1;
+    if (nargs != k->in.size() && nargs != k->in.size() + k->out.size())
+        raise(types::TypeError, "Wrong number of arguments for " + k->name);
+    // Bind the placeholders: arrays first (inputs, then given outputs), scalars last.
+    std::map<std::string, DType> bound;
+    auto bind = [&](const Param& p, DType d) {
+        if (p.fixed) return;
+        auto [it, fresh] = bound.emplace(p.type, d);
+        if (!fresh && it->second != d)
+            raise(types::TypeError, std::string("Type is mismatched. ") + p.name + " " + name(it->second) + " " + name(d) + " " + p.type);
+    };
+    std::vector<Value> arrays(nargs);
+    for (size_t i = 0; i < nargs; ++i) {
+        const Param& p = i < k->in.size() ? k->in[i] : k->out[i - k->in.size()];
+        if (args[i].is_obj() && args[i].o->type->kind == OK::Array) {
+            arrays[i] = args[i];
+            bind(p, as_array(args[i])->dtype);
+        } else if (i >= k->in.size()) {
+            raise(types::TypeError, "Output argument " + p.name + " must be an array");
+        }
+    }
+    for (size_t i = 0; i < k->in.size(); ++i)
+        if (arrays[i].is_undef()) {
+            if (!args[i].is_number()) raise(types::TypeError, std::string("Unsupported type ") + type_name(args[i]) + " for " + k->in[i].name);
+            if (!k->in[i].fixed && !bound.count(k->in[i].type)) bound.emplace(k->in[i].type, scalar_dtype(args[i]));
+        }
+    auto dtype_of = [&](const Param& p) {
+        if (p.fixed) return *p.fixed;
+        auto it = bound.find(p.type);
+        if (it == bound.end()) raise(types::TypeError, "Cannot determine the type of " + p.name + " (" + p.type + ")");
+        if (is_complex(it->second)) raise(types::NotImplementedError, "ElementwiseKernel: complex arguments are not supported yet");
+        return it->second;
+    };
+    // The operands, each in its parameter's dtype, over the broadcast shape.
+    std::vector<const dag::Shape*> shapes;
+    for (size_t i = 0; i < nargs; ++i)
+        if (!arrays[i].is_undef()) shapes.push_back(&as_array(arrays[i])->shape);
+    dag::Shape shape = broadcast_shapes(std::span<const dag::Shape* const>(shapes.data(), shapes.size()));
+    std::vector<dag::NodeP> operands;
+    for (size_t i = 0; i < k->in.size(); ++i) {
+        DType d = dtype_of(k->in[i]);
+        operands.push_back(arrays[i].is_undef() ? dag::make_scalar(d, convert_scalar(args[i], d))
+                                                : dag::make_cast(array_node(as_array(arrays[i])), d));
+    }
+    auto code = std::make_shared<dag::UserCode>();
+    code->name = k->name;
+    code->code = k->operation;
+    code->preamble = k->preamble;
+    for (const Param& p : k->in) code->params.push_back(p.name);
+    code->out = k->out[0].name;
+    for (const Param& p : k->in) {
+        if (p.fixed) continue;
+        bool seen = false;
+        for (auto& [t, d] : code->types) seen |= t == p.type;
+        if (!seen) code->types.push_back({p.type, dtype_of(p)});
+    }
+    const DType out_dtype = dtype_of(k->out[0]);
+    if (!k->out[0].fixed) {
+        bool seen = false;
+        for (auto& [t, d] : code->types) seen |= t == k->out[0].type;
+        if (!seen) code->types.push_back({k->out[0].type, out_dtype});
+    }
+    std::string key = code->name + '\0' + code->code + '\0' + code->preamble + '\0' + code->out;
+    for (const std::string& p : code->params) key += '\0' + p;
+    for (auto& [t, d] : code->types) key += '\0' + t + name(d);
+    code->id = fnv(key);
+    Value result = array_from_node(dag::make_user(code, operands, out_dtype, shape));
+    if (nargs > k->in.size()) {  // the output given: written in place, as CuPy
+        const Value& out = arrays[k->in.size()];
+        if (as_array(out)->shape != shape)
+            raise(types::ValueError, "Out shape is mismatched");
+        assign_array(in, out, result, true);
+        result = out;
+    }
+    if (k->no_return) return Value::none();
+    if (k->return_tuple) return make_tuple({result});
+    return result;
+}
+
+// ElementwiseKernel(in_params, out_params, operation, name='kernel',
+// reduce_dims=True, preamble='', no_return=False, return_tuple=False, loop_prep='', after_loop='')
+Value make_elementwise_kernel(Interp&, CallArgs& a) {
+    auto text = [&](size_t pos, const char* key, const char* dflt) -> std::string {
+        const Value* v = arg(a, pos, key);
+        if (!v || v->is_none()) {
+            if (!dflt) raise(types::TypeError, std::string("ElementwiseKernel() missing required argument '") + key + "'");
+            return dflt;
+        }
+        return str_of(*v, key);
+    };
+    auto* k = new KernelObj();
+    Value keep = Value::object(k);
+    k->in = parse_params(text(0, "in_params", nullptr), "in_params");
+    k->out = parse_params(text(1, "out_params", nullptr), "out_params");
+    k->operation = text(2, "operation", nullptr);
+    k->name = text(3, "name", "kernel");
+    k->preamble = text(5, "preamble", "");
+    if (const Value* v = arg(a, 6, "no_return")) k->no_return = truthy(*v);
+    if (const Value* v = arg(a, 7, "return_tuple")) k->return_tuple = truthy(*v);
+    for (const char* unsupported : {"loop_prep", "after_loop"})
+        if (const Value* v = kwarg(a, unsupported); v && !str_of(*v, unsupported).empty())
+            raise(types::NotImplementedError, std::string("ElementwiseKernel: ") + unsupported + " is not supported yet");
+    if (k->out.size() != 1) raise(types::NotImplementedError, "ElementwiseKernel: exactly one output parameter is supported yet");
+    if (k->in.size() > 3) raise(types::NotImplementedError, "ElementwiseKernel: at most three input parameters are supported yet");
+    for (const Param& o : k->out)
+        for (const Param& p : k->in)
+            if (o.name == p.name) raise(types::ValueError, "Duplicated parameter name: " + o.name);
+    auto* b = new BuiltinObj(k->name, call_kernel, k->name + "(*args)", "An elementwise kernel: " + k->operation);
+    b->bound = keep;
+    return Value::object(b);
+}
+
+}  // namespace
+
+void add_user_kernel_functions(Interp&, ModuleObj* m) {
+    m->set("ElementwiseKernel",
+           make_builtin("ElementwiseKernel", make_elementwise_kernel,
+                        "ElementwiseKernel(in_params, out_params, operation, name='kernel', reduce_dims=True, preamble='', "
+                        "no_return=False, return_tuple=False, loop_prep='', after_loop='')",
+                        "A user's elementwise C++ operation (CuPy's), fused with the array code around it."));
+}
+
+}  // namespace gpy
