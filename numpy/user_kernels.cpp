@@ -125,6 +125,16 @@ Value call_kernel(Interp& in, CallArgs& a) {
     for (size_t i = 0; i < nargs; ++i)
         if (!arrays[i].is_undef()) shapes.push_back(&as_array(arrays[i])->shape);
     dag::Shape shape = broadcast_shapes(std::span<const dag::Shape* const>(shapes.data(), shapes.size()));
+    // size= (CuPy's): the length of a call without array arguments;
+    // block_size= is a launch hint gpy's runner chooses itself.
+    for (auto& [key, v] : a.kw ? *a.kw : std::vector<std::pair<std::string, Value>>{}) {
+        if (key == "block_size") continue;
+        if (key != "size") raise(types::TypeError, k->name + "() got an unexpected keyword argument '" + key + "'");
+        if (v.is_none()) continue;
+        if (!shapes.empty()) raise(types::ValueError, "Specified 'size' can be used only if all of the ndarray are 'raw'.");
+        if (v.kind != VK::Int || v.i < 0) raise(types::ValueError, "size must be a non-negative int");
+        shape = {v.i};
+    }
     std::vector<dag::NodeP> operands;
     for (size_t i = 0; i < k->in.size(); ++i) {
         DType d = dtype_of(k->in[i]);
