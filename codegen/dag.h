@@ -109,6 +109,8 @@ struct UserCode {
     std::vector<std::string> params;
     std::string out;
     std::vector<std::pair<std::string, DType>> types;
+    // The node's last operand is the given output array's value, which `out` starts as.
+    bool out_given = false;
     int64_t id = 0;
 };
 
@@ -233,7 +235,8 @@ NodeP make_unary(UnaryOp op, NodeP x, DType out);
 NodeP make_binary(BinaryOp op, NodeP a, NodeP b, DType out, Shape shape);
 NodeP make_where(NodeP c, NodeP a, NodeP b, Shape shape);
 // `code` applied elementwise to `in` (at most three operands, each already
-// of its parameter's dtype and broadcastable to `shape`).
+// of its parameter's dtype and broadcastable to `shape`; with out_given the
+// last one is the output's old value).
 NodeP make_user(std::shared_ptr<const UserCode> code, const std::vector<NodeP>& in, DType out, Shape shape);
 NodeP make_reduce(ReduceOp op, NodeP x, std::vector<int> axes, DType out);
 // keepdims: x with a size-1 dim at each of `axes` (sorted, of the result).

@@ -547,9 +547,12 @@ private:
         for (const auto& [tname, dt] : u.types) code_ << "                typedef " << compute_type(dt) << " " << tname << ";\n";
         for (size_t k = 0; k < u.params.size(); ++k)
             code_ << "                const " << compute_type(effective(n->in[k].get())->dtype) << " " << u.params[k] << " = " << args[k] << ";\n";
-        code_ << "                " << T << " " << u.out << ";\n";
+        // The output starts as the given array's element (its operand after
+        // the parameters: `y += x` reads it, as in CuPy), else as zero.
+        code_ << "                " << T << " " << u.out << " = " << (u.out_given ? args.back() : T + "()") << ";\n";
         code_ << "                " << u.code << ";\n";  // CuPy ends the operation with a semicolon
-        code_ << "                " << v << " = " << u.out << ";\n            }\n";
+        std::string result = n->dtype == DType::Float16 ? "gpy_round_half(" + u.out + ")" : u.out;
+        code_ << "                " << v << " = " << result << ";\n            }\n";
         values_[n] = v;
         return v;
     }

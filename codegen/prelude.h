@@ -710,8 +710,11 @@ template <class T> GPY_INLINE gpy_cplx<T> gpy_pow(gpy_cplx<T> a, gpy_cplx<T> b) 
 
 // Before the body of a kernel with user code (np.ElementwiseKernel): on the
 // CPU the CUDA qualifiers as nothing and the math functions CUDA code calls
-// (float and double overloads, the f-suffixed float forms, rsqrt, max/min,
-// abs, isnan/isinf/isfinite) over the compiler's builtins. NVRTC has them.
+// (float and double overloads, the f-suffixed float forms, fma, ldexp,
+// sincos, the __expf-style intrinsics, rsqrt, max/min, abs,
+// isnan/isinf/isfinite/signbit, size_t) over the compiler's builtins: what
+// NVRTC offers, no more, so a kernel that compiles here compiles on a GPU
+// (sqrt(4) is ambiguous there; M_PI, INFINITY and NAN are undefined).
 inline constexpr const char* kUserMathPrelude = R"PRELUDE(
 #if !defined(__CUDACC_RTC__) && !defined(GPY_USER_MATH)
 #define GPY_USER_MATH 1
@@ -723,6 +726,22 @@ inline constexpr const char* kUserMathPrelude = R"PRELUDE(
 GPY_UM1(exp) GPY_UM1(exp2) GPY_UM1(expm1) GPY_UM1(log) GPY_UM1(log2) GPY_UM1(log10) GPY_UM1(log1p) GPY_UM1(sqrt) GPY_UM1(cbrt) GPY_UM1(sin) GPY_UM1(cos) GPY_UM1(tan) GPY_UM1(asin) GPY_UM1(acos) GPY_UM1(atan) GPY_UM1(sinh)
 GPY_UM1(cosh) GPY_UM1(tanh) GPY_UM1(asinh) GPY_UM1(acosh) GPY_UM1(atanh) GPY_UM1(floor) GPY_UM1(ceil) GPY_UM1(trunc) GPY_UM1(round) GPY_UM1(rint) GPY_UM1(fabs) GPY_UM1(erf) GPY_UM1(erfc) GPY_UM1(tgamma) GPY_UM1(lgamma)
 GPY_UM2(pow) GPY_UM2(atan2) GPY_UM2(fmod) GPY_UM2(hypot) GPY_UM2(fmax) GPY_UM2(fmin) GPY_UM2(copysign)
+GPY_INLINE float fma(float x, float y, float z) { return __builtin_fmaf(x, y, z); }
+GPY_INLINE double fma(double x, double y, double z) { return __builtin_fma(x, y, z); }
+GPY_INLINE float fmaf(float x, float y, float z) { return __builtin_fmaf(x, y, z); }
+GPY_INLINE float ldexp(float x, int e) { return __builtin_ldexpf(x, e); }
+GPY_INLINE double ldexp(double x, int e) { return __builtin_ldexp(x, e); }
+GPY_INLINE float ldexpf(float x, int e) { return __builtin_ldexpf(x, e); }
+GPY_INLINE void sincosf(float x, float* s, float* c) { *s = __builtin_sinf(x); *c = __builtin_cosf(x); }
+GPY_INLINE void sincos(double x, double* s, double* c) { *s = __builtin_sin(x); *c = __builtin_cos(x); }
+GPY_INLINE float __expf(float x) { return __builtin_expf(x); }
+GPY_INLINE float __logf(float x) { return __builtin_logf(x); }
+GPY_INLINE float __sinf(float x) { return __builtin_sinf(x); }
+GPY_INLINE float __cosf(float x) { return __builtin_cosf(x); }
+GPY_INLINE float __powf(float x, float y) { return __builtin_powf(x, y); }
+GPY_INLINE float __fdividef(float x, float y) { return x / y; }
+GPY_INLINE int __float2int_rn(float x) { return (int)__builtin_rintf(x); }
+typedef __SIZE_TYPE__ size_t;
 GPY_INLINE float rsqrtf(float x) { return 1.0f / __builtin_sqrtf(x); }
 GPY_INLINE float rsqrt(float x) { return 1.0f / __builtin_sqrtf(x); }
 GPY_INLINE double rsqrt(double x) { return 1.0 / __builtin_sqrt(x); }
@@ -733,9 +752,10 @@ GPY_INLINE float abs(float x) { return __builtin_fabsf(x); }
 GPY_INLINE double abs(double x) { return __builtin_fabs(x); }
 template <class A, class B> GPY_INLINE auto max(A a, B b) -> decltype(a + b) { return a > b ? a : b; }
 template <class A, class B> GPY_INLINE auto min(A a, B b) -> decltype(a + b) { return a < b ? a : b; }
-template <class A> GPY_INLINE bool isnan(A x) { return __builtin_isnan(x); }
-template <class A> GPY_INLINE bool isinf(A x) { return __builtin_isinf(x); }
-template <class A> GPY_INLINE bool isfinite(A x) { return __builtin_isfinite(x); }
+template <class A> GPY_INLINE bool isnan(A x) { return __builtin_isnan((double)x); }
+template <class A> GPY_INLINE bool isinf(A x) { return __builtin_isinf((double)x); }
+template <class A> GPY_INLINE bool isfinite(A x) { return __builtin_isfinite((double)x); }
+template <class A> GPY_INLINE bool signbit(A x) { return __builtin_signbit((double)x); }
 #endif
 )PRELUDE";
 

@@ -374,6 +374,7 @@ bool tier0_interprets(const NodeP& root) {
         auto dtype_of = [](const NodeP& c) { return (c->result ? c->result : c)->dtype; };
         bool ok = true;
         switch (n->op) {
+            case Op::User: return false;  // a user's C++: only a compiled kernel runs it
             case Op::Cast: ok = opcodes().count(key_of(Op::Cast, kLoad, 0, dtype_of(n->in[0]), {}, n->dtype)) > 0; break;
             case Op::Unary:
                 ok = opcodes().count(key_of(Op::Unary, kLoad, uint8_t(n->unary), dtype_of(n->in[0]), {}, n->dtype)) > 0;

@@ -9,6 +9,7 @@
 // scalars), scalars cast to the parameter's type, broadcasting, one output
 // (allocated, or given after the inputs), preamble. Not yet (NotImplementedError):
 // `raw` parameters, several outputs, more than three inputs (docs/differences.md).
+#include <cctype>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -76,6 +77,33 @@ int64_t fnv(const std::string& s) {
     return int64_t(h);
 }
 
+// Whether `code` reads CuPy's loop index `i` or `_ind` without declaring an
+// `i` of its own (`int i`, `for (int i = 0; ...)`).
+bool uses_loop_index(const std::string& code) {
+    auto ident = [](char c) { return std::isalnum((unsigned char)c) || c == '_'; };
+    bool uses = false, declares = false;
+    for (size_t p = 0; p < code.size(); ++p) {
+        if (!ident(code[p]) || (p > 0 && ident(code[p - 1]))) continue;
+        size_t e = p;
+        while (e < code.size() && ident(code[e])) ++e;
+        std::string word = code.substr(p, e - p);
+        if (word == "_ind") uses = true;
+        if (word == "i") {
+            size_t b = p;
+            while (b > 0 && code[b - 1] == ' ') --b;
+            size_t w = b;
+            while (w > 0 && ident(code[w - 1])) --w;
+            std::string before = code.substr(w, b - w);
+            if (before == "int" || before == "long" || before == "auto" || before == "int64_t" || before == "size_t" || before == "unsigned")
+                declares = true;
+            else
+                uses = true;
+        }
+        p = e;
+    }
+    return uses && !declares;
+}
+
 // The dtype a Python scalar takes when it alone binds a placeholder.
 DType scalar_dtype(const Value& v) {
     if (v.kind == VK::Bool) return DType::Bool;
@@ -96,22 +124,26 @@ Value call_kernel(Interp& in, CallArgs& a) {
         if (p.fixed) return;
         auto [it, fresh] = bound.emplace(p.type, d);
         if (!fresh && it->second != d)
-            raise(types::TypeError, std::string("Type is mismatched. ") + p.name + " " + name(it->second) + " " + name(d) + " " + p.type);
+            raise(types::TypeError, std::string("Type is mismatched. ") + p.name + " " + name(d) + " " + name(it->second) + " " + p.type);
     };
     std::vector<Value> arrays(nargs);
     for (size_t i = 0; i < nargs; ++i) {
         const Param& p = i < k->in.size() ? k->in[i] : k->out[i - k->in.size()];
-        if (args[i].is_obj() && args[i].o->type->kind == OK::Array) {
+        if (args[i].is_obj() && args[i].o->type->kind == OK::Array && !as_array(args[i])->numpy_scalar) {
             arrays[i] = args[i];
             bind(p, as_array(args[i])->dtype);
         } else if (i >= k->in.size()) {
             raise(types::TypeError, "Output argument " + p.name + " must be an array");
         }
     }
+    // Scalars: Python numbers, and NumPy scalars (which bind with their own dtype).
     for (size_t i = 0; i < k->in.size(); ++i)
         if (arrays[i].is_undef()) {
-            if (!args[i].is_number()) raise(types::TypeError, std::string("Unsupported type ") + type_name(args[i]) + " for " + k->in[i].name);
-            if (!k->in[i].fixed && !bound.count(k->in[i].type)) bound.emplace(k->in[i].type, scalar_dtype(args[i]));
+            const bool np_scalar = args[i].is_obj() && args[i].o->type->kind == OK::Array;
+            if (!np_scalar && !args[i].is_number())
+                raise(types::TypeError, std::string("Unsupported type ") + type_name(args[i]) + " for " + k->in[i].name);
+            if (!k->in[i].fixed && !bound.count(k->in[i].type))
+                bound.emplace(k->in[i].type, np_scalar ? as_array(args[i])->dtype : scalar_dtype(args[i]));
         }
     auto dtype_of = [&](const Param& p) {
         if (p.fixed) return *p.fixed;
@@ -138,8 +170,13 @@ Value call_kernel(Interp& in, CallArgs& a) {
     std::vector<dag::NodeP> operands;
     for (size_t i = 0; i < k->in.size(); ++i) {
         DType d = dtype_of(k->in[i]);
-        operands.push_back(arrays[i].is_undef() ? dag::make_scalar(d, convert_scalar(args[i], d))
-                                                : dag::make_cast(array_node(as_array(arrays[i])), d));
+        if (!arrays[i].is_undef()) {
+            operands.push_back(dag::make_cast(array_node(as_array(arrays[i])), d));
+        } else if (args[i].is_obj()) {  // a NumPy scalar: its value, cast
+            operands.push_back(dag::make_cast(array_node(as_array(args[i])), d));
+        } else {
+            operands.push_back(dag::make_scalar(d, convert_scalar(args[i], d)));
+        }
     }
     auto code = std::make_shared<dag::UserCode>();
     code->name = k->name;
@@ -154,17 +191,23 @@ Value call_kernel(Interp& in, CallArgs& a) {
         if (!seen) code->types.push_back({p.type, dtype_of(p)});
     }
     const DType out_dtype = dtype_of(k->out[0]);
+    const bool out_given = nargs > k->in.size();
+    if (out_given) {  // the output's old value, which the operation may read
+        if (operands.size() == 3) raise(types::NotImplementedError, "ElementwiseKernel: a given output with three inputs is not supported yet");
+        operands.push_back(dag::make_cast(array_node(as_array(arrays[k->in.size()])), out_dtype));
+        code->out_given = true;
+    }
     if (!k->out[0].fixed) {
         bool seen = false;
         for (auto& [t, d] : code->types) seen |= t == k->out[0].type;
         if (!seen) code->types.push_back({k->out[0].type, out_dtype});
     }
-    std::string key = code->name + '\0' + code->code + '\0' + code->preamble + '\0' + code->out;
+    std::string key = code->name + '\0' + code->code + '\0' + code->preamble + '\0' + code->out + (out_given ? "\1" : "\2");
     for (const std::string& p : code->params) key += '\0' + p;
-    for (auto& [t, d] : code->types) key += '\0' + t + name(d);
+    for (auto& [t, d] : code->types) key += '\0' + t + '\0' + name(d);
     code->id = fnv(key);
     Value result = array_from_node(dag::make_user(code, operands, out_dtype, shape));
-    if (nargs > k->in.size()) {  // the output given: written in place, as CuPy
+    if (out_given) {  // the output given: written in place, as CuPy
         const Value& out = arrays[k->in.size()];
         if (as_array(out)->shape != shape)
             raise(types::ValueError, "Out shape is mismatched");
@@ -199,6 +242,22 @@ Value make_elementwise_kernel(Interp&, CallArgs& a) {
     for (const char* unsupported : {"loop_prep", "after_loop"})
         if (const Value* v = kwarg(a, unsupported); v && !str_of(*v, unsupported).empty())
             raise(types::NotImplementedError, std::string("ElementwiseKernel: ") + unsupported + " is not supported yet");
+    auto identifier = [](const std::string& s) {
+        if (s.empty() || !(std::isalpha((unsigned char)s[0]) || s[0] == '_')) return false;
+        for (char c : s)
+            if (!(std::isalnum((unsigned char)c) || c == '_')) return false;
+        return true;
+    };
+    if (!identifier(k->name)) raise(types::ValueError, "Invalid kernel name: \"" + k->name + "\"");
+    for (const std::vector<Param>* ps : {&k->in, &k->out})
+        for (const Param& p : *ps) {
+            if (p.name == "i") raise(types::ValueError, "Can not use 'i' as a parameter name");
+            if (!identifier(p.name) || !identifier(p.type)) raise(types::ValueError, "Syntax error: " + p.type + " " + p.name);
+        }
+    // CuPy's loop index names: gpy's fused loop has no such variable yet.
+    // (A block that declares its own `i` is the user's business.)
+    if (uses_loop_index(k->operation))
+        raise(types::NotImplementedError, "ElementwiseKernel: the loop indices 'i' and '_ind' are not supported yet");
     if (k->out.size() != 1) raise(types::NotImplementedError, "ElementwiseKernel: exactly one output parameter is supported yet");
     if (k->in.size() > 3) raise(types::NotImplementedError, "ElementwiseKernel: at most three input parameters are supported yet");
     for (const Param& o : k->out)
