@@ -232,3 +232,15 @@ TEST_CASE("nvrtc: a rejected generated kernel is an internal error that points a
     gpy::nvrtc::CompileError bare("NVRTC: NVRTC_ERROR_INVALID_OPTION", "");
     CHECK(gpy::nvrtc::rejected_kernel_message("k", "sm_80", bare).find("NVRTC_ERROR_INVALID_OPTION") != std::string::npos);
 }
+
+TEST_CASE("nvrtc: a kernel with a user's operation that does not compile is the user's error, by name") {
+    const std::string source = std::string("GPY_KERNEL void k() {\n    {  ") + gpy::kUserKernelMarker + "leaky\n y = x +* 2;\n }\n"
+                               "    {  " + gpy::kUserKernelMarker + "other\n }\n    {  " + gpy::kUserKernelMarker + "leaky\n }\n}\n";
+    CHECK(gpy::user_kernel_names(source) == "'leaky', 'other'");
+    CHECK(gpy::user_kernel_names("GPY_KERNEL void k() {}").empty());
+    gpy::nvrtc::CompileError e("NVRTC: NVRTC_ERROR_COMPILATION", "k.cu(3): error: operand of \"*\" must be a pointer");
+    std::string m = gpy::nvrtc::rejected_kernel_message("k_1a2b", "sm_90", e, source);
+    CHECK(m.rfind("ElementwiseKernel 'leaky', 'other' does not compile (NVRTC, sm_90):\n", 0) == 0);
+    CHECK(m.find("must be a pointer") != std::string::npos);
+    CHECK(m.find("internal error") == std::string::npos);
+}
