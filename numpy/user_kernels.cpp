@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "codegen/dag.h"
+#include "codegen/emit_internal.h"
 #include "numpy/array.h"
 #include "numpy/module_parts.h"
 #include "numpy/np_args.h"
@@ -70,12 +71,6 @@ struct KernelObj : Object {
     bool no_return = false, return_tuple = false;
     KernelObj() : Object(kernel_type()) {}
 };
-
-int64_t fnv(const std::string& s) {
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    return int64_t(h);
-}
 
 // Whether `code` reads CuPy's loop index `i` or `_ind` without declaring an
 // `i` of its own (`int i`, `for (int i = 0; ...)`).
@@ -205,7 +200,7 @@ Value call_kernel(Interp& in, CallArgs& a) {
     std::string key = code->name + '\0' + code->code + '\0' + code->preamble + '\0' + code->out + (out_given ? "\1" : "\2");
     for (const std::string& p : code->params) key += '\0' + p;
     for (auto& [t, d] : code->types) key += '\0' + t + '\0' + name(d);
-    code->id = fnv(key);
+    code->id = int64_t(fnv1a(key));
     Value result = array_from_node(dag::make_user(code, operands, out_dtype, shape));
     if (out_given) {  // the output given: written in place, as CuPy
         const Value& out = arrays[k->in.size()];

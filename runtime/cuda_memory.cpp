@@ -138,14 +138,11 @@ uint8_t* managed_host_access(Buffer* b, bool) {
 }
 uint8_t* managed_device_access(Buffer* b, bool) { return static_cast<uint8_t*>(b->data); }
 
-void free_device_memory(Buffer* b) noexcept;
-void free_managed_memory(Buffer* b) noexcept;
-
 }  // namespace
 
 // How ~Buffer frees a CUDA buffer and how host and kernels reach it (base/buffer.h).
-const DeviceMemoryOps kDeviceMemory{free_device_memory, device_host_access, device_device_access};
-const DeviceMemoryOps kManagedMemory{free_managed_memory, managed_host_access, managed_device_access};
+const DeviceMemoryOps kDeviceMemory{free_cuda_buffer, device_host_access, device_device_access};
+const DeviceMemoryOps kManagedMemory{free_cuda_buffer, managed_host_access, managed_device_access};
 
 Buffer* allocate_cuda_buffer(int device, size_t nbytes, bool zero) {
     phase::Scope timed(phase::Alloc);
@@ -208,10 +205,6 @@ void copy_on_device(const BufferRef& dst, size_t dst_offset, const BufferRef& sr
     note_device_work(dst->device_index);
 }
 
-namespace {
-void free_device_memory(Buffer* b) noexcept { free_cuda_buffer(b); }
-void free_managed_memory(Buffer* b) noexcept { free_cuda_buffer(b); }
-}  // namespace
 
 void retire_cuda_stream(int device, cuda::CUstream stream) noexcept {
     if (!cuda::try_api() || device < 0) return;
