@@ -17,6 +17,21 @@ void Backend::gemm(bool, bool, int, int, int, const double*, int, const double*,
 }
 
 
+std::shared_ptr<RawFunction> Backend::raw_function(const RawSource& source, const std::string& expr) {
+    const ArrayContext* c = array_context();
+    return cpu_raw_function(source, expr, c ? c->cache_dir : std::string());
+}
+
+// The CPU's only settable attribute: how much dynamic shared memory a launch may ask.
+void Backend::raw_set_attribute(RawFunction& f, const std::string& name, int value) {
+    if (name != "max_dynamic_shared_size_bytes" && name != "preferred_shared_memory_carveout")
+        throw std::invalid_argument("no settable function attribute " + name);
+    if (name == "max_dynamic_shared_size_bytes" && (value < 0 || value > f.attributes[name]))
+        throw RawLaunchError("max_dynamic_shared_size_bytes " + std::to_string(value) + " is over the CPU's " +
+                             std::to_string(f.attributes[name]));
+    f.attributes[name] = value;
+}
+
 BackendChoice choose_backend(const std::string& requested, int device) {
     BackendChoice c;
     if (requested == "cpu") {

@@ -10,6 +10,7 @@
 
 #include "runtime/array_context.h"
 #include "runtime/philox.h"
+#include "runtime/raw_kernel.h"
 #include "runtime/philox_cuda.h"
 #include "runtime/fill_cuda.h"
 #include "runtime/scan_cuda.h"
@@ -99,6 +100,15 @@ public:
     }
     // out[k] = flat[k] / inner % len on device data; false: the host does it.
     virtual bool unravel(const int64_t* flat, int64_t count, int64_t inner, int64_t len, int64_t* out) { return false; }
+    // A user's raw CUDA kernel (runtime/raw_kernel.h): compiled for this
+    // backend (the CPU's emulation by default), launched, an attribute set
+    // by CuPy's name. Compile errors are RawCompileErrors; refused launches
+    // RawLaunchErrors (CPU) or DeviceErrors.
+    virtual std::shared_ptr<RawFunction> raw_function(const RawSource& source, const std::string& expr);
+    virtual void raw_launch(RawFunction& f, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args) {
+        cpu_raw_launch(f, grid, block, shared_bytes, args);
+    }
+    virtual void raw_set_attribute(RawFunction& f, const std::string& name, int value);
     // The `elem`-byte element at dst + j * stride = src[k], j = idx[k] (+ n
     // when negative), k < count, the last k winning for repeated j (any, when
     // `uniform`), on device data (runtime/gather_cuda.h); writes nothing and

@@ -750,6 +750,16 @@ public:
         device_call([&] { *first_bad = ufunc_at_on_device(array_device_index(), op, type, idx, count, dst, n, stride, values, uniform); });
         return true;
     }
+    std::shared_ptr<RawFunction> raw_function(const RawSource& source, const std::string& expr) override {
+        const ArrayContext* c = array_context();
+        return device_call([&] { return cuda_raw_function(array_device_index(), source, expr, c ? c->cache_dir : std::string()); });
+    }
+    void raw_launch(RawFunction& f, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args) override {
+        device_call([&] { cuda_raw_launch(f, grid, block, shared_bytes, args); });
+    }
+    void raw_set_attribute(RawFunction& f, const std::string& name, int value) override {
+        device_call([&] { cuda_raw_set_attribute(f, name, value); });
+    }
     bool gather(const int64_t* idx, int64_t count, const char* src, int64_t n, int64_t stride, size_t elem, char* dst,
                 int64_t* first_bad) override {
         device_call([&] { *first_bad = gather_on_device(array_device_index(), idx, count, src, n, stride, elem, dst); });

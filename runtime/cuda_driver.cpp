@@ -50,6 +50,8 @@ bool bind_all(void* lib, Api& a, std::string& missing) {
     GPY_BIND(cuModuleLoadData, "cuModuleLoadData")
     GPY_BIND(cuModuleGetFunction, "cuModuleGetFunction")
     GPY_BIND(cuModuleUnload, "cuModuleUnload")
+    GPY_BIND(cuFuncGetAttribute, "cuFuncGetAttribute")
+    GPY_BIND(cuFuncSetAttribute, "cuFuncSetAttribute")
     GPY_BIND(cuLaunchKernel, "cuLaunchKernel")
     GPY_BIND(cuOccupancyMaxPotentialBlockSize, "cuOccupancyMaxPotentialBlockSize")
     GPY_BIND(cuMemAlloc, "cuMemAlloc_v2")

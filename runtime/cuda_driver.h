@@ -60,6 +60,8 @@ struct Api {
     CUresult (*cuModuleLoadData)(CUmodule*, const void* image);
     CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char* name);
     CUresult (*cuModuleUnload)(CUmodule);
+    CUresult (*cuFuncGetAttribute)(int* value, int attribute, CUfunction);
+    CUresult (*cuFuncSetAttribute)(CUfunction, int attribute, int value);
     CUresult (*cuLaunchKernel)(CUfunction, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                unsigned bz, unsigned shared_bytes, CUstream, void** params, void** extra);
     CUresult (*cuOccupancyMaxPotentialBlockSize)(int* min_grid, int* block, CUfunction, CUoccupancyB2DSize,

@@ -31,6 +31,8 @@ struct Api {
     Result (*get_program_log)(Program, char*);
     Result (*get_cubin_size)(Program, size_t*);
     Result (*get_cubin)(Program, char*);
+    Result (*add_name_expression)(Program, const char*);
+    Result (*get_lowered_name)(Program, const char*, const char**);
 };
 
 struct Loaded {
@@ -56,7 +58,8 @@ const Loaded& loaded() {
                    bind(lib, "nvrtcCompileProgram", a.compile_program) &&
                    bind(lib, "nvrtcGetProgramLogSize", a.get_program_log_size) &&
                    bind(lib, "nvrtcGetProgramLog", a.get_program_log) && bind(lib, "nvrtcGetCUBINSize", a.get_cubin_size) &&
-                   bind(lib, "nvrtcGetCUBIN", a.get_cubin);
+                   bind(lib, "nvrtcGetCUBIN", a.get_cubin) && bind(lib, "nvrtcAddNameExpression", a.add_name_expression) &&
+                   bind(lib, "nvrtcGetLoweredName", a.get_lowered_name);
         if (!all) {
             r.why = "libnvrtc lacks an expected entry point (too old?)";
             return r;
@@ -157,6 +160,49 @@ std::string compile(const std::string& source, const std::string& name, const st
     std::string cubin(size, '\0');
     check(api.get_cubin(g.prog, cubin.data()), "nvrtcGetCUBIN");
     return cubin;
+}
+
+UserModule compile_user(const std::string& source, const std::string& name, const std::string& arch,
+                        const std::vector<std::string>& options, const std::vector<std::string>& name_expressions) {
+    const Loaded& l = loaded();
+    if (!l.ok) throw CompileError("NVRTC unavailable: " + l.why, l.why);
+    const Api& api = l.api;
+    ProgramGuard g{api};
+    auto check = [&](Result r, const char* what) {
+        if (r != 0) throw CompileError(std::string(what) + " failed: " + api.get_error_string(r), "");
+    };
+    check(api.create_program(&g.prog, source.c_str(), name.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
+    for (const std::string& e : name_expressions) check(api.add_name_expression(g.prog, e.c_str()), "nvrtcAddNameExpression");
+    // The user's options as given (CuPy's), the device's architecture, and
+    // C++17 unless they name a standard.
+    std::string arch_opt = "--gpu-architecture=" + arch;
+    std::vector<const char*> opts = {arch_opt.c_str()};
+    bool has_std = false;
+    for (const std::string& o : options) {
+        opts.push_back(o.c_str());
+        has_std |= o.rfind("-std", 0) == 0 || o.rfind("--std", 0) == 0;
+    }
+    if (!has_std) opts.push_back("-std=c++17");
+    Result compiled = api.compile_program(g.prog, int(opts.size()), opts.data());
+    size_t log_size = 0;
+    std::string log;
+    if (api.get_program_log_size(g.prog, &log_size) == 0 && log_size > 1) {
+        log.resize(log_size);
+        api.get_program_log(g.prog, log.data());
+        log.resize(log_size - 1);
+    }
+    if (compiled != 0) throw CompileError(std::string("NVRTC: ") + api.get_error_string(compiled), log);
+    UserModule m;
+    size_t size = 0;
+    check(api.get_cubin_size(g.prog, &size), "nvrtcGetCUBINSize");
+    m.cubin.assign(size, '\0');
+    check(api.get_cubin(g.prog, m.cubin.data()), "nvrtcGetCUBIN");
+    for (const std::string& e : name_expressions) {
+        const char* lowered = nullptr;
+        check(api.get_lowered_name(g.prog, e.c_str(), &lowered), "nvrtcGetLoweredName");
+        m.lowered.push_back(lowered);
+    }
+    return m;
 }
 
 namespace {

@@ -10,6 +10,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace gpy::nvrtc {
 
@@ -40,6 +41,16 @@ std::string version();
 // Returns the cubin's bytes; throws CompileError.
 std::string compile(const std::string& source, const std::string& name, const std::string& arch, bool fast_math = false,
                     bool fast_compile = false);
+
+// A user's module (np.RawModule): compiled with the user's options as CuPy
+// passes them (plus the architecture, and -std=c++17 unless one is named;
+// no gpy math options), each name expression lowered to its symbol.
+struct UserModule {
+    std::string cubin;
+    std::vector<std::string> lowered;  // one per name expression
+};
+UserModule compile_user(const std::string& source, const std::string& name, const std::string& arch,
+                        const std::vector<std::string>& options, const std::vector<std::string>& name_expressions);
 
 // "--fmad=false": no FMA contraction, IEEE division and square root, so
 // results match NumPy's unfused arithmetic (as the CPU backend's

@@ -1,0 +1,451 @@
+// np.RawKernel and np.RawModule (CuPy's cupy.RawKernel / cupy.RawModule): a
+// user's kernel written whole in CUDA C++, launched CuPy's way,
+// k((grid,), (block,), (args...), shared_mem=0), or numba's, k[grid, block](*args).
+// The backend compiles it (runtime/raw_kernel.h: NVRTC on a GPU, the CPU's
+// emulation of CUDA otherwise).
+//
+// Arguments: an ndarray passes a pointer to its first element (materialised;
+// pending results that read it are computed first when the kernel may write
+// it); a scalar passes its value. Where the parameters are known (the CPU
+// compile finds them, on either backend) each argument is checked against its
+// parameter (pointer or value, the pointee's dtype) and a scalar is converted
+// to the parameter's type; where they are not, scalars pass as CuPy passes
+// them (bool 1 byte, int int64, float float64, complex complex128, a NumPy
+// scalar its own bytes).
+#include <cstring>
+#include <map>
+#include <memory>
+
+#include "numpy/array.h"
+#include "numpy/module_parts.h"
+#include "numpy/np_args.h"
+#include "numpy/ufuncs.h"
+#include "runtime/backend.h"
+
+namespace gpy {
+
+namespace {
+
+TypeObject* compile_exception_type() {
+    // CuPy's cupy.cuda.compiler.CompileException; here also a RuntimeError.
+    static TypeObject* t = [] {
+        auto* e = new TypeObject("CompileException", types::RuntimeError, OK::Exception);
+        e->doc = "A raw kernel's source does not compile.";
+        return e;
+    }();
+    return t;
+}
+
+TypeObject* raw_kernel_type();
+TypeObject* raw_module_type();
+
+// A module's source, shared by the module and the kernels taken from it.
+struct RawModuleObj : Object {
+    std::shared_ptr<RawSource> source;
+    RawModuleObj() : Object(raw_module_type()) {}
+};
+
+struct RawKernelObj : Object {
+    std::shared_ptr<RawSource> source;
+    std::string name;  // a function name or a name expression
+    std::string kind;  // "RawKernel" for messages
+    // Compiled per backend and device (interpreters may differ).
+    std::map<std::tuple<const Backend*, DeviceKind, int>, std::shared_ptr<RawFunction>> compiled;
+    RawKernelObj() : Object(raw_kernel_type()) {}
+};
+
+RawKernelObj* self_kernel(const Value& v) { return static_cast<RawKernelObj*>(v.o); }
+
+[[noreturn]] void raise_compile_error(const RawKernelObj* k, const RawCompileError& e) {
+    raise(compile_exception_type(), k->kind + " '" + k->name + "' does not compile:\n" + (e.log.empty() ? std::string(e.what()) : e.log));
+}
+
+// The kernel on the interpreter's backend and device: compiled on first use.
+RawFunction& function_of(RawKernelObj* k) {
+    Backend* be = array_backend();
+    if (!be) raise(types::RuntimeError, "no array backend");
+    auto key = std::make_tuple(static_cast<const Backend*>(be), be->kind(), array_device_index());
+    auto it = k->compiled.find(key);
+    if (it != k->compiled.end()) return *it->second;
+    std::shared_ptr<RawFunction> f;
+    try {
+        f = be->raw_function(*k->source, k->name);
+        if (!f->params) {
+            // A GPU's module: the parameters from the CPU's compile of the same
+            // text, when the emulation can compile it (else unchecked, as CuPy).
+            const ArrayContext* c = array_context();
+            try {
+                f->params = cpu_raw_function(*k->source, k->name, c ? c->cache_dir : std::string())->params;
+            } catch (const std::exception&) {
+            }
+        }
+    } catch (const RawCompileError& e) {
+        raise_compile_error(k, e);
+    } catch (const RawLaunchError& e) {
+        raise(types::RuntimeError, e.what());
+    } catch (const DeviceError& e) {
+        raise(types::RuntimeError, e.what());
+    }
+    k->compiled[key] = f;
+    return *f;
+}
+
+// (x,), (x, y), (x, y, z) or an int.
+RawDims dims_of(const Value& v, const char* what) {
+    std::vector<int64_t> d;
+    if (v.kind == VK::Int || (v.is_obj() && v.o->type->kind == OK::Array)) {
+        d.push_back(index_arg(v));
+    } else if (v.is_obj() && (v.o->type == types::tuple || v.o->type == types::list)) {
+        const auto& items = v.o->type == types::tuple ? static_cast<TupleObj*>(v.o)->items : static_cast<ListObj*>(v.o)->items;
+        for (const Value& x : items) d.push_back(index_arg(x));
+    } else {
+        raise(types::TypeError, std::string(what) + " must be an int or a tuple of 1 to 3 ints, not " + type_name(v));
+    }
+    if (d.empty() || d.size() > 3) raise(types::ValueError, std::string(what) + " must have 1 to 3 dimensions");
+    for (int64_t x : d)
+        if (x < 0 || x > UINT32_MAX) raise(types::ValueError, std::string(what) + " dimension out of range: " + std::to_string(x));
+    RawDims r;
+    r.x = unsigned(d[0]);
+    if (d.size() > 1) r.y = unsigned(d[1]);
+    if (d.size() > 2) r.z = unsigned(d[2]);
+    return r;
+}
+
+std::optional<DType> dtype_of_param(const RawParam& p) {
+    switch (p.kind) {
+    case 'b': return DType::Bool;
+    case 'f': return p.size == 2 ? DType::Float16 : p.size == 4 ? DType::Float32 : p.size == 8 ? std::optional(DType::Float64) : std::nullopt;
+    case 'i': return p.size == 1 ? DType::Int8 : p.size == 2 ? DType::Int16 : p.size == 4 ? DType::Int32 : DType::Int64;
+    case 'u': return p.size == 1 ? DType::UInt8 : p.size == 2 ? DType::UInt16 : p.size == 4 ? DType::UInt32 : DType::UInt64;
+    default: return std::nullopt;
+    }
+}
+
+struct Packed {
+    std::vector<std::array<uint8_t, 16>> values;
+    std::vector<void*> pointers;
+};
+
+void put_scalar(std::array<uint8_t, 16>& out, DType t, const dag::ScalarValue& s) {
+    out.fill(0);
+    switch (t) {
+    case DType::Float32: std::memcpy(out.data(), &s.f32, 4); break;
+    case DType::Float64: std::memcpy(out.data(), &s.f, 8); break;
+    case DType::Float16: std::memcpy(out.data(), &s.f16_bits, 2); break;
+    case DType::Bool: out[0] = s.b ? 1 : 0; break;
+    case DType::Complex64: {
+        const float re = float(s.f), im = float(s.imag);
+        std::memcpy(out.data(), &re, 4);
+        std::memcpy(out.data() + 4, &im, 4);
+        break;
+    }
+    case DType::Complex128:
+        std::memcpy(out.data(), &s.f, 8);
+        std::memcpy(out.data() + 8, &s.imag, 8);
+        break;
+    default: std::memcpy(out.data(), &s.i, itemsize(t)); break;  // integers: the low bytes
+    }
+}
+
+std::string arg_label(const RawKernelObj* k, size_t i) {
+    return "argument " + std::to_string(i + 1) + " of " + k->kind + " '" + k->name + "'";
+}
+
+// Packs arguments: an array's pointer, a scalar's bytes (see the file's comment).
+void pack(RawKernelObj* k, const RawFunction& f, const Value* args, size_t n, Packed& out) {
+    const bool on_gpu = array_backend()->kind() == DeviceKind::CUDA;
+    if (f.params && f.params->size() != n)
+        raise(types::TypeError, k->kind + " '" + k->name + "' takes " + std::to_string(f.params->size()) + " arguments (" +
+                                    std::to_string(n) + " given)");
+    out.values.resize(n);
+    out.pointers.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+        const Value& v = args[i];
+        const RawParam* p = f.params ? &(*f.params)[i] : nullptr;
+        ArrayObj* a = as_array(v);
+        if (a && !a->numpy_scalar) {
+            if (p && !p->pointer)
+                raise(types::TypeError, arg_label(k, i) + " is " + raw_param_text(*p) + ": an array was given");
+            if (p && p->size > 0) {
+                std::optional<DType> want = dtype_of_param(*p);
+                const bool any_bytes = p->size == 1 && (p->kind == 'i' || p->kind == 'u');  // char*: any array's bytes
+                const bool fits = want ? *want == a->dtype : p->kind == 'o' && size_t(p->size) == itemsize(a->dtype);
+                if (!fits && !any_bytes)
+                    raise(types::TypeError, arg_label(k, i) + " is " + raw_param_text(*p) + ": an array of " + name(a->dtype) + " was given");
+            }
+            materialize(a);
+            const bool writes = !p || !p->const_pointee;
+            if (writes) flush_readers(a->buffer.get(), a);
+            uint8_t* base;
+            if (on_gpu) {
+                if (a->buffer->device != DeviceKind::CUDA)
+                    raise(types::ValueError, arg_label(k, i) + " is an array in host memory; the kernel runs on the GPU");
+                base = writes ? a->buffer.device_bytes() : const_cast<uint8_t*>(a->buffer.device_read_bytes());
+            } else {
+                base = writes ? a->buffer.bytes() : const_cast<uint8_t*>(a->buffer.host_read_bytes());
+            }
+            void* ptr = base + a->offset;
+            std::memcpy(out.values[i].data(), &ptr, sizeof ptr);
+        } else if (a || v.is_number() || v.kind == VK::Bool || (v.is_obj() && v.o->type == types::complex)) {
+            if (p && p->pointer)
+                raise(types::TypeError, arg_label(k, i) + " is " + raw_param_text(*p) + ": a scalar (" + type_name(v) + ") was given");
+            DType t;
+            if (p) {
+                std::optional<DType> want = dtype_of_param(*p);
+                const DType given = a ? a->dtype : v.kind == VK::Bool ? DType::Bool : v.kind == VK::Int ? DType::Int64
+                                               : v.kind == VK::Float ? DType::Float64 : DType::Complex128;
+                if (!want) {  // a struct: a NumPy scalar (or Python complex) of its size
+                    if (size_t(p->size) != itemsize(given))
+                        raise(types::TypeError, arg_label(k, i) + " is " + raw_param_text(*p) + ": a " + name(given) + " scalar was given");
+                    t = given;
+                } else {
+                    if ((is_inexact(given) && !is_inexact(*want)) || (is_complex(given) && !is_complex(*want)))
+                        raise(types::TypeError, arg_label(k, i) + " is " + raw_param_text(*p) + ": a " + type_name(v) + " was given");
+                    t = *want;
+                }
+            } else {
+                t = a ? a->dtype : v.kind == VK::Bool ? DType::Bool : v.kind == VK::Int ? DType::Int64
+                                 : v.kind == VK::Float ? DType::Float64 : DType::Complex128;
+            }
+            if (a && a->dtype == t) {
+                materialize(a);
+                std::memcpy(out.values[i].data(), a->buffer.host_read_bytes() + a->offset, itemsize(t));
+            } else {
+                put_scalar(out.values[i], t, convert_scalar(v, t));
+            }
+        } else {
+            raise(types::TypeError, std::string("Unsupported type <class '") + type_name(v) + "'>");
+        }
+        out.pointers[i] = out.values[i].data();
+    }
+}
+
+void launch(Interp&, RawKernelObj* k, RawDims grid, RawDims block, int64_t shared, const Value* args, size_t n) {
+    if (shared < 0) raise(types::ValueError, "shared_mem must be non-negative");
+    RawFunction& f = function_of(k);
+    Packed packed;
+    pack(k, f, args, n, packed);
+    try {
+        array_backend()->raw_launch(f, grid, block, size_t(shared), packed.pointers);
+    } catch (const RawLaunchError& e) {
+        raise(types::RuntimeError, k->kind + " '" + k->name + "': " + e.what());
+    } catch (const DeviceError& e) {
+        raise(types::RuntimeError, e.what());
+    }
+}
+
+// k(grid, block, args, *, shared_mem=0)
+Value kernel_call(Interp& in, CallArgs& a) {
+    RawKernelObj* k = self_kernel(a.pos[0]);
+    if (a.npos != 4) raise(types::TypeError, "__call__() takes exactly 3 positional arguments (grid, block, args) (" + std::to_string(a.npos - 1) + " given)");
+    int64_t shared = 0;
+    for (auto& [key, v] : a.kw ? *a.kw : std::vector<std::pair<std::string, Value>>{}) {
+        if (key == "shared_mem") shared = index_arg(v);
+        else if (key == "enable_cooperative_groups") {
+            if (truthy(v)) raise(types::NotImplementedError, "enable_cooperative_groups is not supported yet");
+        } else raise(types::TypeError, "__call__() got an unexpected keyword argument '" + key + "'");
+    }
+    const Value& args = a.pos[3];
+    if (!args.is_obj() || (args.o->type != types::tuple && args.o->type != types::list))
+        raise(types::TypeError, "args must be a tuple, not " + std::string(type_name(args)));
+    const auto& items = args.o->type == types::tuple ? static_cast<TupleObj*>(args.o)->items : static_cast<ListObj*>(args.o)->items;
+    launch(in, k, dims_of(a.pos[1], "grid"), dims_of(a.pos[2], "block"), shared, items.data(), items.size());
+    return Value::none();
+}
+
+// k[grid, block] / k[grid, block, stream] / k[grid, block, stream, shared_mem]: a launcher of *args.
+Value launcher_call(Interp& in, CallArgs& a) {
+    auto* cfg = static_cast<TupleObj*>(a.pos[0].o);
+    if (a.nkw()) raise(types::TypeError, "a kernel launch takes positional arguments only");
+    const int64_t shared = cfg->items.size() > 3 ? index_arg(cfg->items[3]) : 0;
+    launch(in, self_kernel(cfg->items[0]), dims_of(cfg->items[1], "grid"), dims_of(cfg->items[2], "block"), shared, a.pos + 1,
+           a.npos - 1);
+    return Value::none();
+}
+
+Value kernel_getitem(Interp&, const Value& self, const Value& key) {
+    if (!key.is_obj() || key.o->type != types::tuple) raise(types::TypeError, "a launch configuration is kernel[grid, block]");
+    const auto& items = static_cast<TupleObj*>(key.o)->items;
+    if (items.size() < 2 || items.size() > 4) raise(types::TypeError, "a launch configuration is kernel[grid, block, stream=None, shared_mem=0]");
+    if (items.size() > 2 && !items[2].is_none())
+        raise(types::NotImplementedError, "a stream in the launch configuration: launch inside `with stream:` instead");
+    std::vector<Value> cfg = {self};
+    cfg.insert(cfg.end(), items.begin(), items.end());
+    auto* b = new BuiltinObj(self_kernel(self)->name, launcher_call, self_kernel(self)->name + "(*args)", "A configured kernel launch.");
+    b->bound = make_tuple(std::move(cfg));
+    return Value::object(b);
+}
+
+Value strings_tuple(const std::vector<std::string>& v) {
+    std::vector<Value> items;
+    for (const std::string& s : v) items.push_back(make_str(s));
+    return make_tuple(std::move(items));
+}
+
+Value kernel_getattr(Interp& in, const Value& self, const std::string& attr) {
+    RawKernelObj* k = self_kernel(self);
+    if (attr == "code") return make_str(k->source->code);
+    if (attr == "name") return make_str(k->name);
+    if (attr == "options") return strings_tuple(k->source->options);
+    if (attr == "backend") return make_str("nvrtc");
+    if (attr == "attributes") {
+        RawFunction& f = function_of(k);
+        auto* d = new DictObj();
+        Value r = Value::object(d);
+        for (auto& [name, value] : f.attributes) d->table.set(in, make_str(name), Value::integer(value));
+        return r;
+    }
+    static const char* const names[] = {"max_threads_per_block", "shared_size_bytes", "const_size_bytes", "local_size_bytes",
+                                        "num_regs", "ptx_version", "binary_version", "cache_mode_ca",
+                                        "max_dynamic_shared_size_bytes", "preferred_shared_memory_carveout"};
+    for (const char* n : names)
+        if (attr == n) {
+            RawFunction& f = function_of(k);
+            auto it = f.attributes.find(attr);
+            return Value::integer(it == f.attributes.end() ? 0 : it->second);
+        }
+    return Value();
+}
+
+void kernel_setattr(Interp&, const Value& self, const std::string& attr, Value v) {
+    RawKernelObj* k = self_kernel(self);
+    if (attr != "max_dynamic_shared_size_bytes" && attr != "preferred_shared_memory_carveout")
+        raise(types::AttributeError, "attribute '" + attr + "' of '" + k->kind + "' objects is not writable");
+    RawFunction& f = function_of(k);
+    const int64_t value = index_arg(v);
+    try {
+        array_backend()->raw_set_attribute(f, attr, int(value));
+    } catch (const std::exception& e) {
+        raise(types::ValueError, attr + ": " + e.what());
+    }
+}
+
+std::string kernel_repr(Interp&, const Value& self) {
+    return "<" + self_kernel(self)->kind + " '" + self_kernel(self)->name + "'>";
+}
+
+TypeObject* raw_kernel_type() {
+    static TypeObject* t = [] {
+        auto* t = new TypeObject("RawKernel", nullptr, OK::Other);
+        t->getattr = kernel_getattr;
+        t->setattr = kernel_setattr;
+        t->getitem = kernel_getitem;
+        t->repr = kernel_repr;
+        def_method(t, "__call__", kernel_call, "__call__(grid, block, args, *, shared_mem=0)",
+                   "Launches the kernel: grid and block are tuples of 1 to 3 ints, args a tuple.");
+        return t;
+    }();
+    return t;
+}
+
+std::vector<std::string> strings_arg(Interp& in, const Value* v, const char* what) {
+    std::vector<std::string> out;
+    if (!v || v->is_none()) return out;
+    if (v->is_obj() && v->o->type == types::str) return {str_of(*v, what)};
+    for (const Value& x : to_vector(in, *v)) out.push_back(str_of(x, what));
+    return out;
+}
+
+void reject_unsupported(CallArgs& a, const char* what) {
+    static const char* const flags[] = {"translate_cucomplex", "enable_cooperative_groups", "jitify"};
+    for (const char* f : flags)
+        if (const Value* v = kwarg(a, f); v && truthy(*v))
+            raise(types::NotImplementedError, std::string(what) + ": " + f + " is not supported yet");
+    if (const Value* v = kwarg(a, "backend"); v && !v->is_none()) {
+        const std::string& b = str_of(*v, "backend");
+        if (b != "nvrtc" && b != "nvcc") raise(types::ValueError, "backend must be 'nvrtc' or 'nvcc', not '" + b + "'");
+    }
+}
+
+// RawKernel(code, name, options=(), backend='nvrtc', translate_cucomplex=False, *, enable_cooperative_groups=False, jitify=False)
+Value make_raw_kernel(Interp& in, CallArgs& a) {
+    const Value* code = arg(a, 0, "code");
+    const Value* name = arg(a, 1, "name");
+    if (!code || !name) raise(types::TypeError, "RawKernel() missing required argument '" + std::string(code ? "name" : "code") + "'");
+    reject_unsupported(a, "RawKernel");
+    auto* k = new RawKernelObj();
+    Value keep = Value::object(k);
+    k->source = std::make_shared<RawSource>();
+    k->source->code = str_of(*code, "code");
+    k->source->options = strings_arg(in, arg(a, 2, "options"), "options");
+    k->name = str_of(*name, "name");
+    k->kind = "RawKernel";
+    k->source->file = k->name + ".cu";
+    return keep;
+}
+
+Value module_get_function(Interp&, CallArgs& a) {
+    auto* m = static_cast<RawModuleObj*>(a.pos[0].o);
+    const Value* name = arg(a, 1, "name");
+    if (!name) raise(types::TypeError, "get_function() missing required argument 'name'");
+    auto* k = new RawKernelObj();
+    Value keep = Value::object(k);
+    k->source = m->source;
+    k->name = str_of(*name, "name");
+    k->kind = "RawModule function";
+    function_of(k);  // CuPy compiles here: a missing function is an error now
+    return keep;
+}
+
+Value module_compile(Interp&, CallArgs&) { return Value::none(); }
+
+Value module_getattr(Interp&, const Value& self, const std::string& attr) {
+    auto* m = static_cast<RawModuleObj*>(self.o);
+    if (attr == "code") return make_str(m->source->code);
+    if (attr == "options") return strings_tuple(m->source->options);
+    if (attr == "name_expressions") return m->source->name_expressions.empty() ? Value::none() : strings_tuple(m->source->name_expressions);
+    if (attr == "backend") return make_str("nvrtc");
+    return Value();
+}
+
+Value module_get_global(Interp&, CallArgs&) {
+    raise(types::NotImplementedError, "RawModule.get_global is not supported yet");
+}
+
+TypeObject* raw_module_type() {
+    static TypeObject* t = [] {
+        auto* t = new TypeObject("RawModule", nullptr, OK::Other);
+        t->getattr = module_getattr;
+        def_method(t, "get_function", module_get_function, "get_function(name)",
+                   "The kernel `name` (a function name or one of the name expressions).");
+        def_method(t, "compile", module_compile, "compile(log_stream=None)", "Compiles the module (done on first use anyway).");
+        def_method(t, "get_global", module_get_global, "get_global(name)", "Not supported yet.");
+        return t;
+    }();
+    return t;
+}
+
+// RawModule(code=None, path=None, options=(), backend='nvrtc', translate_cucomplex=False, *,
+//           enable_cooperative_groups=False, name_expressions=None, jitify=False)
+Value make_raw_module(Interp& in, CallArgs& a) {
+    const Value* code = arg(a, 0, "code");
+    if (const Value* path = arg(a, 1, "path"); path && !path->is_none())
+        raise(types::NotImplementedError, "RawModule(path=...): loading a compiled module is not supported yet; pass code=");
+    if (!code || code->is_none()) raise(types::TypeError, "RawModule() needs code=");
+    reject_unsupported(a, "RawModule");
+    auto* m = new RawModuleObj();
+    Value keep = Value::object(m);
+    m->source = std::make_shared<RawSource>();
+    m->source->code = str_of(*code, "code");
+    m->source->options = strings_arg(in, arg(a, 2, "options"), "options");
+    m->source->name_expressions = strings_arg(in, kwarg(a, "name_expressions"), "name_expressions");
+    m->source->file = "module.cu";
+    return keep;
+}
+
+}  // namespace
+
+void add_raw_kernel_functions(Interp&, ModuleObj* m) {
+    Value k = make_builtin("RawKernel", make_raw_kernel,
+                           "RawKernel(code, name, options=(), backend='nvrtc', translate_cucomplex=False, *, "
+                           "enable_cooperative_groups=False, jitify=False)",
+                           "A kernel written in CUDA C++ (CuPy's), on the GPU or the CPU's emulation of CUDA.");
+    m->set("RawKernel", k);
+    m->set("RawModule", make_builtin("RawModule", make_raw_module,
+                                     "RawModule(code=None, path=None, options=(), backend='nvrtc', translate_cucomplex=False, *, "
+                                     "enable_cooperative_groups=False, name_expressions=None, jitify=False)",
+                                     "A module of CUDA C++ kernels (CuPy's); get_function(name) gives one."));
+    m->set("CompileException", Value::object(compile_exception_type()));
+}
+
+}  // namespace gpy

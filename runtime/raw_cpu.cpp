@@ -1,0 +1,229 @@
+// Raw CUDA kernels on the CPU: the user's source after the emulation prelude
+// (runtime/raw_cpu_prelude.h), with an entry point and a parameter table per
+// kernel, compiled by the CPU JIT (cached like generated kernels), and blocks
+// handed to the thread pool.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <regex>
+#include <set>
+
+#include "codegen/prelude.h"
+#include "runtime/cpu_jit.h"
+#include "runtime/nvrtc.h"
+#include "runtime/nvrtc_shadow.h"
+#include "runtime/raw_cpu_prelude.h"
+#include "runtime/raw_kernel.h"
+#include "runtime/thread_pool.h"
+
+namespace gpy {
+
+namespace {
+
+constexpr size_t kFiberStack = size_t(1) << 16;  // gpy_emu::kStack
+constexpr size_t kDynamicShared = size_t(256) << 10;  // gpy_dynamic_shared's size
+
+using RunFn = int (*)(void**, const unsigned*, unsigned long, unsigned long, char*, int);
+using SigFn = const int* (*)();
+
+struct CpuRawFunction : RawFunction {
+    RunFn run = nullptr;
+    bool fibers = false;  // barriers or warp operations: a fiber per thread
+    bool serial = false;  // statics (shared memory) or fibers: one block at a time
+};
+
+// `extern __shared__ T name[];` (dynamic shared memory) becomes a pointer into
+// the module's buffer; __align__ is dropped (the buffer is 16-byte aligned).
+std::string rewrite_dynamic_shared(const std::string& code) {
+    static const std::regex decl(R"(extern\s+__shared__\s+([^;\[\]]*?)\s*\b(\w+)\s*\[\s*\]\s*;)");
+    static const std::regex align(R"(__align__\s*\(\s*\d+\s*\))");
+    std::string out;
+    auto begin = std::sregex_iterator(code.begin(), code.end(), decl);
+    size_t last = 0;
+    for (auto it = begin; it != std::sregex_iterator(); ++it) {
+        const std::smatch& m = *it;
+        out += code.substr(last, size_t(m.position()) - last);
+        std::string type = std::regex_replace(m[1].str(), align, "");
+        out += type + "* const " + m[2].str() + " = (" + type + "*)gpy_dynamic_shared;";
+        last = size_t(m.position() + m.length());
+    }
+    return out + code.substr(last);
+}
+
+// The kernels a module exposes: its name expressions, its extern "C"
+// __global__ functions, and `expr`.
+std::vector<std::string> module_kernels(const RawSource& s, const std::string& expr) {
+    std::vector<std::string> names = s.name_expressions;
+    static const std::regex global(R"(extern\s+"C"\s+__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(\w+)\s*\()");
+    for (auto it = std::sregex_iterator(s.code.begin(), s.code.end(), global); it != std::sregex_iterator(); ++it)
+        names.push_back((*it)[1].str());
+    if (std::find(names.begin(), names.end(), expr) == names.end()) names.push_back(expr);
+    std::vector<std::string> unique;
+    for (const std::string& n : names)
+        if (std::find(unique.begin(), unique.end(), n) == unique.end()) unique.push_back(n);
+    return unique;
+}
+
+std::string module_source(const RawSource& s, const std::vector<std::string>& kernels) {
+    std::string src = kRawCpuPrelude;
+    src += kUserMathPrelude;
+    // NVRTC's -D options, which the source may test.
+    for (size_t i = 0; i < s.options.size(); ++i) {
+        std::string d = s.options[i];
+        if (d == "-D" && i + 1 < s.options.size()) d = "-D" + s.options[++i];
+        else if (d.rfind("--define-macro=", 0) == 0) d = "-D" + d.substr(15);
+        if (d.rfind("-D", 0) != 0 || d.size() < 3) continue;
+        d = d.substr(2);
+        const size_t eq = d.find('=');
+        src += "#define " + (eq == std::string::npos ? d + " 1" : d.substr(0, eq) + " " + d.substr(eq + 1)) + "\n";
+    }
+    src += "#line 1 \"" + s.file + "\"\n";
+    src += rewrite_dynamic_shared(s.code);
+    src += "\n#line 1 \"<gpy kernel entry points>\"\n";
+    for (size_t k = 0; k < kernels.size(); ++k) {
+        const std::string K = std::to_string(k), E = kernels[k];
+        src += "static void gpy_body_" + K + "(void** gpy_args) { ::gpy_emu::call(&" + E + ", gpy_args); }\n";
+        src += "extern \"C\" int gpy_raw_run_" + K +
+               "(void** gpy_a, const unsigned* gpy_d, unsigned long gpy_b0, unsigned long gpy_b1, char* gpy_s, int gpy_f) "
+               "{ return ::gpy_emu::run(gpy_body_" + K + ", gpy_a, gpy_d, gpy_b0, gpy_b1, gpy_s, gpy_f); }\n";
+        src += "extern \"C\" const int* gpy_raw_sig_" + K + "() { return ::gpy_emu::signature(&" + E + "); }\n";
+    }
+    return src;
+}
+
+bool mentions(const std::string& code, const char* const* words) {
+    for (; *words; ++words)
+        if (code.find(*words) != std::string::npos) return true;
+    return false;
+}
+
+// Fiber stacks, kFiberStack-aligned (the prelude finds a thread's state at
+// its stack's base): one region per worker thread, grown on demand.
+struct FiberStacks {
+    char* base = nullptr;
+    size_t count = 0;
+    char* get(size_t n) {
+        if (n > count) {
+            std::free(base);
+            base = static_cast<char*>(std::aligned_alloc(kFiberStack, n * kFiberStack));
+            if (!base) throw std::bad_alloc();
+            count = n;
+        }
+        return base;
+    }
+    ~FiberStacks() { std::free(base); }
+};
+
+// Under GPY_SHADOW_NVRTC (CI), NVRTC compiles the module too, once per
+// process: a kernel the emulation accepts but a GPU would reject fails here.
+void shadow_compile(const RawSource& s) {
+    if (!shadow_nvrtc_enabled() || !nvrtc::available()) return;
+    static std::mutex mu;
+    static std::set<std::string> done;
+    std::string id = s.code + '\0';
+    for (const std::string& o : s.options) id += o + '\1';
+    for (const std::string& n : s.name_expressions) id += n + '\2';
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!done.insert(id).second) return;
+    }
+    for (const char* arch : kShadowArchs) {
+        if (!shadow_arch_wanted(arch)) continue;
+        try {
+            nvrtc::compile_user(s.code, s.file, arch, s.options, s.name_expressions);
+        } catch (const nvrtc::CompileError& e) {
+            throw RawCompileError(std::string("NVRTC (") + arch + ") rejects it: " + e.what(), e.log);
+        }
+    }
+}
+
+}  // namespace
+
+std::string raw_param_text(const RawParam& p) {
+    std::string t;
+    switch (p.kind) {
+    case 'f': t = p.size == 4 ? "float" : p.size == 8 ? "double" : "float" + std::to_string(p.size * 8); break;
+    case 'b': t = "bool"; break;
+    case 'i': t = p.size == 1 ? "char" : p.size == 2 ? "short" : p.size == 4 ? "int" : "long long"; break;
+    case 'u': t = p.size == 1 ? "unsigned char" : p.size == 2 ? "unsigned short" : p.size == 4 ? "unsigned int" : "unsigned long long"; break;
+    default: t = p.size == 0 ? "void" : "a " + std::to_string(p.size) + "-byte struct"; break;
+    }
+    if (!p.pointer) return t;
+    return (p.const_pointee ? "const " : "") + t + "*";
+}
+
+std::shared_ptr<RawFunction> cpu_raw_function(const RawSource& s, const std::string& expr, const std::string& cache_dir) {
+#if !defined(__x86_64__)
+    throw RawCompileError("raw CUDA kernels run on the CPU only on x86-64", "");
+#endif
+    // A name the source never mentions: the driver's error, before a compile
+    // whose log would only show gpy's entry points.
+    const std::string base = expr.substr(0, expr.find('<'));
+    if (!std::regex_search(s.code, std::regex("\\b" + std::regex_replace(base, std::regex(R"([^\w])"), "") + "\\b")))
+        throw RawLaunchError("CUDA_ERROR_NOT_FOUND: named symbol not found (the module has no kernel '" + expr + "')");
+    const std::vector<std::string> kernels = module_kernels(s, expr);
+    const size_t k = size_t(std::find(kernels.begin(), kernels.end(), expr) - kernels.begin());
+    const std::string source = module_source(s, kernels);
+    auto f = std::make_shared<CpuRawFunction>();
+    SigFn sig = nullptr;
+    try {
+        f->run = reinterpret_cast<RunFn>(CpuJit::instance().lookup(source, "gpy_raw_run_" + std::to_string(k), cache_dir));
+        sig = reinterpret_cast<SigFn>(CpuJit::instance().lookup(source, "gpy_raw_sig_" + std::to_string(k), cache_dir));
+    } catch (const JitError& e) {
+        throw RawCompileError(e.what(), e.compiler_log);
+    }
+    shadow_compile(s);
+    const int* codes = sig();
+    std::vector<RawParam> params;
+    for (int i = 0; i < codes[0]; ++i) {
+        const int c = codes[1 + i];
+        params.push_back(RawParam{bool(c & (1 << 28)), bool(c & (1 << 29)), char(c & 0xff), (c >> 8) & 0xfffff});
+    }
+    f->params = std::move(params);
+    static const char* const barriers[] = {"__syncthreads", "__syncwarp", "__shfl", "__ballot_sync", "__any_sync", "__all_sync", nullptr};
+    static const char* const statics[] = {"__shared__", nullptr};
+    f->fibers = mentions(s.code, barriers);
+    f->serial = f->fibers || mentions(s.code, statics);
+    f->attributes = {{"max_threads_per_block", 1024}, {"shared_size_bytes", 0},  {"const_size_bytes", 0},
+                     {"local_size_bytes", 0},         {"num_regs", 0},           {"ptx_version", 0},
+                     {"binary_version", 0},           {"cache_mode_ca", 0},      {"max_dynamic_shared_size_bytes", int(kDynamicShared)},
+                     {"preferred_shared_memory_carveout", -1}};
+    return f;
+}
+
+void cpu_raw_launch(RawFunction& fn, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args) {
+    auto& f = static_cast<CpuRawFunction&>(fn);
+    if (f.params && f.params->size() != args.size())
+        throw RawLaunchError("the kernel takes " + std::to_string(f.params->size()) + " arguments, " + std::to_string(args.size()) + " given");
+    if (block.count() > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64)
+        throw RawLaunchError("invalid block (" + std::to_string(block.x) + ", " + std::to_string(block.y) + ", " + std::to_string(block.z) +
+                             "): at most 1024 threads, (1024, 1024, 64) in each dimension");
+    if (grid.x >= (1u << 31) || grid.y > 65535 || grid.z > 65535)
+        throw RawLaunchError("invalid grid: at most (2**31 - 1, 65535, 65535) blocks");
+    if (grid.count() == 0 || block.count() == 0) throw RawLaunchError("invalid launch: a grid or block dimension is 0");
+    if (shared_bytes > kDynamicShared)
+        throw RawLaunchError("too much dynamic shared memory: " + std::to_string(shared_bytes) + " bytes (at most " +
+                             std::to_string(kDynamicShared) + ")");
+    const unsigned dims[6] = {grid.x, grid.y, grid.z, block.x, block.y, block.z};
+    void** a = const_cast<void**>(args.data());
+    const uint64_t blocks = grid.count();
+    if (f.serial) {
+        static thread_local FiberStacks stacks;
+        char* s = stacks.get(f.fibers ? size_t(block.count()) : 1);
+        if (f.run(a, dims, 0, blocks, s, f.fibers ? 1 : 0))
+            throw RawLaunchError("the kernel deadlocked: a barrier (__syncthreads, a warp shuffle or vote) that some threads of a block "
+                                 "never reach");
+        return;
+    }
+    // Blocks in parallel, each worker on its own fiber stack; chunks of
+    // about 16k threads amortise the hand-out.
+    const int64_t grain = std::max<int64_t>(1, int64_t(16384 / block.count()));
+    parallel_for(int64_t(blocks), grain, [&](int64_t b0, int64_t b1) {
+        static thread_local FiberStacks stacks;
+        f.run(a, dims, (unsigned long)b0, (unsigned long)b1, stacks.get(1), 0);
+    });
+}
+
+}  // namespace gpy

@@ -1,0 +1,377 @@
+// The text compiled before a user's CUDA source on the CPU
+// (runtime/raw_cpu.cpp): CUDA's execution model emulated in plain C++.
+//
+// Each CUDA thread of a block runs as a fiber: a 64 KiB stack, aligned to its
+// size, with the thread's state (threadIdx, blockIdx, ...) at its base, so
+// the builtins read it from the stack pointer (no thread-local storage: ORC
+// without its runtime has none). __syncthreads and the warp operations
+// (__syncwarp, __shfl*_sync, __ballot/__any/__all_sync) switch back to the
+// block's scheduler, which resumes the fibers when every live thread of the
+// block (of the warp) has arrived; a kernel without them runs its threads
+// one after another on one fiber. __shared__ variables are statics (the
+// caller runs such kernels' blocks one at a time), dynamic shared memory one
+// static buffer. Atomics are the compiler's atomics (blocks of other kernels
+// run on several cores). The context switch is x86-64 assembly.
+#pragma once
+
+namespace gpy {
+
+inline constexpr const char* kRawCpuPrelude = R"PRELUDE(
+#define GPY_INLINE static inline __attribute__((always_inline))
+typedef signed char int8_t; typedef unsigned char uint8_t; typedef short int16_t; typedef unsigned short uint16_t;
+typedef int int32_t; typedef unsigned int uint32_t; typedef long int64_t; typedef unsigned long uint64_t;
+typedef long ptrdiff_t; typedef long intptr_t; typedef unsigned long uintptr_t;
+extern "C" int printf(const char*, ...);
+#define __global__
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+#define __constant__
+#define __managed__
+#define __shared__ static
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+#define warpSize 32
+#define GPY_VEC(T, N, A)                                                                              \
+    struct __attribute__((aligned(A))) N##1 { T x; };                                                 \
+    struct __attribute__((aligned(2 * A))) N##2 { T x, y; };                                          \
+    struct N##3 { T x, y, z; };                                                                       \
+    struct __attribute__((aligned(4 * A < 16 ? 4 * A : 16))) N##4 { T x, y, z, w; };                  \
+    GPY_INLINE N##1 make_##N##1(T x) { return N##1{x}; }                                              \
+    GPY_INLINE N##2 make_##N##2(T x, T y) { return N##2{x, y}; }                                      \
+    GPY_INLINE N##3 make_##N##3(T x, T y, T z) { return N##3{x, y, z}; }                              \
+    GPY_INLINE N##4 make_##N##4(T x, T y, T z, T w) { return N##4{x, y, z, w}; }
+GPY_VEC(float, float, 4) GPY_VEC(double, double, 8) GPY_VEC(int, int, 4) GPY_VEC(unsigned, uint, 4)
+GPY_VEC(long long, longlong, 8) GPY_VEC(unsigned long long, ulonglong, 8) GPY_VEC(short, short, 2)
+GPY_VEC(unsigned short, ushort, 2) GPY_VEC(signed char, char, 1) GPY_VEC(unsigned char, uchar, 1)
+struct dim3 {
+    unsigned x, y, z;
+    dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+    dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+
+namespace gpy_emu {
+constexpr unsigned long kStack = 1ul << 16;
+struct Block;
+// One CUDA thread: at the base of its fiber's stack.
+struct Thread {
+    uint3 tid, bid;
+    dim3 bdim, gdim;
+    void* sp;        // the saved stack pointer while switched out
+    Block* block;
+    unsigned linear; // threadIdx as one number (x fastest): warps are runs of 32
+    int wait;        // 0 runnable, 1 at __syncthreads, 2 at a warp exchange, 3 done
+    unsigned xgen;   // warp exchanges passed
+};
+struct Block {
+    void* sched_sp;
+    void (*body)(void**);
+    void** args;
+    Thread* threads[1024];
+    unsigned n;
+    unsigned long first, end;  // the blocks a one-fiber run covers
+    unsigned long long xchg[2][1024];  // warp exchange slots, by exchange parity
+};
+GPY_INLINE Thread* self() { return (Thread*)((unsigned long)__builtin_frame_address(0) & ~(kStack - 1)); }
+
+// Saves the callee-saved registers and the stack pointer in *save, then
+// resumes the fiber whose stack pointer is `to` (System V x86-64).
+__attribute__((naked, noinline)) static void switch_to(void** save, void* to) {
+    __asm__ volatile(
+        "pushq %rbp\n pushq %rbx\n pushq %r12\n pushq %r13\n pushq %r14\n pushq %r15\n"
+        "movq %rsp, (%rdi)\n movq %rsi, %rsp\n"
+        "popq %r15\n popq %r14\n popq %r13\n popq %r12\n popq %rbx\n popq %rbp\n ret\n");
+}
+
+// A fresh fiber that enters `entry` when first resumed: its stack holds
+// zeroed registers for switch_to to pop and `entry` as the return address,
+// placed so that entry starts with the stack aligned as after a call.
+static void make_fiber(Thread* t, void (*entry)()) {
+    void** sp = (void**)((char*)t + kStack);
+    *--sp = 0;
+    *--sp = (void*)entry;
+    for (int r = 0; r < 6; ++r) *--sp = 0;
+    t->sp = sp;
+}
+
+static void set_block(Thread* t, unsigned long b) {
+    t->bid.x = unsigned(b % t->gdim.x);
+    t->bid.y = unsigned(b / t->gdim.x % t->gdim.y);
+    t->bid.z = unsigned(b / ((unsigned long)t->gdim.x * t->gdim.y));
+}
+
+// A kernel without barriers: every thread of blocks [first, end), one after another.
+static void serial_entry() {
+    Thread* t = self();
+    Block* b = t->block;
+    for (unsigned long k = b->first; k < b->end; ++k) {
+        set_block(t, k);
+        unsigned i = 0;
+        for (unsigned z = 0; z < t->bdim.z; ++z)
+            for (unsigned y = 0; y < t->bdim.y; ++y)
+                for (unsigned x = 0; x < t->bdim.x; ++x, ++i) {
+                    t->tid = uint3{x, y, z};
+                    t->linear = i;
+                    b->body(b->args);
+                }
+    }
+    t->wait = 3;
+    switch_to(&t->sp, b->sched_sp);
+    __builtin_unreachable();
+}
+
+// One thread of a kernel with barriers.
+static void thread_entry() {
+    Thread* t = self();
+    Block* b = t->block;
+    b->body(b->args);
+    t->wait = 3;
+    // Lanes still reading the last exchange read the other parity's slot;
+    // the next exchange's ballots see this lane as gone.
+    b->xchg[t->xgen & 1][t->linear] = 0;
+    switch_to(&t->sp, b->sched_sp);
+    __builtin_unreachable();
+}
+
+// Runs a block's fibers until all are done: each until it waits, then
+// releases a warp whose live threads all wait at an exchange, or the block
+// when all its live threads wait at __syncthreads. 1: a deadlock (a barrier
+// some live thread never reaches).
+static int schedule(Block* b) {
+    for (;;) {
+        for (unsigned i = 0; i < b->n; ++i)
+            if (b->threads[i]->wait == 0) switch_to(&b->sched_sp, b->threads[i]->sp);
+        unsigned live = 0, at_sync = 0;
+        for (unsigned i = 0; i < b->n; ++i) {
+            live += b->threads[i]->wait != 3;
+            at_sync += b->threads[i]->wait == 1;
+        }
+        if (!live) return 0;
+        bool released = false;
+        for (unsigned lo = 0; lo < b->n; lo += 32) {
+            unsigned hi = lo + 32 < b->n ? lo + 32 : b->n, wl = 0, wx = 0;
+            for (unsigned i = lo; i < hi; ++i) {
+                wl += b->threads[i]->wait != 3;
+                wx += b->threads[i]->wait == 2;
+            }
+            if (wl && wx == wl) {
+                for (unsigned i = lo; i < hi; ++i)
+                    if (b->threads[i]->wait == 2) b->threads[i]->wait = 0;
+                released = true;
+            }
+        }
+        if (!released && at_sync == live) {
+            for (unsigned i = 0; i < b->n; ++i)
+                if (b->threads[i]->wait == 1) b->threads[i]->wait = 0;
+            released = true;
+        }
+        if (!released) return 1;
+    }
+}
+
+// Blocks [first, end) of a launch: dims = grid x, y, z, block x, y, z;
+// `stacks` one fiber stack per thread of a block (fibers) or one.
+static int run(void (*body)(void**), void** args, const unsigned* d, unsigned long first, unsigned long end, char* stacks,
+               int fibers) {
+    Block blk;
+    blk.body = body;
+    blk.args = args;
+    blk.first = first;
+    blk.end = end;
+    blk.n = d[3] * d[4] * d[5];
+    __builtin_memset(blk.xchg, 0, sizeof blk.xchg);
+    auto init = [&](Thread* t) {
+        t->gdim = dim3(d[0], d[1], d[2]);
+        t->bdim = dim3(d[3], d[4], d[5]);
+        t->block = &blk;
+        t->wait = 0;
+        t->xgen = 0;
+    };
+    if (!fibers) {
+        Thread* t = (Thread*)stacks;
+        init(t);
+        make_fiber(t, serial_entry);
+        switch_to(&blk.sched_sp, t->sp);
+        return 0;
+    }
+    for (unsigned long k = first; k < end; ++k) {
+        unsigned i = 0;
+        for (unsigned z = 0; z < d[5]; ++z)
+            for (unsigned y = 0; y < d[4]; ++y)
+                for (unsigned x = 0; x < d[3]; ++x, ++i) {
+                    Thread* t = (Thread*)(stacks + i * kStack);
+                    init(t);
+                    set_block(t, k);
+                    t->tid = uint3{x, y, z};
+                    t->linear = i;
+                    make_fiber(t, thread_entry);
+                    blk.threads[i] = t;
+                }
+        if (schedule(&blk)) return 1;
+    }
+    return 0;
+}
+
+// Waits at a warp exchange with `v`; the warp's 32 slots once all its live lanes have given theirs.
+GPY_INLINE unsigned long long* warp_exchange(unsigned long long v) {
+    Thread* t = self();
+    Block* b = t->block;
+    const unsigned p = t->xgen & 1;
+    b->xchg[p][t->linear] = v;
+    t->wait = 2;
+    switch_to(&t->sp, b->sched_sp);
+    ++t->xgen;
+    return &b->xchg[p][t->linear & ~31u];
+}
+template <class T> GPY_INLINE T shuffle(T v, unsigned lane_of_source, bool keep) {
+    static_assert(sizeof(T) <= 8, "a warp shuffle moves at most 8 bytes");
+    unsigned long long bits = 0;
+    __builtin_memcpy(&bits, &v, sizeof(T));
+    unsigned long long* row = warp_exchange(bits);
+    if (keep) return v;
+    T r;
+    __builtin_memcpy(&r, &row[lane_of_source], sizeof(T));
+    return r;
+}
+GPY_INLINE unsigned lane() { return self()->linear & 31u; }
+
+// The kernel's parameters, as the caller checks arguments against them:
+// pointer bit 28, const pointee bit 29, size << 8, kind in the low byte.
+template <class T> struct Desc { static constexpr int kind = 'o', size = sizeof(T); };
+template <> struct Desc<void> { static constexpr int kind = 'o', size = 0; };
+#define GPY_DESC(T, K) template <> struct Desc<T> { static constexpr int kind = K, size = sizeof(T); };
+GPY_DESC(bool, 'b') GPY_DESC(char, 'i') GPY_DESC(signed char, 'i') GPY_DESC(unsigned char, 'u') GPY_DESC(short, 'i')
+GPY_DESC(unsigned short, 'u') GPY_DESC(int, 'i') GPY_DESC(unsigned, 'u') GPY_DESC(long, 'i') GPY_DESC(unsigned long, 'u')
+GPY_DESC(long long, 'i') GPY_DESC(unsigned long long, 'u') GPY_DESC(float, 'f') GPY_DESC(double, 'f')
+template <class T> struct Param { static constexpr int code = Desc<T>::kind | Desc<T>::size << 8; };
+template <class T> struct Param<T*> { static constexpr int code = 1 << 28 | Desc<T>::kind | Desc<T>::size << 8; };
+template <class T> struct Param<volatile T*> : Param<T*> {};
+template <class T> struct Param<const T*> { static constexpr int code = 3 << 28 | Desc<T>::kind | Desc<T>::size << 8; };
+template <class T> struct Param<const volatile T*> : Param<const T*> {};
+template <class... P> const int* signature(void (*)(P...)) {
+    static const int codes[] = {int(sizeof...(P)), Param<P>::code..., 0};
+    return codes;
+}
+template <class T, T... I> struct Seq {};
+template <class... P, unsigned long... I> GPY_INLINE void call_with(void (*f)(P...), void** a, Seq<unsigned long, I...>) {
+    f(*(P*)a[I]...);
+}
+template <class... P> GPY_INLINE void call(void (*f)(P...), void** a) {
+    call_with(f, a, __make_integer_seq<Seq, unsigned long, sizeof...(P)>{});
+}
+}  // namespace gpy_emu
+
+#define threadIdx (::gpy_emu::self()->tid)
+#define blockIdx (::gpy_emu::self()->bid)
+#define blockDim (::gpy_emu::self()->bdim)
+#define gridDim (::gpy_emu::self()->gdim)
+__attribute__((aligned(16))) static char gpy_dynamic_shared[256 << 10];
+
+GPY_INLINE void __syncthreads() {
+    ::gpy_emu::Thread* t = ::gpy_emu::self();
+    t->wait = 1;
+    ::gpy_emu::switch_to(&t->sp, t->block->sched_sp);
+}
+GPY_INLINE void __syncwarp(unsigned = 0xffffffffu) { ::gpy_emu::warp_exchange(0); }
+template <class T> GPY_INLINE T __shfl_sync(unsigned, T v, int src, int width = 32) {
+    const unsigned l = ::gpy_emu::lane(), base = l & ~unsigned(width - 1);
+    return ::gpy_emu::shuffle(v, base + (unsigned(src) & unsigned(width - 1)), false);
+}
+template <class T> GPY_INLINE T __shfl_up_sync(unsigned, T v, unsigned delta, int width = 32) {
+    const unsigned l = ::gpy_emu::lane(), base = l & ~unsigned(width - 1);
+    return ::gpy_emu::shuffle(v, l - delta, l < base + delta);
+}
+template <class T> GPY_INLINE T __shfl_down_sync(unsigned, T v, unsigned delta, int width = 32) {
+    const unsigned l = ::gpy_emu::lane(), base = l & ~unsigned(width - 1);
+    return ::gpy_emu::shuffle(v, l + delta, l + delta >= base + unsigned(width));
+}
+template <class T> GPY_INLINE T __shfl_xor_sync(unsigned, T v, int mask, int width = 32) {
+    const unsigned l = ::gpy_emu::lane(), base = l & ~unsigned(width - 1), s = l ^ unsigned(mask);
+    return ::gpy_emu::shuffle(v, s, s < base || s >= base + unsigned(width));
+}
+// Ballots exchange 1 (false) or 2 (true); a finished lane's slot is 0.
+GPY_INLINE unsigned __ballot_sync(unsigned, int pred) {
+    unsigned long long* row = ::gpy_emu::warp_exchange(pred ? 2 : 1);
+    unsigned r = 0;
+    for (unsigned i = 0; i < 32; ++i) r |= unsigned(row[i] == 2) << i;
+    return r;
+}
+GPY_INLINE int __any_sync(unsigned m, int pred) { return __ballot_sync(m, pred) != 0; }
+GPY_INLINE int __all_sync(unsigned, int pred) {
+    unsigned long long* row = ::gpy_emu::warp_exchange(pred ? 2 : 1);
+    for (unsigned i = 0; i < 32; ++i)
+        if (row[i] == 1) return 0;
+    return 1;
+}
+GPY_INLINE unsigned __activemask() { return 0xffffffffu; }
+GPY_INLINE void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+GPY_INLINE void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+template <class T> GPY_INLINE T __ldg(const T* p) { return *p; }
+GPY_INLINE long long clock64() { return (long long)__builtin_readcyclecounter(); }
+GPY_INLINE long clock() { return (long)__builtin_readcyclecounter(); }
+GPY_INLINE int __popc(unsigned x) { return __builtin_popcount(x); }
+GPY_INLINE int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+GPY_INLINE int __clz(int x) { return x ? __builtin_clz(unsigned(x)) : 32; }
+GPY_INLINE int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
+GPY_INLINE int __ffs(int x) { return __builtin_ffs(x); }
+GPY_INLINE int __ffsll(long long x) { return __builtin_ffsll(x); }
+GPY_INLINE unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }
+GPY_INLINE unsigned long long __brevll(unsigned long long x) { return __builtin_bitreverse64(x); }
+GPY_INLINE unsigned __umulhi(unsigned a, unsigned b) { return unsigned(((unsigned long long)a * b) >> 32); }
+GPY_INLINE int __mulhi(int a, int b) { return int(((long long)a * b) >> 32); }
+GPY_INLINE unsigned long long __umul64hi(unsigned long long a, unsigned long long b) { return (unsigned long long)(((unsigned __int128)a * b) >> 64); }
+GPY_INLINE float __int_as_float(int x) { float r; __builtin_memcpy(&r, &x, 4); return r; }
+GPY_INLINE int __float_as_int(float x) { int r; __builtin_memcpy(&r, &x, 4); return r; }
+GPY_INLINE float __uint_as_float(unsigned x) { float r; __builtin_memcpy(&r, &x, 4); return r; }
+GPY_INLINE unsigned __float_as_uint(float x) { unsigned r; __builtin_memcpy(&r, &x, 4); return r; }
+GPY_INLINE double __longlong_as_double(long long x) { double r; __builtin_memcpy(&r, &x, 8); return r; }
+GPY_INLINE long long __double_as_longlong(double x) { long long r; __builtin_memcpy(&r, &x, 8); return r; }
+GPY_INLINE float __saturatef(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+GPY_INLINE float __fadd_rn(float a, float b) { return a + b; }
+GPY_INLINE float __fmul_rn(float a, float b) { return a * b; }
+GPY_INLINE double __dadd_rn(double a, double b) { return a + b; }
+GPY_INLINE double __dmul_rn(double a, double b) { return a * b; }
+GPY_INLINE int __float2int_rz(float x) { return (int)x; }
+GPY_INLINE int __double2int_rn(double x) { return (int)__builtin_rint(x); }
+#define GPY_ATOMIC_INT(T)                                                                                              \
+    GPY_INLINE T atomicAdd(T* p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }                          \
+    GPY_INLINE T atomicSub(T* p, T v) { return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED); }                          \
+    GPY_INLINE T atomicExch(T* p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); }                        \
+    GPY_INLINE T atomicMin(T* p, T v) { return __atomic_fetch_min(p, v, __ATOMIC_RELAXED); }                          \
+    GPY_INLINE T atomicMax(T* p, T v) { return __atomic_fetch_max(p, v, __ATOMIC_RELAXED); }                          \
+    GPY_INLINE T atomicAnd(T* p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_RELAXED); }                          \
+    GPY_INLINE T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }                            \
+    GPY_INLINE T atomicXor(T* p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED); }                          \
+    GPY_INLINE T atomicCAS(T* p, T expected, T v) {                                                                   \
+        __atomic_compare_exchange_n(p, &expected, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);                      \
+        return expected;                                                                                               \
+    }
+GPY_ATOMIC_INT(int) GPY_ATOMIC_INT(unsigned int) GPY_ATOMIC_INT(long long) GPY_ATOMIC_INT(unsigned long long)
+#define GPY_ATOMIC_FLOAT(T)                                                                                            \
+    GPY_INLINE T atomicAdd(T* p, T v) {                                                                               \
+        T old, want;                                                                                                   \
+        __atomic_load(p, &old, __ATOMIC_RELAXED);                                                                      \
+        do want = old + v;                                                                                             \
+        while (!__atomic_compare_exchange(p, &old, &want, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));                  \
+        return old;                                                                                                    \
+    }                                                                                                                  \
+    GPY_INLINE T atomicExch(T* p, T v) {                                                                              \
+        T old;                                                                                                         \
+        __atomic_exchange(p, &v, &old, __ATOMIC_RELAXED);                                                              \
+        return old;                                                                                                    \
+    }
+GPY_ATOMIC_FLOAT(float) GPY_ATOMIC_FLOAT(double)
+GPY_INLINE unsigned atomicInc(unsigned* p, unsigned limit) {
+    unsigned old = __atomic_load_n(p, __ATOMIC_RELAXED), want;
+    do want = old >= limit ? 0u : old + 1;
+    while (!__atomic_compare_exchange_n(p, &old, want, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    return old;
+}
+GPY_INLINE unsigned atomicDec(unsigned* p, unsigned limit) {
+    unsigned old = __atomic_load_n(p, __ATOMIC_RELAXED), want;
+    do want = (old == 0 || old > limit) ? limit : old - 1;
+    while (!__atomic_compare_exchange_n(p, &old, want, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    return old;
+}
+)PRELUDE";
+
+}  // namespace gpy
