@@ -19,6 +19,7 @@
 #include "numpy/array.h"
 #include "numpy/module_parts.h"
 #include "numpy/np_args.h"
+#include "numpy/raw_kernels.h"
 #include "numpy/ufuncs.h"
 #include "runtime/backend.h"
 
@@ -153,7 +154,6 @@ std::string arg_label(const RawKernelObj* k, size_t i) {
 
 // Packs arguments: an array's pointer, a scalar's bytes (see the file's comment).
 void pack(RawKernelObj* k, const RawFunction& f, const Value* args, size_t n, Packed& out) {
-    const bool on_gpu = array_backend()->kind() == DeviceKind::CUDA;
     if (f.params && f.params->size() != n)
         raise(types::TypeError, k->kind + " '" + k->name + "' takes " + std::to_string(f.params->size()) + " arguments (" +
                                     std::to_string(n) + " given)");
@@ -173,18 +173,7 @@ void pack(RawKernelObj* k, const RawFunction& f, const Value* args, size_t n, Pa
                 if (!fits && !any_bytes)
                     raise(types::TypeError, arg_label(k, i) + " is " + raw_param_text(*p) + ": an array of " + name(a->dtype) + " was given");
             }
-            materialize(a);
-            const bool writes = !p || !p->const_pointee;
-            if (writes) flush_readers(a->buffer.get(), a);
-            uint8_t* base;
-            if (on_gpu) {
-                if (a->buffer->device != DeviceKind::CUDA)
-                    raise(types::ValueError, arg_label(k, i) + " is an array in host memory; the kernel runs on the GPU");
-                base = writes ? a->buffer.device_bytes() : const_cast<uint8_t*>(a->buffer.device_read_bytes());
-            } else {
-                base = writes ? a->buffer.bytes() : const_cast<uint8_t*>(a->buffer.host_read_bytes());
-            }
-            void* ptr = base + a->offset;
+            void* ptr = kernel_pointer(a, !p || !p->const_pointee, arg_label(k, i));
             std::memcpy(out.values[i].data(), &ptr, sizeof ptr);
         } else if (a || v.is_number() || v.kind == VK::Bool || (v.is_obj() && v.o->type == types::complex)) {
             if (p && p->pointer)
@@ -434,6 +423,57 @@ Value make_raw_module(Interp& in, CallArgs& a) {
 }
 
 }  // namespace
+
+void* kernel_pointer(ArrayObj* a, bool writes, const std::string& what) {
+    materialize(a);
+    if (writes) flush_readers(a->buffer.get(), a);
+    uint8_t* base;
+    if (array_backend()->kind() == DeviceKind::CUDA) {
+        if (a->buffer->device != DeviceKind::CUDA) raise(types::ValueError, what + " is an array in host memory; the kernel runs on the GPU");
+        base = writes ? a->buffer.device_bytes() : const_cast<uint8_t*>(a->buffer.device_read_bytes());
+    } else {
+        base = writes ? a->buffer.bytes() : const_cast<uint8_t*>(a->buffer.host_read_bytes());
+    }
+    return base + a->offset;
+}
+
+std::string kernel_ctype(DType t, const std::string& what) {
+    switch (t) {
+    case DType::Bool: return "bool";
+    case DType::Int8: return "signed char";
+    case DType::Int16: return "short";
+    case DType::Int32: return "int";
+    case DType::Int64: return "long long";
+    case DType::UInt8: return "unsigned char";
+    case DType::UInt16: return "unsigned short";
+    case DType::UInt32: return "unsigned int";
+    case DType::UInt64: return "unsigned long long";
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+    default: raise(types::NotImplementedError, what + ": " + name(t) + " is not supported yet");
+    }
+}
+
+Value make_raw_kernel_object(std::shared_ptr<RawSource> source, std::string name, std::string kind) {
+    auto* k = new RawKernelObj();
+    Value keep = Value::object(k);
+    k->source = std::move(source);
+    k->name = std::move(name);
+    k->kind = std::move(kind);
+    return keep;
+}
+
+void launch_packed(const Value& kernel, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args) {
+    RawKernelObj* k = self_kernel(kernel);
+    RawFunction& f = function_of(k);
+    try {
+        array_backend()->raw_launch(f, grid, block, shared_bytes, args);
+    } catch (const RawLaunchError& e) {
+        raise(types::RuntimeError, k->kind + " '" + k->name + "': " + e.what());
+    } catch (const DeviceError& e) {
+        raise(types::RuntimeError, e.what());
+    }
+}
 
 void add_raw_kernel_functions(Interp&, ModuleObj* m) {
     Value k = make_builtin("RawKernel", make_raw_kernel,

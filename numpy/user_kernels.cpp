@@ -4,11 +4,13 @@
 // it together with its producers and consumers, on either backend: NVRTC on
 // a GPU, the in-process Clang on the CPU (codegen/prelude.h's user math).
 //
-// Supported: typed and placeholder parameters (`T x, float32 y`: one name =
-// one type, bound from the arrays, then the outputs given, then the
+// The fused path: typed and placeholder parameters (`T x, float32 y`: one
+// name = one type, bound from the arrays, then the outputs given, then the
 // scalars), scalars cast to the parameter's type, broadcasting, one output
-// (allocated, or given after the inputs), preamble. Not yet (NotImplementedError):
-// `raw` parameters, several outputs, more than three inputs (docs/differences.md).
+// (allocated, or given after the inputs), preamble. What it cannot express
+// (`raw` parameters, the loop index `i`/`_ind`, several outputs, more than
+// three inputs, loop_prep/after_loop) runs as CuPy's standalone loop kernel
+// (numpy/user_kernel_loop.cpp). Complex and float16 parameters: not yet.
 #include <cctype>
 #include <cstring>
 #include <map>
@@ -21,20 +23,12 @@
 #include "numpy/module_parts.h"
 #include "numpy/np_args.h"
 #include "numpy/ufuncs.h"
+#include "numpy/user_kernels.h"
 
 namespace gpy {
 
-namespace {
-
-struct Param {
-    std::string type;  // a dtype name, or a placeholder
-    std::string name;
-    std::optional<DType> fixed;  // the dtype when `type` names one
-};
-
-// CuPy's parameter list: "T x, float32 y, raw T z".
-std::vector<Param> parse_params(const std::string& text, const char* what) {
-    std::vector<Param> out;
+std::vector<UserParam> parse_user_params(const std::string& text, const char* what) {
+    std::vector<UserParam> out;
     std::stringstream all(text);
     std::string item;
     while (std::getline(all, item, ',')) {
@@ -45,19 +39,24 @@ std::vector<Param> parse_params(const std::string& text, const char* what) {
             if (text.find_first_not_of(" \t\n") == std::string::npos) break;
             raise(types::ValueError, std::string("Syntax error: ") + what + " has an empty parameter: '" + text + "'");
         }
-        if (w[0] == "raw")
-            raise(types::NotImplementedError, "ElementwiseKernel: raw parameters ('" + item + "') are not supported yet");
+        const bool raw = w[0] == "raw";
+        if (raw) w.erase(w.begin());
         if (w.size() != 2) raise(types::ValueError, "Syntax error: " + item);
-        Param p{w[0], w[1], std::nullopt};
+        UserParam p{w[0], w[1], std::nullopt, raw};
         if (auto d = parse_dtype(p.type); d && p.type.size() > 1) p.fixed = *d;
         if (p.fixed && is_complex(*p.fixed))
             raise(types::NotImplementedError, "ElementwiseKernel: complex parameters are not supported yet");
-        for (const Param& q : out)
+        for (const UserParam& q : out)
             if (q.name == p.name) raise(types::ValueError, "Duplicated parameter name: " + p.name);
         out.push_back(p);
     }
     return out;
 }
+
+
+namespace {
+
+using Param = UserParam;
 
 TypeObject* kernel_type() {
     static TypeObject* t = new TypeObject("cupy.ElementwiseKernel", nullptr, OK::Other);
@@ -66,9 +65,11 @@ TypeObject* kernel_type() {
 
 // A kernel's definition, bound to the callable np.ElementwiseKernel returns.
 struct KernelObj : Object {
-    std::vector<Param> in, out;
-    std::string operation, name, preamble;
-    bool no_return = false, return_tuple = false;
+    UserKernelDef def;
+    // What only the standalone loop runs (numpy/user_kernel_loop.cpp): raw
+    // parameters, the loop index, several outputs, more than three inputs,
+    // loop_prep/after_loop.
+    bool loop = false;
     KernelObj() : Object(kernel_type()) {}
 };
 
@@ -108,9 +109,25 @@ DType scalar_dtype(const Value& v) {
 
 // kernel(*args, size=None): the inputs, then optionally the output.
 Value call_kernel(Interp& in, CallArgs& a) {
-    auto* k = static_cast<KernelObj*>(a.pos[0].o);
+    KernelObj* ko = static_cast<KernelObj*>(a.pos[0].o);
+    UserKernelDef* k = &ko->def;
     const size_t nargs = a.npos - 1;
     const Value* args = a.pos + 1;
+    // A given output with three inputs would be a fourth operand of the fused node.
+    if (ko->loop || (nargs > k->in.size() && k->in.size() == 3)) {
+        std::optional<int64_t> size;
+        for (auto& [key, v] : a.kw ? *a.kw : std::vector<std::pair<std::string, Value>>{}) {
+            if (key == "block_size") continue;
+            if (key != "size") raise(types::TypeError, k->name + "() got an unexpected keyword argument '" + key + "'");
+            if (v.is_none()) continue;
+            if (v.kind != VK::Int || v.i < 0) raise(types::ValueError, "size must be a non-negative int");
+            size = v.i;
+        }
+        std::vector<Value> outs = run_loop_kernel(in, *k, args, nargs, size);
+        if (k->no_return) return Value::none();
+        if (k->return_tuple || outs.size() > 1) return make_tuple(std::move(outs));
+        return outs[0];
+    }
     if (nargs != k->in.size() && nargs != k->in.size() + k->out.size())
         raise(types::TypeError, "Wrong number of arguments for " + k->name);
     // Bind the placeholders: arrays first (inputs, then given outputs), scalars last.
@@ -225,18 +242,18 @@ Value make_elementwise_kernel(Interp&, CallArgs& a) {
         }
         return str_of(*v, key);
     };
-    auto* k = new KernelObj();
-    Value keep = Value::object(k);
-    k->in = parse_params(text(0, "in_params", nullptr), "in_params");
-    k->out = parse_params(text(1, "out_params", nullptr), "out_params");
+    auto* ko = new KernelObj();
+    Value keep = Value::object(ko);
+    UserKernelDef* k = &ko->def;
+    k->in = parse_user_params(text(0, "in_params", nullptr), "in_params");
+    k->out = parse_user_params(text(1, "out_params", nullptr), "out_params");
     k->operation = text(2, "operation", nullptr);
     k->name = text(3, "name", "kernel");
     k->preamble = text(5, "preamble", "");
     if (const Value* v = arg(a, 6, "no_return")) k->no_return = truthy(*v);
     if (const Value* v = arg(a, 7, "return_tuple")) k->return_tuple = truthy(*v);
-    for (const char* unsupported : {"loop_prep", "after_loop"})
-        if (const Value* v = kwarg(a, unsupported); v && !str_of(*v, unsupported).empty())
-            raise(types::NotImplementedError, std::string("ElementwiseKernel: ") + unsupported + " is not supported yet");
+    if (const Value* v = kwarg(a, "loop_prep"); v && !v->is_none()) k->loop_prep = str_of(*v, "loop_prep");
+    if (const Value* v = kwarg(a, "after_loop"); v && !v->is_none()) k->after_loop = str_of(*v, "after_loop");
     auto identifier = [](const std::string& s) {
         if (s.empty() || !(std::isalpha((unsigned char)s[0]) || s[0] == '_')) return false;
         for (char c : s)
@@ -249,12 +266,13 @@ Value make_elementwise_kernel(Interp&, CallArgs& a) {
             if (p.name == "i") raise(types::ValueError, "Can not use 'i' as a parameter name");
             if (!identifier(p.name) || !identifier(p.type)) raise(types::ValueError, "Syntax error: " + p.type + " " + p.name);
         }
-    // CuPy's loop index names: gpy's fused loop has no such variable yet.
-    // (A block that declares its own `i` is the user's business.)
-    if (uses_loop_index(k->operation))
-        raise(types::NotImplementedError, "ElementwiseKernel: the loop indices 'i' and '_ind' are not supported yet");
-    if (k->out.size() != 1) raise(types::NotImplementedError, "ElementwiseKernel: exactly one output parameter is supported yet");
-    if (k->in.size() > 3) raise(types::NotImplementedError, "ElementwiseKernel: at most three input parameters are supported yet");
+    // What the fused path cannot express runs as CuPy's standalone loop.
+    bool raw = false;
+    for (const std::vector<Param>* ps : {&k->in, &k->out})
+        for (const Param& p : *ps) raw |= p.raw;
+    ko->loop = raw || uses_loop_index(k->operation) || k->out.size() != 1 || k->in.size() > 3 || !k->loop_prep.empty() ||
+               !k->after_loop.empty();
+    if (k->out.empty()) raise(types::ValueError, "ElementwiseKernel: out_params must name at least one output");
     for (const Param& o : k->out)
         for (const Param& p : k->in)
             if (o.name == p.name) raise(types::ValueError, "Duplicated parameter name: " + o.name);
