@@ -64,6 +64,7 @@ void add_stream_functions(Interp& in, ModuleObj* m);
 void add_benchmark_function(Interp& in, ModuleObj* m);
 void add_user_kernel_functions(Interp& in, ModuleObj* m);  // user_kernels.cpp: np.ElementwiseKernel
 void add_raw_kernel_functions(Interp& in, ModuleObj* m);   // raw_kernels.cpp: np.RawKernel, np.RawModule
+void add_reduction_kernel_functions(Interp& in, ModuleObj* m);  // user_reduction.cpp: np.ReductionKernel
 // x.real / x.imag of an array: views into complex data; a real array / zeros otherwise.
 Value complex_part(const Value& x, bool imag);
 

@@ -745,6 +745,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     add_benchmark_function(in, m);
     add_user_kernel_functions(in, m);
     add_raw_kernel_functions(in, m);
+    add_reduction_kernel_functions(in, m);
     m->set("pi", Value::real(M_PI));
     m->set("e", Value::real(M_E));
     m->set("inf", Value::real(INFINITY));

@@ -1,0 +1,272 @@
+// np.ReductionKernel (CuPy's cupy.ReductionKernel): a user's reduction in
+// four C++ pieces: map_expr (the value of one element, from the inputs),
+// reduce_expr (combines `a` and `b`), post_map_expr (the outputs, from the
+// reduced `a`) and identity, over axis= with keepdims=. One generated raw
+// kernel (numpy/raw_kernels.h) walks each output's elements: on the GPU a
+// block per output with a shared-memory tree, or a thread per output when
+// outputs are many or rows short; on the CPU a thread per output.
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+#include "numpy/module_parts.h"
+#include "numpy/np_args.h"
+#include "numpy/raw_kernels.h"
+#include "numpy/reduce.h"
+#include "numpy/ufuncs.h"
+#include "numpy/user_kernels.h"
+#include "runtime/backend.h"
+
+namespace gpy {
+
+namespace {
+
+TypeObject* reduction_type() {
+    static TypeObject* t = new TypeObject("cupy.ReductionKernel", nullptr, OK::Other);
+    return t;
+}
+
+struct ReductionObj : Object {
+    std::vector<UserParam> in, out;
+    std::string map_expr, reduce_expr, post_map_expr, identity, name, reduce_type, preamble;
+    std::vector<std::string> options;
+    std::map<std::string, Value> kernels;  // by generated source
+    ReductionObj() : Object(reduction_type()) {}
+};
+
+void put_i64(std::vector<uint8_t>& b, int64_t v) {
+    const size_t at = b.size();
+    b.resize(at + 8);
+    std::memcpy(b.data() + at, &v, 8);
+}
+
+// kernel(*args, out=None, axis=None, keepdims=False, stream=None)
+Value call_reduction(Interp& in, CallArgs& a) {
+    auto* k = static_cast<ReductionObj*>(a.pos[0].o);
+    std::vector<Value> args(a.pos + 1, a.pos + a.npos);
+    Value axis = Value::none();
+    bool keepdims = false;
+    for (auto& [key, v] : a.kw ? *a.kw : std::vector<std::pair<std::string, Value>>{}) {
+        if (key == "axis") axis = v;
+        else if (key == "keepdims") keepdims = truthy(v);
+        else if (key == "out") {
+            if (v.is_none()) continue;
+            if (k->out.size() != 1) raise(types::ValueError, "out= is for a kernel with one output");
+            if (args.size() != k->in.size()) raise(types::TypeError, "Wrong number of arguments for " + k->name);
+            args.push_back(v);
+        } else if (key == "stream") {
+            if (!v.is_none()) raise(types::NotImplementedError, "stream=: launch inside `with stream:` instead");
+        } else raise(types::TypeError, k->name + "() got an unexpected keyword argument '" + key + "'");
+    }
+    std::map<std::string, DType> bound;
+    std::vector<UserOperand> ops = bind_user_operands(k->in, k->out, k->name, args.data(), args.size(), bound);
+    // The reduction's type: reduce_type (a dtype or a placeholder), else the first output's.
+    std::string rt = k->reduce_type.empty() ? k->out[0].type : k->reduce_type;
+    if (auto d = parse_dtype(rt); d && rt.size() > 1) rt = kernel_ctype(*d, k->name);
+    else if (!bound.count(rt)) raise(types::TypeError, "Cannot determine the reduce_type " + rt);
+    // The inputs broadcast; the reduced axes.
+    std::vector<const dag::Shape*> shapes;
+    for (const UserOperand& o : ops)
+        if (!o.output && !o.array.is_undef()) shapes.push_back(&as_array(o.array)->shape);
+    if (shapes.empty()) raise(types::ValueError, "Loop size is Undecided");
+    const dag::Shape shape = broadcast_shapes(std::span<const dag::Shape* const>(shapes.data(), shapes.size()));
+    const int D = int(shape.size());
+    std::vector<int> axes = parse_axes(in, axis.is_none() ? nullptr : &axis, D);
+    std::vector<bool> reduced(size_t(D), false);
+    for (int x : axes) reduced[size_t(x)] = true;
+    std::vector<int> kept_dims, red_dims;
+    for (int d = 0; d < D; ++d) (reduced[size_t(d)] ? red_dims : kept_dims).push_back(d);
+    dag::Shape out_shape, kept_shape;
+    for (int d = 0; d < D; ++d) {
+        if (!reduced[size_t(d)]) kept_shape.push_back(shape[size_t(d)]);
+        if (!reduced[size_t(d)] || keepdims) out_shape.push_back(reduced[size_t(d)] ? 1 : shape[size_t(d)]);
+    }
+    int64_t nout = 1, nred = 1;
+    for (int d : kept_dims) nout *= shape[size_t(d)];
+    for (int d : red_dims) nred *= shape[size_t(d)];
+    for (UserOperand& o : ops) {
+        if (!o.output) continue;
+        if (o.array.is_undef()) o.array = new_array(o.dtype, out_shape);
+        ArrayObj* y = as_array(o.array);
+        if (y->shape != out_shape) raise(types::ValueError, "Out shape is mismatched");
+        if (y->dtype != o.dtype) raise(types::TypeError, "Type is mismatched. " + o.param->name + " " + name(y->dtype) + " " + name(o.dtype));
+    }
+    for (UserOperand& o : ops)  // inputs of another dtype than their parameter's: a cast copy
+        if (!o.output && !o.array.is_undef() && as_array(o.array)->dtype != o.dtype)
+            o.array = compute_into_new(dag::make_cast(array_node(as_array(o.array)), o.dtype), o.dtype, as_array(o.array)->shape);
+
+    const int NK = std::max<int>(1, int(kept_dims.size())), NR = std::max<int>(1, int(red_dims.size()));
+    const bool on_gpu = array_backend()->kind() == DeviceKind::CUDA;
+    // A block per output where rows are long and outputs few enough to fill the GPU that way.
+    const bool block_per_output = on_gpu && nred > 64 && nout < 16384;
+    std::ostringstream src;
+    src << user_kernel_header(bound, k->name) << k->preamble << "\n";
+    src << "extern \"C\" __global__ void " << k->name << "(";
+    for (const UserOperand& o : ops) {
+        const std::string ct = kernel_ctype(o.dtype, k->name);
+        if (o.output) src << "gpy_arg<" << ct << ", " << NK << "> gpy_a_" << o.param->name << ", ";
+        else if (!o.array.is_undef()) src << "gpy_arg<const " << ct << ", " << NK + NR << "> gpy_a_" << o.param->name << ", ";
+        else src << ct << " " << o.param->name << ", ";
+    }
+    src << "gpy_shape<" << NK << "> gpy_kept, gpy_shape<" << NR << "> gpy_red, long long gpy_nout, long long gpy_nred) {\n";
+    src << "auto gpy_reduce = [&](" << rt << " a, " << rt << " b) -> " << rt << " { return (" << k->reduce_expr << "); };\n";
+    if (block_per_output) src << "__shared__ " << rt << " gpy_s[256];\n";
+    if (block_per_output)
+        src << "for (long long gpy_o = blockIdx.x; gpy_o < gpy_nout; gpy_o += gridDim.x) {\n";
+    else
+        src << "for (long long gpy_o = blockIdx.x * (long long)blockDim.x + threadIdx.x; gpy_o < gpy_nout; gpy_o += (long long)blockDim.x * gridDim.x) {\n";
+    // The output's position: base offsets of the inputs and the outputs.
+    src << "long long gpy_rem = gpy_o";
+    for (size_t i = 0; i < ops.size(); ++i)
+        if (!ops[i].array.is_undef()) src << ", gpy_b" << i << " = 0";
+    src << ";\nfor (int gpy_d = " << NK - 1 << "; gpy_d >= 0; --gpy_d) {\nconst long long gpy_c = gpy_rem % gpy_kept.d[gpy_d]; gpy_rem /= gpy_kept.d[gpy_d];\n";
+    for (size_t i = 0; i < ops.size(); ++i)
+        if (!ops[i].array.is_undef()) src << "gpy_b" << i << " += gpy_c * gpy_a_" << ops[i].param->name << ".s[gpy_d];\n";
+    src << "}\n" << rt << " gpy_acc = (" << rt << ")(" << k->identity << ");\n";
+    src << "for (long long gpy_j = " << (block_per_output ? "threadIdx.x" : "0") << "; gpy_j < gpy_nred; gpy_j += "
+        << (block_per_output ? "blockDim.x" : "1") << ") {\nlong long gpy_r = gpy_j";
+    for (size_t i = 0; i < ops.size(); ++i)
+        if (!ops[i].output && !ops[i].array.is_undef()) src << ", gpy_p" << i << " = gpy_b" << i;
+    src << ";\nfor (int gpy_d = " << NR - 1 << "; gpy_d >= 0; --gpy_d) {\nconst long long gpy_c = gpy_r % gpy_red.d[gpy_d]; gpy_r /= gpy_red.d[gpy_d];\n";
+    for (size_t i = 0; i < ops.size(); ++i)
+        if (!ops[i].output && !ops[i].array.is_undef())
+            src << "gpy_p" << i << " += gpy_c * gpy_a_" << ops[i].param->name << ".s[" << NK << " + gpy_d];\n";
+    src << "}\n";
+    for (size_t i = 0; i < ops.size(); ++i) {
+        const UserOperand& o = ops[i];
+        if (o.output || o.array.is_undef()) continue;
+        const std::string ct = kernel_ctype(o.dtype, k->name);
+        src << "const " << ct << " " << o.param->name << " = *(const " << ct << "*)((const char*)gpy_a_" << o.param->name << ".p + gpy_p" << i << ");\n";
+    }
+    src << "gpy_acc = gpy_reduce(gpy_acc, (" << rt << ")(" << k->map_expr << "));\n}\n";
+    if (block_per_output)
+        src << "gpy_s[threadIdx.x] = gpy_acc;\n__syncthreads();\n"
+               "for (unsigned gpy_h = blockDim.x / 2; gpy_h > 0; gpy_h >>= 1) {\n"
+               "if (threadIdx.x < gpy_h) gpy_s[threadIdx.x] = gpy_reduce(gpy_s[threadIdx.x], gpy_s[threadIdx.x + gpy_h]);\n"
+               "__syncthreads();\n}\nif (threadIdx.x == 0) {\n" << rt << " a = gpy_s[0];\n";
+    else
+        src << "{\n" << rt << " a = gpy_acc;\n";
+    for (size_t i = 0; i < ops.size(); ++i)
+        if (ops[i].output) {
+            const std::string ct = kernel_ctype(ops[i].dtype, k->name);
+            src << ct << "& " << ops[i].param->name << " = *(" << ct << "*)((char*)gpy_a_" << ops[i].param->name << ".p + gpy_b" << i << ");\n";
+        }
+    src << k->post_map_expr << ";\n}\n";
+    if (block_per_output) src << "__syncthreads();\n";
+    src << "}\n}\n";
+
+    const std::string text = src.str();
+    Value& kernel = k->kernels[text];
+    if (kernel.is_undef()) {
+        auto source = std::make_shared<RawSource>();
+        source->code = text;
+        source->options = k->options;
+        source->file = k->name + ".cu";
+        kernel = make_raw_kernel_object(source, k->name, "ReductionKernel");
+    }
+    // Arguments: inputs' strides over (kept dims, reduced dims), outputs' over the kept dims.
+    std::vector<std::vector<uint8_t>> bytes;
+    for (const UserOperand& o : ops) {
+        std::vector<uint8_t> b;
+        if (o.array.is_undef()) {
+            bytes.push_back(scalar_operand_bytes(o));
+            continue;
+        }
+        ArrayObj* x = as_array(o.array);
+        void* p = kernel_pointer(x, o.output, "argument " + o.param->name + " of ReductionKernel '" + k->name + "'");
+        b.resize(sizeof p);
+        std::memcpy(b.data(), &p, sizeof p);
+        auto stride = [&](int d) -> int64_t {  // over the broadcast shape's dim d
+            const int ad = d - (D - x->ndim());
+            return ad < 0 || x->shape[size_t(ad)] == 1 ? 0 : x->strides[size_t(ad)];
+        };
+        if (o.output) {
+            // The output's dims: the kept ones (keepdims' 1s have no stride to walk).
+            int j = 0;
+            for (int d = 0; d < x->ndim(); ++d)
+                if (!keepdims || !reduced[size_t(d)]) {
+                    put_i64(b, x->strides[size_t(d)]);
+                    ++j;
+                }
+            for (; j < NK; ++j) put_i64(b, 0);
+        } else {
+            for (int d : kept_dims) put_i64(b, stride(d));
+            if (kept_dims.empty()) put_i64(b, 0);
+            for (int d : red_dims) put_i64(b, stride(d));
+            if (red_dims.empty()) put_i64(b, 0);
+        }
+        bytes.push_back(std::move(b));
+    }
+    std::vector<uint8_t> kept_b, red_b, n_b, r_b;
+    for (int d : kept_dims) put_i64(kept_b, shape[size_t(d)]);
+    if (kept_dims.empty()) put_i64(kept_b, 1);
+    for (int d : red_dims) put_i64(red_b, shape[size_t(d)]);
+    if (red_dims.empty()) put_i64(red_b, 1);
+    put_i64(n_b, nout);
+    put_i64(r_b, nred);
+    bytes.push_back(kept_b);
+    bytes.push_back(red_b);
+    bytes.push_back(n_b);
+    bytes.push_back(r_b);
+    if (nout > 0) {
+        std::vector<void*> pointers;
+        for (auto& b : bytes) pointers.push_back(b.data());
+        const unsigned block = 256;
+        const uint64_t blocks = block_per_output ? std::min<uint64_t>(uint64_t(nout), 65535)
+                                                 : std::min<uint64_t>((uint64_t(nout) + block - 1) / block, uint64_t(1) << 20);
+        launch_packed(kernel, RawDims{unsigned(blocks), 1, 1}, RawDims{block, 1, 1}, 0, pointers);
+    }
+    std::vector<Value> outs;
+    for (const UserOperand& o : ops)
+        if (o.output) outs.push_back(o.array);
+    return outs.size() == 1 ? outs[0] : make_tuple(std::move(outs));
+}
+
+// ReductionKernel(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name='reduce_kernel',
+//                 reduce_type=None, reduce_dims=True, preamble='', options=())
+Value make_reduction_kernel(Interp& in, CallArgs& a) {
+    auto text = [&](size_t pos, const char* key, const char* dflt) -> std::string {
+        const Value* v = arg(a, pos, key);
+        if (!v || v->is_none()) {
+            if (!dflt) raise(types::TypeError, std::string("ReductionKernel() missing required argument '") + key + "'");
+            return dflt;
+        }
+        return str_of(*v, key);
+    };
+    auto* k = new ReductionObj();
+    Value keep = Value::object(k);
+    k->in = parse_user_params(text(0, "in_params", nullptr), "in_params");
+    k->out = parse_user_params(text(1, "out_params", nullptr), "out_params");
+    k->map_expr = text(2, "map_expr", nullptr);
+    k->reduce_expr = text(3, "reduce_expr", nullptr);
+    k->post_map_expr = text(4, "post_map_expr", nullptr);
+    const Value* identity = arg(a, 5, "identity");
+    if (!identity || identity->is_none())
+        raise(types::NotImplementedError, "ReductionKernel: identity=None is not supported yet; give the reduction's identity");
+    k->identity = identity->is_obj() && identity->o->type == types::str ? str_of(*identity, "identity") : to_str(in, *identity);
+    k->name = text(6, "name", "reduce_kernel");
+    k->reduce_type = text(7, "reduce_type", "");
+    k->preamble = text(9, "preamble", "");
+    if (const Value* v = arg(a, 10, "options"); v && !v->is_none())
+        for (const Value& o : to_vector(in, *v)) k->options.push_back(str_of(o, "options"));
+    for (const std::vector<UserParam>* ps : {&k->in, &k->out})
+        for (const UserParam& p : *ps)
+            if (p.raw) raise(types::NotImplementedError, "ReductionKernel: raw parameters are not supported yet");
+    if (k->out.empty()) raise(types::ValueError, "ReductionKernel: out_params must name at least one output");
+    auto* b = new BuiltinObj(k->name, call_reduction, k->name + "(*args, out=None, axis=None, keepdims=False)",
+                             "A reduction kernel: " + k->map_expr + " reduced by " + k->reduce_expr);
+    b->bound = keep;
+    return Value::object(b);
+}
+
+}  // namespace
+
+void add_reduction_kernel_functions(Interp&, ModuleObj* m) {
+    m->set("ReductionKernel",
+           make_builtin("ReductionKernel", make_reduction_kernel,
+                        "ReductionKernel(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name='reduce_kernel', "
+                        "reduce_type=None, reduce_dims=True, preamble='', options=())",
+                        "A user's reduction in C++ (CuPy's): map, reduce, post-map and identity, over axis= with keepdims=."));
+}
+
+}  // namespace gpy
