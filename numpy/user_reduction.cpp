@@ -62,8 +62,15 @@ Value call_reduction(Interp& in, CallArgs& a) {
     std::vector<UserOperand> ops = bind_user_operands(k->in, k->out, k->name, args.data(), args.size(), bound);
     // The reduction's type: reduce_type (a dtype or a placeholder), else the first output's.
     std::string rt = k->reduce_type.empty() ? k->out[0].type : k->reduce_type;
-    if (auto d = parse_dtype(rt); d && rt.size() > 1) rt = kernel_ctype(*d, k->name);
-    else if (!bound.count(rt)) raise(types::TypeError, "Cannot determine the reduce_type " + rt);
+    DType rdt;
+    if (auto d = parse_dtype(rt); d && rt.size() > 1) {
+        rdt = *d;
+        rt = kernel_ctype(*d, k->name);
+    } else if (bound.count(rt)) {
+        rdt = bound[rt];
+    } else {
+        raise(types::TypeError, "Cannot determine the reduce_type " + rt);
+    }
     // The inputs broadcast; the reduced axes.
     std::vector<const dag::Shape*> shapes;
     for (const UserOperand& o : ops)
@@ -97,8 +104,14 @@ Value call_reduction(Interp& in, CallArgs& a) {
 
     const int NK = std::max<int>(1, int(kept_dims.size())), NR = std::max<int>(1, int(red_dims.size()));
     const bool on_gpu = array_backend()->kind() == DeviceKind::CUDA;
-    // A block per output where rows are long and outputs few enough to fill the GPU that way.
+    // A block per output where rows are long and outputs few enough to fill
+    // the GPU that way; when they are too few for that (a full reduction),
+    // each output's row is split into segments: a first launch leaves one
+    // partial per segment, a second reduces the partials (phase 1, then 2;
+    // phase 0 is the single pass).
     const bool block_per_output = on_gpu && nred > 64 && nout < 16384;
+    int64_t segs = 1;
+    if (block_per_output && nout < 512) segs = std::max<int64_t>(1, std::min<int64_t>((1024 + nout - 1) / nout, nred / 4096));
     std::ostringstream src;
     src << user_kernel_header(bound, k->name) << k->preamble << "\n";
     src << "extern \"C\" __global__ void " << k->name << "(";
@@ -108,11 +121,15 @@ Value call_reduction(Interp& in, CallArgs& a) {
         else if (!o.array.is_undef()) src << "gpy_arg<const " << ct << ", " << NK + NR << "> gpy_a_" << o.param->name << ", ";
         else src << ct << " " << o.param->name << ", ";
     }
-    src << "gpy_shape<" << NK << "> gpy_kept, gpy_shape<" << NR << "> gpy_red, long long gpy_nout, long long gpy_nred) {\n";
+    src << "gpy_shape<" << NK << "> gpy_kept, gpy_shape<" << NR << "> gpy_red, long long gpy_nout, long long gpy_nred";
+    if (block_per_output) src << ", " << rt << "* gpy_part, long long gpy_segs, int gpy_phase";
+    src << ") {\n";
     src << "auto gpy_reduce = [&](" << rt << " a, " << rt << " b) -> " << rt << " { return (" << k->reduce_expr << "); };\n";
-    if (block_per_output) src << "__shared__ " << rt << " gpy_s[256];\n";
     if (block_per_output)
-        src << "for (long long gpy_o = blockIdx.x; gpy_o < gpy_nout; gpy_o += gridDim.x) {\n";
+        src << "__shared__ " << rt << " gpy_s[256];\n"
+            << "const long long gpy_units = gpy_phase == 1 ? gpy_nout * gpy_segs : gpy_nout;\n"
+            << "for (long long gpy_u = blockIdx.x; gpy_u < gpy_units; gpy_u += gridDim.x) {\n"
+            << "const long long gpy_o = gpy_phase == 1 ? gpy_u / gpy_segs : gpy_u;\n";
     else
         src << "for (long long gpy_o = blockIdx.x * (long long)blockDim.x + threadIdx.x; gpy_o < gpy_nout; gpy_o += (long long)blockDim.x * gridDim.x) {\n";
     // The output's position: base offsets of the inputs and the outputs.
@@ -123,8 +140,16 @@ Value call_reduction(Interp& in, CallArgs& a) {
     for (size_t i = 0; i < ops.size(); ++i)
         if (!ops[i].array.is_undef()) src << "gpy_b" << i << " += gpy_c * gpy_a_" << ops[i].param->name << ".s[gpy_d];\n";
     src << "}\n" << rt << " gpy_acc = (" << rt << ")(" << k->identity << ");\n";
-    src << "for (long long gpy_j = " << (block_per_output ? "threadIdx.x" : "0") << "; gpy_j < gpy_nred; gpy_j += "
-        << (block_per_output ? "blockDim.x" : "1") << ") {\nlong long gpy_r = gpy_j";
+    if (block_per_output)
+        src << "if (gpy_phase == 2) {\n"
+               "for (long long gpy_j = threadIdx.x; gpy_j < gpy_segs; gpy_j += blockDim.x) gpy_acc = gpy_reduce(gpy_acc, gpy_part[gpy_o * gpy_segs + gpy_j]);\n"
+               "} else {\nlong long gpy_lo = 0, gpy_hi = gpy_nred;\n"
+               "if (gpy_phase == 1) {\nconst long long gpy_len = (gpy_nred + gpy_segs - 1) / gpy_segs;\n"
+               "gpy_lo = gpy_u % gpy_segs * gpy_len;\nif (gpy_lo + gpy_len < gpy_hi) gpy_hi = gpy_lo + gpy_len;\n}\n"
+               "for (long long gpy_j = gpy_lo + threadIdx.x; gpy_j < gpy_hi; gpy_j += blockDim.x) {\n";
+    else
+        src << "{\nfor (long long gpy_j = 0; gpy_j < gpy_nred; ++gpy_j) {\n";
+    src << "long long gpy_r = gpy_j";
     for (size_t i = 0; i < ops.size(); ++i)
         if (!ops[i].output && !ops[i].array.is_undef()) src << ", gpy_p" << i << " = gpy_b" << i;
     src << ";\nfor (int gpy_d = " << NR - 1 << "; gpy_d >= 0; --gpy_d) {\nconst long long gpy_c = gpy_r % gpy_red.d[gpy_d]; gpy_r /= gpy_red.d[gpy_d];\n";
@@ -138,12 +163,13 @@ Value call_reduction(Interp& in, CallArgs& a) {
         const std::string ct = kernel_ctype(o.dtype, k->name);
         src << "const " << ct << " " << o.param->name << " = *(const " << ct << "*)((const char*)gpy_a_" << o.param->name << ".p + gpy_p" << i << ");\n";
     }
-    src << "gpy_acc = gpy_reduce(gpy_acc, (" << rt << ")(" << k->map_expr << "));\n}\n";
+    src << "gpy_acc = gpy_reduce(gpy_acc, (" << rt << ")(" << k->map_expr << "));\n}\n}\n";
     if (block_per_output)
         src << "gpy_s[threadIdx.x] = gpy_acc;\n__syncthreads();\n"
                "for (unsigned gpy_h = blockDim.x / 2; gpy_h > 0; gpy_h >>= 1) {\n"
                "if (threadIdx.x < gpy_h) gpy_s[threadIdx.x] = gpy_reduce(gpy_s[threadIdx.x], gpy_s[threadIdx.x + gpy_h]);\n"
-               "__syncthreads();\n}\nif (threadIdx.x == 0) {\n" << rt << " a = gpy_s[0];\n";
+               "__syncthreads();\n}\nif (threadIdx.x == 0 && gpy_phase == 1) gpy_part[gpy_u] = gpy_s[0];\n"
+               "else if (threadIdx.x == 0) {\n" << rt << " a = gpy_s[0];\n";
     else
         src << "{\n" << rt << " a = gpy_acc;\n";
     for (size_t i = 0; i < ops.size(); ++i)
@@ -209,12 +235,32 @@ Value call_reduction(Interp& in, CallArgs& a) {
     bytes.push_back(n_b);
     bytes.push_back(r_b);
     if (nout > 0) {
-        std::vector<void*> pointers;
-        for (auto& b : bytes) pointers.push_back(b.data());
         const unsigned block = 256;
-        const uint64_t blocks = block_per_output ? std::min<uint64_t>(uint64_t(nout), 65535)
-                                                 : std::min<uint64_t>((uint64_t(nout) + block - 1) / block, uint64_t(1) << 20);
-        launch_packed(kernel, RawDims{unsigned(blocks), 1, 1}, RawDims{block, 1, 1}, 0, pointers);
+        auto run = [&](int phase, uint64_t units, void* part) {
+            std::vector<uint8_t> part_b(sizeof part), segs_b, phase_b(4);
+            std::memcpy(part_b.data(), &part, sizeof part);
+            put_i64(segs_b, segs);
+            std::memcpy(phase_b.data(), &phase, 4);
+            std::vector<void*> pointers;
+            for (auto& b : bytes) pointers.push_back(b.data());
+            if (block_per_output) {
+                pointers.push_back(part_b.data());
+                pointers.push_back(segs_b.data());
+                pointers.push_back(phase_b.data());
+            }
+            const uint64_t blocks = block_per_output ? std::min<uint64_t>(units, 65535)
+                                                     : std::min<uint64_t>((units + block - 1) / block, uint64_t(1) << 20);
+            launch_packed(kernel, RawDims{unsigned(blocks), 1, 1}, RawDims{block, 1, 1}, 0, pointers);
+        };
+        if (segs > 1) {
+            // The partials: nout * segs values of the reduction's type.
+            Value part = new_array(rdt, {nout * segs});
+            void* p = kernel_pointer(as_array(part), true, "partials");
+            run(1, uint64_t(nout * segs), p);
+            run(2, uint64_t(nout), p);
+        } else {
+            run(0, uint64_t(nout), nullptr);
+        }
     }
     std::vector<Value> outs;
     for (const UserOperand& o : ops)

@@ -2,7 +2,7 @@
 # The standard check on a GPU machine (the device tool): run from the repo
 # root there, with a stripped Release build in dist/ (scripts/make_dist.sh
 # here; dist/ is git-ignored, carried by the tool). Logs go to $OUT.
-#   bash scripts/device_check.sh [unit] [tests] [corpus] [bench] [sweep] [sum] [ops] [programs]
+#   bash scripts/device_check.sh [unit] [tests] [corpus] [bench] [sweep] [sum] [ops] [programs] [kernels]
 # With no arguments: unit tests corpus bench.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -39,6 +39,9 @@ for step in "${steps[@]}"; do
     programs)  # bench/gpu/device_programs.gpy: five whole programs, gpy's GPU against CuPy, SCALE 1
       { GPY_TIER0=0 dist/gpy bench/gpu/device_programs.gpy 0.25 1 > /dev/null  # compile first
         dist/gpy bench/gpu/device_programs.gpy 1 10; python3 bench/gpu/device_programs.gpy 1 10 cupy; } 2>&1 | tee "$OUT/programs.log" ;;
+    kernels)  # issue 23: the user-kernel tests on the GPU, then bench/gpu/user_kernels.gpy against CuPy
+      { GPY_BACKEND=cuda python3 tests/run_script_tests.py --gpy dist/gpy -v tests/lang/numpy/user_kernels
+        dist/gpy bench/gpu/user_kernels.gpy 20; python3 bench/gpu/user_kernels.gpy 20 cupy; } 2>&1 | tee "$OUT/kernels.log" ;;
     *) echo "unknown step $step" ;;
   esac
 done
