@@ -181,10 +181,45 @@ std::vector<Value> run_loop_kernel(Interp& in, UserKernelDef& k, const Value* ar
         if (o.output) write_back.push_back({o.array, copy});
         o.array = copy;
     }
-    const int N = std::max<int>(1, int(shape.size()));
-    dag::Shape loop_shape = shape.empty() ? dag::Shape{1} : shape;
     int64_t n = 1;
-    for (int64_t d : loop_shape) n *= d;
+    for (int64_t d : shape) n *= d;
+    // Each non-raw array's byte strides over the loop's shape (right-aligned,
+    // 0 where broadcast); then size-1 dims dropped and adjacent dims merged
+    // where every operand walks them as one (CuPy's reduce_dims): a
+    // contiguous loop is one dim, with no division per element.
+    dag::Shape loop_shape;
+    std::vector<std::vector<int64_t>> walk(ops.size());
+    for (size_t i = 0; i < ops.size(); ++i) {
+        if (ops[i].array.is_undef() || ops[i].param->raw) continue;
+        ArrayObj* a = as_array(ops[i].array);
+        materialize(a);
+        const int off = int(shape.size()) - a->ndim();
+        for (int d = 0; d < int(shape.size()); ++d) {
+            const int ad = d - off;
+            walk[i].push_back(ad < 0 || a->shape[size_t(ad)] == 1 ? 0 : a->strides[size_t(ad)]);
+        }
+    }
+    std::vector<std::vector<int64_t>> merged(ops.size());  // built from the innermost dim out
+    for (int d = int(shape.size()) - 1; d >= 0; --d) {
+        if (shape[size_t(d)] == 1) continue;
+        bool merge = !loop_shape.empty();
+        for (size_t i = 0; merge && i < ops.size(); ++i)
+            if (!walk[i].empty() && walk[i][size_t(d)] != merged[i][0] * loop_shape[0]) merge = false;
+        if (merge) {
+            loop_shape[0] *= shape[size_t(d)];
+            continue;
+        }
+        loop_shape.insert(loop_shape.begin(), shape[size_t(d)]);
+        for (size_t i = 0; i < ops.size(); ++i)
+            if (!walk[i].empty()) merged[i].insert(merged[i].begin(), walk[i][size_t(d)]);
+    }
+    for (size_t i = 0; i < ops.size(); ++i)
+        if (!walk[i].empty()) {
+            if (merged[i].empty()) merged[i] = {0};
+            walk[i] = merged[i];
+        }
+    if (loop_shape.empty()) loop_shape = {1};
+    const int N = int(loop_shape.size());
 
     // The source: placeholder typedefs, the helper types, the preamble, the kernel.
     std::ostringstream src;
@@ -210,10 +245,12 @@ std::vector<Value> run_loop_kernel(Interp& in, UserKernelDef& k, const Value* ar
     src << "_ind.i_ = i;\nlong long gpy_rem = i";
     for (size_t i = 0; i < ops.size(); ++i)
         if (!ops[i].param->raw && !ops[i].array.is_undef()) src << ", gpy_o" << i << " = 0";
-    src << ";\nfor (int gpy_d = " << N - 1 << "; gpy_d >= 0; --gpy_d) {\nconst long long gpy_c = gpy_rem % gpy_sh.d[gpy_d]; gpy_rem /= gpy_sh.d[gpy_d];\n";
+    src << ";\nfor (int gpy_d = " << N - 1 << "; gpy_d > 0; --gpy_d) {\nconst long long gpy_c = gpy_rem % gpy_sh.d[gpy_d]; gpy_rem /= gpy_sh.d[gpy_d];\n";
     for (size_t i = 0; i < ops.size(); ++i)
         if (!ops[i].param->raw && !ops[i].array.is_undef()) src << "gpy_o" << i << " += gpy_c * gpy_a_" << ops[i].param->name << ".s[gpy_d];\n";
     src << "}\n";
+    for (size_t i = 0; i < ops.size(); ++i)  // the outermost dim: what remains of the index
+        if (!ops[i].param->raw && !ops[i].array.is_undef()) src << "gpy_o" << i << " += gpy_rem * gpy_a_" << ops[i].param->name << ".s[0];\n";
     for (size_t i = 0; i < ops.size(); ++i) {
         const UserOperand& o = ops[i];
         if (o.param->raw || o.array.is_undef()) continue;
@@ -250,12 +287,7 @@ std::vector<Value> run_loop_kernel(Interp& in, UserKernelDef& k, const Value* ar
             for (int d = 0; d < raw_ndim[i]; ++d) put_i64(b, a->ndim() ? a->shape[size_t(d)] : 1);
             for (int d = 0; d < raw_ndim[i]; ++d) put_i64(b, a->ndim() ? a->strides[size_t(d)] : 0);
         } else {
-            // Strides over the loop's shape: right-aligned, 0 where broadcast.
-            const int off = N - a->ndim();
-            for (int d = 0; d < N; ++d) {
-                const int ad = d - off;
-                put_i64(b, ad < 0 || a->shape[size_t(ad)] == 1 ? 0 : a->strides[size_t(ad)]);
-            }
+            for (int64_t st : walk[i]) put_i64(b, st);
         }
     }
     for (int64_t d : loop_shape) put_i64(bytes[ops.size()], d);
