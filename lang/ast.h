@@ -26,7 +26,7 @@ const char* cmpop_symbol(CmpOp op);
 
 enum class EK : uint8_t {
     Const, FString, Name, Tuple, List, Set, Dict, BinOp, UnaryOp, BoolOp, Compare, IfExp, Call, Attribute,
-    Subscript, Slice, Lambda, Comprehension, Starred, Ellipsis
+    Subscript, Slice, Lambda, Comprehension, Starred, Ellipsis, Kernel
 };
 
 struct Node {
@@ -45,6 +45,17 @@ struct ConstExpr : Expr {
     Value value;
     ConstExpr() : Expr(EK::Const) {}
     Value eval(Frame&) const override { return value; }
+};
+
+// The value of a `kernel NAME(params):` block (docs/kernels.md): the array
+// module's RawKernel for the CUDA C++ it spells, compiled when the block
+// runs; `kernel NAME` parses as `NAME = <this>`. A compile error points at
+// its line and column inside the block.
+struct KernelExpr : Expr {
+    std::string name, params, body;
+    uint32_t params_offset = 0, body_offset = 0;
+    KernelExpr() : Expr(EK::Kernel) {}
+    Value eval(Frame& f) const override;
 };
 
 struct EllipsisExpr : Expr {

@@ -18,6 +18,7 @@ const char* token_text(T t) {
         case T::Name: return "identifier";
         case T::Int: case T::Float: case T::Imag: return "number";
         case T::String: return "string";
+        case T::KernelBlock: return "kernel block";
 #define X(name, text) case T::name: return text;
         GPY_KEYWORDS(X) GPY_PUNCT(X)
 #undef X
@@ -81,6 +82,7 @@ public:
         while (true) {
             if (at_line_start_ && brackets_.empty()) {
                 if (!handle_indentation()) break;  // reached end of file
+                if (!expr_mode_ && lex_kernel_block()) continue;
             }
             skip_spaces();
             if (pos_ >= src_.size()) break;
@@ -202,6 +204,79 @@ private:
             }
             return true;
         }
+    }
+
+    // `kernel NAME(PARAMS):` at the start of a line, then the CUDA C++ body:
+    // every following line indented deeper than the header (and the blank
+    // lines among them), taken verbatim. One KernelBlock token and a
+    // NEWLINE; false (nothing consumed) when the line is not such a header
+    // (`kernel` stays an ordinary name).
+    bool lex_kernel_block() {
+        const uint32_t start = pos_;
+        if (src_.compare(pos_, 6, "kernel") != 0) return false;
+        uint32_t p = pos_ + 6;
+        if (p >= src_.size() || (src_[p] != ' ' && src_[p] != '\t')) return false;
+        while (p < src_.size() && (src_[p] == ' ' || src_[p] == '\t')) ++p;
+        if (p >= src_.size() || !ident_start(uint8_t(src_[p]))) return false;
+        const uint32_t name_begin = p;
+        while (p < src_.size() && ident_char(uint8_t(src_[p]))) ++p;
+        const std::string name(src_.substr(name_begin, p - name_begin));
+        while (p < src_.size() && (src_[p] == ' ' || src_[p] == '\t')) ++p;
+        if (p >= src_.size() || src_[p] != '(' || is_keyword(name)) return false;
+        // The parameters: up to the matching `)`, possibly over several lines.
+        const uint32_t open = p, params_begin = p + 1;
+        int depth = 0;
+        for (; p < src_.size(); ++p) {
+            if (src_[p] == '(') ++depth;
+            else if (src_[p] == ')' && --depth == 0) break;
+        }
+        if (p >= src_.size()) throw SyntaxError(span(open, open + 1), "`(` was never closed; expected `)`", true);
+        const uint32_t params_end = p++;
+        while (p < src_.size() && (src_[p] == ' ' || src_[p] == '\t')) ++p;
+        if (p >= src_.size() || src_[p] != ':')
+            throw SyntaxError(span(p < src_.size() ? p : params_end, (p < src_.size() ? p : params_end) + 1),
+                              "expected `:` after the kernel's parameters", p >= src_.size());
+        ++p;
+        while (p < src_.size() && (src_[p] == ' ' || src_[p] == '\t')) ++p;
+        if (p < src_.size() && src_[p] == '#')
+            while (p < src_.size() && src_[p] != '\n') ++p;
+        if (p < src_.size() && src_[p] == '\r') ++p;
+        if (p < src_.size() && src_[p] != '\n')
+            throw SyntaxError(span(p, p + 1), "the kernel's CUDA body goes on the indented lines below its header");
+        const uint32_t header_end = p;
+        if (p < src_.size()) ++p;
+        // The body: lines indented deeper than the header.
+        const int header_indent = indents_.back();
+        const uint32_t body_begin = p;
+        uint32_t body_end = p;
+        bool any = false;
+        while (p < src_.size()) {
+            uint32_t q = p;
+            int width = 0;
+            while (q < src_.size() && (src_[q] == ' ' || src_[q] == '\t')) width = src_[q++] == '\t' ? (width / 8 + 1) * 8 : width + 1;
+            const bool blank = q >= src_.size() || src_[q] == '\n' || src_[q] == '\r';
+            if (!blank && width <= header_indent) break;
+            while (q < src_.size() && src_[q] != '\n') ++q;
+            if (q < src_.size()) ++q;
+            if (!blank) {
+                any = true;
+                body_end = q;
+            }
+            p = q;
+        }
+        if (!any)
+            throw SyntaxError(span(start, header_end), "expected the kernel's CUDA body on indented lines after `kernel " + name + "(...):`",
+                              p >= src_.size());
+        Token& t = emit(T::KernelBlock, start, header_end);
+        t.text = name;
+        t.kernel_params = std::string(src_.substr(params_begin, params_end - params_begin));
+        t.kernel_params_offset = params_begin;
+        t.kernel_body = std::string(src_.substr(body_begin, body_end - body_begin));
+        t.kernel_body_offset = body_begin;
+        emit(T::Newline, header_end, header_end);
+        pos_ = body_end;
+        at_line_start_ = true;
+        return true;
     }
 
     void finish() {

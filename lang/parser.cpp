@@ -112,10 +112,31 @@ private:
             case T::At: out.push_back(parse_decorated()); return;
             case T::Try: out.push_back(parse_try()); return;
             case T::With: out.push_back(parse_with()); return;
+            case T::KernelBlock: out.push_back(parse_kernel_block()); return;
             case T::Class: error_here("classes are not supported yet");
             case T::Async: error_here("`async` is not supported");
             default: parse_simple_statements(out);
         }
+    }
+
+    // kernel_block: KERNELBLOCK NEWLINE, bound like `NAME = <the kernel>`.
+    StmtP parse_kernel_block() {
+        const Token& t = advance();
+        auto k = std::make_unique<KernelExpr>();
+        k->span = t.span;
+        k->name = t.text;
+        k->params = t.kernel_params;
+        k->params_offset = t.kernel_params_offset;
+        k->body = t.kernel_body;
+        k->body_offset = t.kernel_body_offset;
+        auto st = node<AssignStmt>(t.span);
+        auto target = std::make_unique<NameExpr>();
+        target->id = t.text;
+        target->span = t.span;
+        st->targets.push_back(std::move(target));
+        st->value = std::move(k);
+        expect(T::Newline, "a newline");
+        return st;
     }
 
     // simple_stmts: simple_stmt (';' simple_stmt)* [';'] NEWLINE
@@ -293,6 +314,7 @@ private:
             case EK::Dict: return "dict literal";
             case EK::Set: return "set display";
             case EK::Ellipsis: return "ellipsis";
+            case EK::Kernel: return "kernel";
             default: return "expression";
         }
     }

@@ -299,7 +299,7 @@ private:
 
     void expr(Expr& e) {
         switch (e.kind) {
-            case EK::Const: case EK::Ellipsis: break;
+            case EK::Const: case EK::Ellipsis: case EK::Kernel: break;
             case EK::Name: name(static_cast<NameExpr&>(e)); break;
             case EK::FString:
                 for (auto& p : static_cast<FStringExpr&>(e).parts) {

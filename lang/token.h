@@ -28,6 +28,7 @@ namespace gpy {
 
 enum class T : uint8_t {
     End, Newline, Indent, Dedent, Name, Int, Float, Imag, String,
+    KernelBlock,  // `kernel NAME(params):` and its indented CUDA body (docs/kernels.md)
 #define X(name, text) name,
     GPY_KEYWORDS(X) GPY_PUNCT(X)
 #undef X
@@ -46,6 +47,10 @@ struct Token {
     bool bytes = false;   // b"..." (kept as str for now)
     uint32_t body_offset = 0;  // f-string: byte offset of the body in the file
     bool raw = false;
+    // KernelBlock: `text` is the kernel's name; its parameter list and body
+    // as written, and where each starts in the file.
+    std::string kernel_params, kernel_body;
+    uint32_t kernel_params_offset = 0, kernel_body_offset = 0;
 };
 
 }  // namespace gpy

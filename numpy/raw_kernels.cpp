@@ -58,6 +58,7 @@ struct RawKernelObj : Object {
 RawKernelObj* self_kernel(const Value& v) { return static_cast<RawKernelObj*>(v.o); }
 
 [[noreturn]] void raise_compile_error(const RawKernelObj* k, const RawCompileError& e) {
+    if (k->kind == "kernel") raise(compile_exception_type(), e.log.empty() ? std::string(e.what()) : e.log);
     raise(compile_exception_type(), k->kind + " '" + k->name + "' does not compile:\n" + (e.log.empty() ? std::string(e.what()) : e.log));
 }
 
@@ -363,6 +364,19 @@ Value make_raw_kernel(Interp& in, CallArgs& a) {
     return keep;
 }
 
+// _kernel_block(name, source, file): a `kernel` block's RawKernel (lang/kernel_block.cpp), compiled now.
+Value kernel_block(Interp&, CallArgs& a) {
+    auto* k = new RawKernelObj();
+    Value keep = Value::object(k);
+    k->source = std::make_shared<RawSource>();
+    k->name = str_of(a.pos[0], "name");
+    k->source->code = str_of(a.pos[1], "source");
+    k->source->file = str_of(a.pos[2], "file");
+    k->kind = "kernel";
+    function_of(k);
+    return keep;
+}
+
 Value module_get_function(Interp&, CallArgs& a) {
     auto* m = static_cast<RawModuleObj*>(a.pos[0].o);
     const Value* name = arg(a, 1, "name");
@@ -486,6 +500,8 @@ void add_raw_kernel_functions(Interp&, ModuleObj* m) {
                                      "enable_cooperative_groups=False, name_expressions=None, jitify=False)",
                                      "A module of CUDA C++ kernels (CuPy's); get_function(name) gives one."));
     m->set("CompileException", Value::object(compile_exception_type()));
+    m->set("_kernel_block", make_builtin("_kernel_block", kernel_block, "_kernel_block(name, source, file)",
+                                         "The RawKernel of a `kernel` block (the language's syntax), compiled now."));
 }
 
 }  // namespace gpy

@@ -82,6 +82,7 @@ std::string dump(const Expr* e) {
     switch (e->kind) {
         case EK::Const: return dump_value(static_cast<const ConstExpr*>(e)->value);
         case EK::Ellipsis: return "...";
+        case EK::Kernel: return "(kernel " + static_cast<const KernelExpr*>(e)->name + ")";
         case EK::Name: return static_cast<const NameExpr*>(e)->id;
         case EK::FString: return dump_fstring(*static_cast<const FStringExpr*>(e));
         case EK::Starred: return "*" + dump(static_cast<const StarredExpr*>(e)->value.get());
