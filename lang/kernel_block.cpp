@@ -46,6 +46,13 @@ bool first_error(const SourceFile& file, const std::string& log, uint32_t& offse
             ++p;
             line = number(p);
             if (p < log.size() && log[p] == ')') ++p;
+            // NVRTC echoes the line indented by two spaces, then a caret line.
+            const size_t echo = log.find('\n', p);
+            const size_t caret_line = echo == std::string::npos ? echo : log.find('\n', echo + 1);
+            if (caret_line != std::string::npos) {
+                const size_t caret = log.find_first_not_of(' ', caret_line + 1);
+                if (caret != std::string::npos && log[caret] == '^' && caret - caret_line - 1 >= 2) col = long(caret - caret_line - 1 - 2 + 1);
+            }
         }
         const size_t err = log.find("error", p);
         if (line < 1 || size_t(line) > file.line_starts.size() || col < 1 || err == std::string::npos || err > p + 3) continue;

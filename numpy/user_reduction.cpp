@@ -136,10 +136,14 @@ Value call_reduction(Interp& in, CallArgs& a) {
     src << "long long gpy_rem = gpy_o";
     for (size_t i = 0; i < ops.size(); ++i)
         if (!ops[i].array.is_undef()) src << ", gpy_b" << i << " = 0";
-    src << ";\nfor (int gpy_d = " << NK - 1 << "; gpy_d >= 0; --gpy_d) {\nconst long long gpy_c = gpy_rem % gpy_kept.d[gpy_d]; gpy_rem /= gpy_kept.d[gpy_d];\n";
+    // (The outermost dim takes what remains of the index: no division, none at all for one dim.)
+    src << ";\nfor (int gpy_d = " << NK - 1 << "; gpy_d > 0; --gpy_d) {\nconst long long gpy_c = gpy_rem % gpy_kept.d[gpy_d]; gpy_rem /= gpy_kept.d[gpy_d];\n";
     for (size_t i = 0; i < ops.size(); ++i)
         if (!ops[i].array.is_undef()) src << "gpy_b" << i << " += gpy_c * gpy_a_" << ops[i].param->name << ".s[gpy_d];\n";
-    src << "}\n" << rt << " gpy_acc = (" << rt << ")(" << k->identity << ");\n";
+    src << "}\n";
+    for (size_t i = 0; i < ops.size(); ++i)
+        if (!ops[i].array.is_undef()) src << "gpy_b" << i << " += gpy_rem * gpy_a_" << ops[i].param->name << ".s[0];\n";
+    src << rt << " gpy_acc = (" << rt << ")(" << k->identity << ");\n";
     if (block_per_output)
         src << "if (gpy_phase == 2) {\n"
                "for (long long gpy_j = threadIdx.x; gpy_j < gpy_segs; gpy_j += blockDim.x) gpy_acc = gpy_reduce(gpy_acc, gpy_part[gpy_o * gpy_segs + gpy_j]);\n"
@@ -152,11 +156,14 @@ Value call_reduction(Interp& in, CallArgs& a) {
     src << "long long gpy_r = gpy_j";
     for (size_t i = 0; i < ops.size(); ++i)
         if (!ops[i].output && !ops[i].array.is_undef()) src << ", gpy_p" << i << " = gpy_b" << i;
-    src << ";\nfor (int gpy_d = " << NR - 1 << "; gpy_d >= 0; --gpy_d) {\nconst long long gpy_c = gpy_r % gpy_red.d[gpy_d]; gpy_r /= gpy_red.d[gpy_d];\n";
+    src << ";\nfor (int gpy_d = " << NR - 1 << "; gpy_d > 0; --gpy_d) {\nconst long long gpy_c = gpy_r % gpy_red.d[gpy_d]; gpy_r /= gpy_red.d[gpy_d];\n";
     for (size_t i = 0; i < ops.size(); ++i)
         if (!ops[i].output && !ops[i].array.is_undef())
             src << "gpy_p" << i << " += gpy_c * gpy_a_" << ops[i].param->name << ".s[" << NK << " + gpy_d];\n";
     src << "}\n";
+    for (size_t i = 0; i < ops.size(); ++i)
+        if (!ops[i].output && !ops[i].array.is_undef())
+            src << "gpy_p" << i << " += gpy_r * gpy_a_" << ops[i].param->name << ".s[" << NK << "];\n";
     for (size_t i = 0; i < ops.size(); ++i) {
         const UserOperand& o = ops[i];
         if (o.output || o.array.is_undef()) continue;
