@@ -10,6 +10,7 @@
 #include <regex>
 #include <set>
 
+#include "base/interrupt.h"
 #include "codegen/prelude.h"
 #include "runtime/cpu_jit.h"
 #include "runtime/nvrtc.h"
@@ -25,7 +26,7 @@ namespace {
 constexpr size_t kFiberStack = size_t(1) << 16;  // gpy_emu::kStack
 constexpr size_t kDynamicShared = size_t(256) << 10;  // gpy_dynamic_shared's size
 
-using RunFn = int (*)(void**, const unsigned*, unsigned long, unsigned long, char*, int);
+using RunFn = int (*)(void**, const unsigned*, unsigned long, unsigned long, char*, int, const volatile int*);
 using SigFn = const int* (*)();
 
 struct CpuRawFunction : RawFunction {
@@ -86,8 +87,8 @@ std::string module_source(const RawSource& s, const std::vector<std::string>& ke
         const std::string K = std::to_string(k), E = kernels[k];
         src += "static void gpy_body_" + K + "(void** gpy_args) { ::gpy_emu::call(&" + E + ", gpy_args); }\n";
         src += "extern \"C\" int gpy_raw_run_" + K +
-               "(void** gpy_a, const unsigned* gpy_d, unsigned long gpy_b0, unsigned long gpy_b1, char* gpy_s, int gpy_f) "
-               "{ return ::gpy_emu::run(gpy_body_" + K + ", gpy_a, gpy_d, gpy_b0, gpy_b1, gpy_s, gpy_f); }\n";
+               "(void** gpy_a, const unsigned* gpy_d, unsigned long gpy_b0, unsigned long gpy_b1, char* gpy_s, int gpy_f, "
+               "const volatile int* gpy_stop) { return ::gpy_emu::run<gpy_body_" + K + ">(gpy_a, gpy_d, gpy_b0, gpy_b1, gpy_s, gpy_f, gpy_stop); }\n";
         src += "extern \"C\" const int* gpy_raw_sig_" + K + "() { return ::gpy_emu::signature(&" + E + "); }\n";
     }
     return src;
@@ -209,12 +210,18 @@ void cpu_raw_launch(RawFunction& fn, RawDims grid, RawDims block, size_t shared_
     const unsigned dims[6] = {grid.x, grid.y, grid.z, block.x, block.y, block.z};
     void** a = const_cast<void**>(args.data());
     const uint64_t blocks = grid.count();
+    // Ctrl-C: the calling interpreter's flag, polled between blocks (a
+    // thread that never returns still holds its block).
+    static const volatile int never = 0;
+    const volatile int* stop = t_interrupt_flag ? t_interrupt_flag : &never;
     if (f.serial) {
         static thread_local FiberStacks stacks;
         char* s = stacks.get(f.fibers ? size_t(block.count()) : 1);
-        if (f.run(a, dims, 0, blocks, s, f.fibers ? 1 : 0))
+        const int rc = f.run(a, dims, 0, blocks, s, f.fibers ? 1 : 0, stop);
+        if (rc == 1)
             throw RawLaunchError("the kernel deadlocked: a barrier (__syncthreads, a warp shuffle or vote) that some threads of a block "
                                  "never reach");
+        if (rc == 2) throw Interrupted();
         return;
     }
     // Blocks in parallel, each worker on its own fiber stack; chunks of
@@ -222,8 +229,9 @@ void cpu_raw_launch(RawFunction& fn, RawDims grid, RawDims block, size_t shared_
     const int64_t grain = std::max<int64_t>(1, int64_t(16384 / block.count()));
     parallel_for(int64_t(blocks), grain, [&](int64_t b0, int64_t b1) {
         static thread_local FiberStacks stacks;
-        f.run(a, dims, (unsigned long)b0, (unsigned long)b1, stacks.get(1), 0);
+        f.run(a, dims, (unsigned long)b0, (unsigned long)b1, stacks.get(1), 0, stop);
     });
+    if (*stop) throw Interrupted();
 }
 
 }  // namespace gpy

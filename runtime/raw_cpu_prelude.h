@@ -69,6 +69,7 @@ struct Block {
     Thread* threads[1024];
     unsigned n;
     unsigned long first, end;  // the blocks a one-fiber run covers
+    const volatile int* stop;  // set by the host on Ctrl-C: no further blocks start
     unsigned long long xchg[2][1024];  // warp exchange slots, by exchange parity
 };
 GPY_INLINE Thread* self() { return (Thread*)((unsigned long)__builtin_frame_address(0) & ~(kStack - 1)); }
@@ -99,11 +100,16 @@ static void set_block(Thread* t, unsigned long b) {
     t->bid.z = unsigned(b / ((unsigned long)t->gdim.x * t->gdim.y));
 }
 
-// A kernel without barriers: every thread of blocks [first, end), one after another.
+// A kernel without barriers: every thread of blocks [first, end), one after
+// another, the kernel's body inlined (Body: its entry) so the loop over
+// threadIdx.x can be optimised as one. Stops between blocks once *stop is set
+// (Ctrl-C).
+template <void (*Body)(void**)>
 static void serial_entry() {
     Thread* t = self();
     Block* b = t->block;
-    for (unsigned long k = b->first; k < b->end; ++k) {
+    void** args = b->args;
+    for (unsigned long k = b->first; k < b->end && !__atomic_load_n(b->stop, __ATOMIC_RELAXED); ++k) {
         set_block(t, k);
         unsigned i = 0;
         for (unsigned z = 0; z < t->bdim.z; ++z)
@@ -111,7 +117,7 @@ static void serial_entry() {
                 for (unsigned x = 0; x < t->bdim.x; ++x, ++i) {
                     t->tid = uint3{x, y, z};
                     t->linear = i;
-                    b->body(b->args);
+                    Body(args);
                 }
     }
     t->wait = 3;
@@ -169,11 +175,14 @@ static int schedule(Block* b) {
 }
 
 // Blocks [first, end) of a launch: dims = grid x, y, z, block x, y, z;
-// `stacks` one fiber stack per thread of a block (fibers) or one.
-static int run(void (*body)(void**), void** args, const unsigned* d, unsigned long first, unsigned long end, char* stacks,
-               int fibers) {
+// `stacks` one fiber stack per thread of a block (fibers) or one. Returns 1
+// for a deadlock, 2 when *stop ended it early.
+template <void (*Body)(void**)>
+static int run(void** args, const unsigned* d, unsigned long first, unsigned long end, char* stacks, int fibers,
+               const volatile int* stop) {
     Block blk;
-    blk.body = body;
+    blk.body = Body;
+    blk.stop = stop;
     blk.args = args;
     blk.first = first;
     blk.end = end;
@@ -189,11 +198,11 @@ static int run(void (*body)(void**), void** args, const unsigned* d, unsigned lo
     if (!fibers) {
         Thread* t = (Thread*)stacks;
         init(t);
-        make_fiber(t, serial_entry);
+        make_fiber(t, serial_entry<Body>);
         switch_to(&blk.sched_sp, t->sp);
-        return 0;
+        return *stop ? 2 : 0;
     }
-    for (unsigned long k = first; k < end; ++k) {
+    for (unsigned long k = first; k < end && !*stop; ++k) {
         unsigned i = 0;
         for (unsigned z = 0; z < d[5]; ++z)
             for (unsigned y = 0; y < d[4]; ++y)
@@ -208,7 +217,7 @@ static int run(void (*body)(void**), void** args, const unsigned* d, unsigned lo
                 }
         if (schedule(&blk)) return 1;
     }
-    return 0;
+    return *stop ? 2 : 0;
 }
 
 // Waits at a warp exchange with `v`; the warp's 32 slots once all its live lanes have given theirs.
