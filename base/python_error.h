@@ -14,4 +14,15 @@ struct PythonTypedError : std::runtime_error {
     PythonTypedError(std::string kind_, const std::string& message) : std::runtime_error(message), kind(std::move(kind_)) {}
 };
 
+// An error after which the process cannot go on (a GPU kernel's fault
+// leaves the CUDA context unusable): the interpreter raises SystemExit with
+// this message wherever it reaches it (exit status 1; `except Exception`
+// does not catch it). Not a runtime_error, so the array module's handlers
+// that turn device errors into RuntimeErrors let it through.
+struct FatalError : std::exception {
+    std::string message;
+    explicit FatalError(std::string m) : message(std::move(m)) {}
+    const char* what() const noexcept override { return message.c_str(); }
+};
+
 }  // namespace gpy

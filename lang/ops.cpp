@@ -824,6 +824,7 @@ GpyError python_error_from(const std::exception& e) {
         if (t_interrupt_flag) *t_interrupt_flag = 0;
         return GpyError{make_exception(types::KeyboardInterrupt, "")};
     }
+    if (auto* fatal = dynamic_cast<const FatalError*>(&e)) return GpyError{make_exception(types::SystemExit, fatal->what())};
     if (auto* typed = dynamic_cast<const PythonTypedError*>(&e)) {  // a lower layer's NumPy error, by name
         // (UFuncTypeError belongs to the array module: it arrives as its base, TypeError.)
         for (TypeObject* t : types::all_exceptions())

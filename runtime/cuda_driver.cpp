@@ -1,4 +1,8 @@
 #include "runtime/cuda_driver.h"
+
+#include <mutex>
+
+#include "base/python_error.h"
 #include "base/phase_times.h"
 
 #include <dlfcn.h>
@@ -119,6 +123,16 @@ const Api& api() {
     return l.api;
 }
 
+namespace {
+std::mutex fault_hint_mu;
+std::string fault_hint_text;
+}  // namespace
+
+void set_fault_hint(std::string hint) {
+    std::lock_guard<std::mutex> lock(fault_hint_mu);
+    fault_hint_text = std::move(hint);
+}
+
 void check(CUresult r, const char* call) {
     if (r == CUDA_SUCCESS) return;
     const Api& a = api();
@@ -128,6 +142,19 @@ void check(CUresult r, const char* call) {
     if (a.cuGetErrorString(r, &text) != CUDA_SUCCESS) text = nullptr;
     std::string msg = name ? name : "CUDA error " + std::to_string(r);
     if (text) msg += std::string(" (") + text + ")";
+    // A kernel's fault (illegal or misaligned address, assert, illegal
+    // instruction, launch failure) is sticky: every later call of the
+    // context fails, so the script cannot go on.
+    if (r == 700 || r == 710 || (r >= 714 && r <= 719)) {
+        std::string hint;
+        {
+            std::lock_guard<std::mutex> lock(fault_hint_mu);
+            hint = fault_hint_text;
+        }
+        throw FatalError("CUDA error: " + msg + " (reported by " + call + "): a kernel faulted on the GPU" +
+                         (hint.empty() ? std::string() : "; " + hint) +
+                         ". A fault leaves the GPU's context unusable for the rest of the process, so the script ends here.");
+    }
     throw Error(r, msg + " in " + call, call);
 }
 

@@ -108,7 +108,11 @@ struct Error : std::runtime_error {
 };
 
 // Throws cuda::Error for anything but CUDA_SUCCESS; `call` names the call.
+// A kernel's fault (sticky: the context is unusable after it) throws
+// FatalError (base/python_error.h) instead, naming set_fault_hint's text.
 void check(CUresult r, const char* call);
+// What a fault's message adds ("the last user kernel launched was 'k'").
+void set_fault_hint(std::string hint);
 // The usual way to call the driver: GPY_CU(cuMemFree(p)).
 #define GPY_CU(expr) ::gpy::cuda::check(::gpy::cuda::api().expr, #expr)
 

@@ -18,6 +18,7 @@ namespace {
 struct CudaRawFunction : RawFunction {
     cuda::CUfunction fn = nullptr;
     int device = 0;
+    std::string name;
 };
 
 struct LoadedModule {
@@ -90,6 +91,7 @@ std::shared_ptr<RawFunction> cuda_raw_function(int device, const RawSource& s, c
     auto f = std::make_shared<CudaRawFunction>();
     f->fn = m.module->function(symbol.c_str());
     f->device = device;
+    f->name = expr;
     for (int a = 0; a < int(std::size(kAttributeNames)); ++a) {
         int v = 0;
         if (cuda::api().cuFuncGetAttribute(&v, a, f->fn) == cuda::CUDA_SUCCESS) f->attributes[kAttributeNames[a]] = v;
@@ -100,6 +102,7 @@ std::shared_ptr<RawFunction> cuda_raw_function(int device, const RawSource& s, c
 void cuda_raw_launch(RawFunction& fn, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args) {
     auto& f = static_cast<CudaRawFunction&>(fn);
     cuda::device(f.device).make_current();
+    cuda::set_fault_hint("the last user kernel launched was '" + f.name + "' (CUDA reports a fault at a later call)");
     cuda::launch(f.fn, cuda::Dim3{grid.x, grid.y, grid.z}, cuda::Dim3{block.x, block.y, block.z}, unsigned(shared_bytes),
                  current_stream(), args);
     note_device_work(f.device);
