@@ -102,7 +102,12 @@ std::shared_ptr<RawFunction> cuda_raw_function(int device, const RawSource& s, c
 void cuda_raw_launch(RawFunction& fn, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args) {
     auto& f = static_cast<CudaRawFunction&>(fn);
     cuda::device(f.device).make_current();
-    cuda::set_fault_hint("the last user kernel launched was '" + f.name + "' (CUDA reports a fault at a later call)");
+    // The fault message's hint: set when this thread launches another kernel than last time.
+    static thread_local const CudaRawFunction* last = nullptr;
+    if (last != &f) {
+        cuda::set_fault_hint("the last user kernel launched was '" + f.name + "' (CUDA reports a fault at a later call)");
+        last = &f;
+    }
     cuda::launch(f.fn, cuda::Dim3{grid.x, grid.y, grid.z}, cuda::Dim3{block.x, block.y, block.z}, unsigned(shared_bytes),
                  current_stream(), args);
     note_device_work(f.device);

@@ -446,3 +446,31 @@ TEST_CASE("lexer error: invalid characters") {
     REQUIRE(e);
     CHECK(e->err.message == "truncated \\x escape");
 }
+
+TEST_CASE("lexer: a kernel block is one token with its parameters and its CUDA body") {
+    auto l = lex("kernel saxpy(float a,\n             float* y):  # header\n    int i = threadIdx.x;\n\n    y[i] *= a;  // C++\nx = 1\n");
+    CHECK(names(l.kinds()) == "kernel block NEWLINE NAME = INT NEWLINE END");
+    const Token& k = l[0];
+    CHECK(k.text == "saxpy");
+    CHECK(k.kernel_params == "float a,\n             float* y");
+    CHECK(l.file->line_col(k.kernel_params_offset) == std::make_pair(1, 14));
+    // The body keeps its indentation and inner blank line; it ends at the last indented line.
+    CHECK(k.kernel_body == "    int i = threadIdx.x;\n\n    y[i] *= a;  // C++\n");
+    CHECK(l.file->line_col(k.kernel_body_offset) == std::make_pair(3, 1));
+    // Inside a function: the body is what is indented deeper than the header.
+    auto f = lex("def f():\n    kernel k(int* y):\n        y[0] = 1;\n    return k\n");
+    CHECK(names(f.kinds()) == "def NAME ( ) : NEWLINE INDENT kernel block NEWLINE return NAME NEWLINE DEDENT END");
+    CHECK(f[7].kernel_body == "        y[0] = 1;\n");
+    // `kernel` alone stays a name.
+    CHECK(names(lex("kernel = kernel(3)\n").kinds()) == "NAME = NAME ( INT ) NEWLINE END");
+    // A header without its colon, or without a body.
+    auto e = lex_error("kernel k(int* y)\n    y[0] = 1;\n");
+    REQUIRE(e);
+    CHECK(e->err.message.find("expected `:`") != std::string::npos);
+    auto b = lex_error("kernel k(int* y):\nx = 1\n");
+    REQUIRE(b);
+    CHECK(b->err.message.find("CUDA body") != std::string::npos);
+    auto incomplete = lex_error("kernel k(int* y):\n");
+    REQUIRE(incomplete);
+    CHECK(incomplete->err.incomplete);
+}
