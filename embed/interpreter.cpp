@@ -96,6 +96,7 @@ struct Interpreter::Impl {
     explicit Impl(Config c) : in(std::move(c)) {
         // One array module under all three names, so NumPy and CuPy scripts run unchanged.
         in.native_modules.push_back({{"numpy", "cupy", "gpy"}, make_numpy_module});
+        in.native_modules.push_back({{"cupyx"}, make_cupyx_module});
     }
 
     Result handle_exception(const Value& exc) {

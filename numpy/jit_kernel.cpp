@@ -1,0 +1,760 @@
+// cupyx.jit.rawkernel (CuPy's): a kernel written in the language's own
+// syntax. The decorated function's syntax tree (lang/ast.h) is translated to
+// CUDA C++ once per argument signature (arrays' dtypes and ranks, scalars'
+// types) and runs as a raw kernel (numpy/raw_kernels.h) on either backend.
+//
+// The subset: parameters that are arrays (x[i], x[i, j], x.size, x.shape[k])
+// or scalars; locals typed by their first assignment (NumPy's promotion,
+// Python numbers weak as in NEP 50); + - * / // % ** & | ^ << >>, comparisons
+// (chained), and/or/not, conditional expressions; if/elif/else, while, for
+// over range(), break, continue, return; jit.threadIdx/blockIdx/blockDim/
+// gridDim (.x .y .z), jit.grid(n), jit.gridsize(n), jit.warpsize,
+// jit.syncthreads(), jit.syncwarp(), jit.shared_memory(dtype, n),
+// jit.atomic_add/sub/max/min/exch(array, index, value), jit.shfl_sync /
+// shfl_up_sync / shfl_down_sync / shfl_xor_sync; math.* functions, abs, min,
+// max, int, float, bool and dtype casts (np.float32(x)); module-level
+// numbers as constants. Anything else is an error at its place in the function.
+#include <cstring>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "lang/ast.h"
+#include "numpy/module_parts.h"
+#include "numpy/promote.h"
+#include "numpy/raw_kernels.h"
+#include "numpy/ufuncs.h"
+#include "numpy/user_kernels.h"
+
+namespace gpy {
+
+namespace {
+
+TypeObject* jit_kernel_type();
+
+struct JitKernelObj : Object {
+    Value func;                           // the decorated function
+    std::map<std::string, Value> kernels;  // by argument signature
+    JitKernelObj() : Object(jit_kernel_type()) {}
+};
+
+// An error at `n`'s place in the kernel's source.
+[[noreturn]] void fail(const Node& n, TypeObject* type, const std::string& name, std::string message) {
+    Value e = make_exception(type, std::move(message));
+    e.as<ExceptionObj>()->traceback.push_back(TraceEntry{n.span, "<jit kernel " + name + ">"});
+    throw GpyError{e};
+}
+
+// A translated expression: its C++ text and type.
+struct X {
+    std::string code;
+    DType type = DType::Int64;
+    bool weak = false;   // a Python number literal (NEP 50: takes the other operand's type)
+    int array = -1;      // a parameter array's index (code is its name), else -1
+    int ndim = 0;
+    std::vector<X> items;  // a tuple (jit.grid(2), x.shape)
+    bool tuple = false;
+};
+
+struct ArrayParam {
+    DType dtype;
+    int ndim;
+};
+
+class Translator {
+public:
+    Translator(const FunctionObj& f, const std::vector<std::optional<ArrayParam>>& arrays, const std::vector<DType>& scalars)
+        : fn_(*f.info), module_(f.module), name_(f.info->name) {
+        for (size_t i = 0; i < fn_.params.size(); ++i) {
+            const std::string& p = fn_.params[i].name;
+            if (arrays[i]) {
+                arrays_[p] = *arrays[i];
+            } else {
+                vars_[p] = scalars[i];
+            }
+            params_.push_back(p);
+        }
+    }
+
+    std::string translate() {
+        block(fn_.body, 1);
+        std::ostringstream src;
+        src << user_kernel_header({}, name_);
+        src << "template <class T> __device__ T gpy_jit_floordiv(T a, T b) { T q = a / b; return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q; }\n"
+               "template <class T> __device__ T gpy_jit_mod(T a, T b) { T r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; }\n"
+               "template <class T> __device__ T gpy_jit_ipow(T a, T b) { T r = 1; for (; b > 0; --b) r *= a; return r; }\n";
+        src << "extern \"C\" __global__ void " << name_ << "(";
+        for (size_t i = 0; i < params_.size(); ++i) {
+            const std::string& p = params_[i];
+            if (i) src << ", ";
+            if (auto it = arrays_.find(p); it != arrays_.end())
+                src << "gpy_raw<" << kernel_ctype(it->second.dtype, name_) << ", " << std::max(1, it->second.ndim) << "> " << p;
+            else
+                src << kernel_ctype(vars_[p], name_) << " " << p;
+        }
+        src << ") {\n" << shared_;
+        for (const std::string& l : locals_) src << "    " << kernel_ctype(vars_[l], name_) << " " << l << " = 0;\n";
+        src << body_.str() << "}\n";
+        return src.str();
+    }
+
+private:
+    const FuncInfo& fn_;
+    ModuleObj* module_;
+    std::string name_;
+    std::vector<std::string> params_, locals_;
+    std::map<std::string, ArrayParam> arrays_;  // parameters and shared-memory arrays
+    std::map<std::string, DType> vars_;         // scalar parameters and locals
+    std::set<std::string> shared_names_;
+    std::string shared_;
+    std::ostringstream body_;
+    int temps_ = 0;
+
+    void line(int depth, const std::string& s) { body_ << std::string(size_t(depth) * 4, ' ') << s << "\n"; }
+
+    // A module-level value the body names (jit, math, np, a constant).
+    const Value* global(const std::string& id) const { return module_ ? module_->get(id) : nullptr; }
+
+    bool is_module(const Expr& e, const char* name) const {
+        if (e.kind != EK::Name) return false;
+        const Value* v = global(static_cast<const NameExpr&>(e).id);
+        return v && v->is_obj() && v->o->type->kind == OK::Module && static_cast<ModuleObj*>(v->o)->name == name;
+    }
+    // `jit.` (cupyx.jit), `math.`, `np.`/`numpy.`/`cupy.`
+    bool is_jit(const Expr& e) const { return is_module(e, "cupyx.jit"); }
+    bool is_np(const Expr& e) const { return is_module(e, "numpy"); }
+    bool is_math(const Expr& e) const { return is_module(e, "math"); }
+
+    static std::string cast(const X& x, DType t) { return x.type == t ? x.code : "((" + ctype(t) + ")(" + x.code + "))"; }
+    static std::string ctype(DType t) {
+        switch (t) {
+        case DType::Bool: return "bool";
+        case DType::Int8: return "signed char";
+        case DType::Int16: return "short";
+        case DType::Int32: return "int";
+        case DType::Int64: return "long long";
+        case DType::UInt8: return "unsigned char";
+        case DType::UInt16: return "unsigned short";
+        case DType::UInt32: return "unsigned int";
+        case DType::UInt64: return "unsigned long long";
+        case DType::Float32: return "float";
+        default: return "double";
+        }
+    }
+
+    // NumPy's promotion, a Python number weak against an array-typed value.
+    static DType result_type(const X& a, const X& b) {
+        if (a.weak && !b.weak) return weak_with(a, b.type);
+        if (b.weak && !a.weak) return weak_with(b, a.type);
+        return promote_types(a.type, b.type);
+    }
+    static DType weak_with(const X& w, DType t) {
+        if (w.type == DType::Float64 && !is_float(t)) return DType::Float64;
+        if (w.type == DType::Bool) return t;
+        return t == DType::Bool ? w.type : t;
+    }
+
+    DType dtype_named(const Expr& e) {
+        // np.float32, numpy.int32, ... as a type
+        if (e.kind == EK::Attribute && is_np(*static_cast<const AttributeExpr&>(e).value))
+            if (auto d = parse_dtype(static_cast<const AttributeExpr&>(e).attr)) return *d;
+        if (e.kind == EK::Name) {
+            const std::string& id = static_cast<const NameExpr&>(e).id;
+            if (id == "int") return DType::Int64;
+            if (id == "float") return DType::Float64;
+            if (id == "bool") return DType::Bool;
+        }
+        fail(e, types::TypeError, name_, "expected a dtype such as np.float32");
+    }
+
+    X array_element(const SubscriptExpr& s) {
+        X base = expr(*s.value);
+        if (base.array < 0) fail(s, types::TypeError, name_, "only arrays can be indexed in a jit kernel");
+        std::vector<const Expr*> idx;
+        if (s.index->kind == EK::Tuple)
+            for (auto& e : static_cast<const SeqExpr&>(*s.index).elts) idx.push_back(e.get());
+        else
+            idx.push_back(s.index.get());
+        if (int(idx.size()) != std::max(1, base.ndim))
+            fail(s, types::IndexError, name_, "a jit kernel indexes an array with one integer per dimension (" + std::to_string(base.ndim) + ")");
+        std::string off;
+        for (size_t d = 0; d < idx.size(); ++d) {
+            X i = expr(*idx[d]);
+            if (!is_integer(i.type) && i.type != DType::Bool) fail(*idx[d], types::IndexError, name_, "array indices must be integers");
+            off += (d ? " + " : "") + std::string("(long long)(") + i.code + ") * " + base.code + ".strides_[" + std::to_string(d) + "]";
+        }
+        const std::string ct = ctype(base.type);
+        X r;
+        r.code = "(*(" + ct + "*)((char*)" + base.code + ".data_ + " + off + "))";
+        r.type = base.type;
+        return r;
+    }
+
+    X number(const Value& v, const Node& at) {
+        X r;
+        r.weak = true;
+        if (v.kind == VK::Bool) { r.code = v.b ? "true" : "false"; r.type = DType::Bool; }
+        else if (v.kind == VK::Int) { r.code = std::to_string(v.i) + "LL"; r.type = DType::Int64; }
+        else if (v.kind == VK::Float) {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%.17g", v.f);
+            r.code = buf;
+            if (r.code.find_first_of(".eni") == std::string::npos) r.code += ".0";
+            if (r.code == "inf") r.code = "(1.0/0.0)";
+            else if (r.code == "-inf") r.code = "(-1.0/0.0)";
+            else if (r.code == "nan" || r.code == "-nan") r.code = "(0.0/0.0)";
+            r.type = DType::Float64;
+        } else fail(at, types::TypeError, name_, std::string("a jit kernel cannot use a ") + type_name(v));
+        return r;
+    }
+
+    X dim3_member(const std::string& var, const std::string& field, const Node& at) {
+        if (field != "x" && field != "y" && field != "z") fail(at, types::AttributeError, name_, var + " has x, y and z");
+        X r;
+        r.code = var + "." + field;
+        r.type = DType::UInt32;
+        return r;
+    }
+
+    // l op r with Python's meaning: / is true division, // and % floor
+    // (the sign of the divisor), ** on integers by repeated products.
+    X binary(BinOp op, const X& l, const X& r, const Node& e) {
+        if (l.array >= 0 || r.array >= 0 || l.tuple || r.tuple)
+            fail(e, types::TypeError, name_, "a jit kernel computes on elements: index the array");
+        DType t = result_type(l, r);
+        X out;
+        out.type = t;
+        out.weak = l.weak && r.weak;
+        const std::string a = cast(l, t), c = cast(r, t);
+        switch (op) {
+        case BinOp::Add: out.code = "(" + a + " + " + c + ")"; break;
+        case BinOp::Sub: out.code = "(" + a + " - " + c + ")"; break;
+        case BinOp::Mul: out.code = "(" + a + " * " + c + ")"; break;
+        case BinOp::Div: {
+            const DType f = is_float(t) ? t : DType::Float64;
+            out.type = f;
+            out.code = "(" + cast(l, f) + " / " + cast(r, f) + ")";
+            break;
+        }
+        case BinOp::FloorDiv:
+            out.code = is_float(t) ? "floor(" + a + " / " + c + ")" : "gpy_jit_floordiv<" + ctype(t) + ">(" + a + ", " + c + ")";
+            break;
+        case BinOp::Mod:
+            out.code = is_float(t) ? "(" + a + " - floor(" + a + " / " + c + ") * " + c + ")" : "gpy_jit_mod<" + ctype(t) + ">(" + a + ", " + c + ")";
+            break;
+        case BinOp::Pow:
+            out.code = is_float(t) ? "pow(" + a + ", " + c + ")" : "gpy_jit_ipow<" + ctype(t) + ">(" + a + ", " + c + ")";
+            break;
+        case BinOp::BitAnd: case BinOp::BitOr: case BinOp::BitXor: case BinOp::LShift: case BinOp::RShift:
+            if (is_float(t)) fail(e, types::TypeError, name_, std::string("unsupported operand types for ") + binop_symbol(op));
+            out.code = "(" + a + " " + binop_symbol(op) + " " + c + ")";
+            break;
+        default: fail(e, types::TypeError, name_, std::string("a jit kernel has no ") + binop_symbol(op));
+        }
+        return out;
+    }
+
+    X expr(const Expr& e) {
+        switch (e.kind) {
+        case EK::Const: return number(static_cast<const ConstExpr&>(e).value, e);
+        case EK::Name: {
+            const std::string& id = static_cast<const NameExpr&>(e).id;
+            if (auto a = arrays_.find(id); a != arrays_.end()) {
+                X r;
+                r.code = id;
+                r.type = a->second.dtype;
+                r.array = 1;
+                r.ndim = a->second.ndim;
+                return r;
+            }
+            if (auto v = vars_.find(id); v != vars_.end()) {
+                X r;
+                r.code = id;
+                r.type = v->second;
+                return r;
+            }
+            if (const Value* g = global(id); g && (g->kind == VK::Int || g->kind == VK::Float || g->kind == VK::Bool)) return number(*g, e);
+            fail(e, types::NameError, name_, "name '" + id + "' is not defined in the jit kernel (locals are typed by their first assignment)");
+        }
+        case EK::Attribute: {
+            auto& a = static_cast<const AttributeExpr&>(e);
+            if (is_jit(*a.value)) {
+                if (a.attr == "warpsize") return X{"32", DType::Int32};
+                fail(e, types::AttributeError, name_, "jit." + a.attr + " is not a value a jit kernel can use");
+            }
+            if (a.value->kind == EK::Attribute) {
+                auto& inner = static_cast<const AttributeExpr&>(*a.value);
+                if (is_jit(*inner.value)) {
+                    static const std::map<std::string, std::string> dims = {
+                        {"threadIdx", "threadIdx"}, {"blockIdx", "blockIdx"}, {"blockDim", "blockDim"}, {"gridDim", "gridDim"}};
+                    if (auto d = dims.find(inner.attr); d != dims.end()) return dim3_member(d->second, a.attr, e);
+                }
+            }
+            if (is_math(*a.value)) {
+                if (a.attr == "pi") return X{"3.141592653589793", DType::Float64, true};
+                if (a.attr == "e") return X{"2.718281828459045", DType::Float64, true};
+                if (a.attr == "inf") return X{"(1.0/0.0)", DType::Float64, true};
+            }
+            X base = expr(*a.value);
+            if (base.array >= 0 && a.attr == "size") return X{base.code + ".size()", DType::Int64};
+            if (base.array >= 0 && a.attr == "ndim") return X{std::to_string(base.ndim) + "LL", DType::Int64, true};
+            if (base.array >= 0 && a.attr == "shape") {
+                X t;
+                t.tuple = true;
+                for (int d = 0; d < base.ndim; ++d) t.items.push_back(X{base.code + ".shape_[" + std::to_string(d) + "]", DType::Int64});
+                return t;
+            }
+            fail(e, types::AttributeError, name_, "a jit kernel cannot read ." + a.attr + " here");
+        }
+        case EK::Subscript: {
+            auto& s = static_cast<const SubscriptExpr&>(e);
+            if (s.value->kind == EK::Attribute && static_cast<const AttributeExpr&>(*s.value).attr == "shape") {
+                X t = expr(*s.value);
+                if (t.tuple && s.index->kind == EK::Const && static_cast<const ConstExpr&>(*s.index).value.kind == VK::Int) {
+                    int64_t k = static_cast<const ConstExpr&>(*s.index).value.i;
+                    if (k < 0) k += int64_t(t.items.size());
+                    if (k >= 0 && k < int64_t(t.items.size())) return t.items[size_t(k)];
+                }
+                fail(e, types::IndexError, name_, "x.shape takes a constant index in range");
+            }
+            return array_element(s);
+        }
+        case EK::BinOp: {
+            auto& b = static_cast<const BinOpExpr&>(e);
+            return binary(b.op, expr(*b.left), expr(*b.right), e);
+        }
+        case EK::UnaryOp: {
+            auto& u = static_cast<const UnaryExpr&>(e);
+            X v = expr(*u.operand);
+            X out = v;
+            if (u.op == UnOp::Not) return X{"(!(" + v.code + "))", DType::Bool};
+            if (u.op == UnOp::Neg) out.code = "(-" + v.code + ")";
+            if (u.op == UnOp::Invert) out.code = "(~" + v.code + ")";
+            return out;
+        }
+        case EK::BoolOp: {
+            auto& b = static_cast<const BoolOpExpr&>(e);
+            std::string code;
+            for (auto& v : b.values) code += (code.empty() ? "" : (b.is_and ? " && " : " || ")) + std::string("(") + expr(*v).code + ")";
+            return X{"(" + code + ")", DType::Bool};
+        }
+        case EK::Compare: {
+            auto& c = static_cast<const CompareExpr&>(e);
+            X left = expr(*c.first);
+            std::string code;
+            for (size_t k = 0; k < c.ops.size(); ++k) {
+                X right = expr(*c.rest[k]);
+                if (c.ops[k] == CmpOp::In || c.ops[k] == CmpOp::NotIn || c.ops[k] == CmpOp::Is || c.ops[k] == CmpOp::IsNot)
+                    fail(e, types::TypeError, name_, std::string("a jit kernel has no `") + cmpop_symbol(c.ops[k]) + "`");
+                const DType t = result_type(left, right);
+                code += (code.empty() ? "" : " && ") + std::string("(") + cast(left, t) + " " + cmpop_symbol(c.ops[k]) + " " + cast(right, t) + ")";
+                left = right;
+            }
+            return X{"(" + code + ")", DType::Bool};
+        }
+        case EK::IfExp: {
+            auto& i = static_cast<const IfExpr&>(e);
+            X t = expr(*i.test), a = expr(*i.body), b = expr(*i.orelse);
+            const DType r = result_type(a, b);
+            return X{"((" + t.code + ") ? " + cast(a, r) + " : " + cast(b, r) + ")", r};
+        }
+        case EK::Call: return call(static_cast<const CallExpr&>(e));
+        default: fail(e, types::TypeError, name_, "a jit kernel cannot use this expression");
+        }
+    }
+
+    X call(const CallExpr& c) {
+        std::vector<X> args;
+        auto arg = [&](size_t k) -> X {
+            if (k >= c.args.size()) fail(c, types::TypeError, name_, "missing argument");
+            return expr(*c.args[k]);
+        };
+        if (c.func->kind == EK::Attribute) {
+            auto& f = static_cast<const AttributeExpr&>(*c.func);
+            if (is_jit(*f.value)) {
+                const std::string& n = f.attr;
+                if (n == "syncthreads") return X{"__syncthreads()", DType::Bool};
+                if (n == "syncwarp") return X{"__syncwarp()", DType::Bool};
+                if (n == "grid" || n == "gridsize") {
+                    int64_t dims = 1;
+                    if (!c.args.empty() && c.args[0]->kind == EK::Const) dims = static_cast<const ConstExpr&>(*c.args[0]).value.i;
+                    if (dims < 1 || dims > 3) fail(c, types::ValueError, name_, "jit." + n + " takes 1, 2 or 3");
+                    X t;
+                    t.tuple = dims > 1;
+                    const char* xyz[] = {"x", "y", "z"};
+                    for (int d = 0; d < dims; ++d) {
+                        std::string code = n == "grid"
+                            ? "(blockIdx." + std::string(xyz[d]) + " * blockDim." + xyz[d] + " + threadIdx." + xyz[d] + ")"
+                            : "(blockDim." + std::string(xyz[d]) + " * gridDim." + xyz[d] + ")";
+                        t.items.push_back(X{code, DType::UInt32});
+                    }
+                    return dims == 1 ? t.items[0] : t;
+                }
+                static const std::map<std::string, std::string> atomics = {{"atomic_add", "atomicAdd"}, {"atomic_sub", "atomicSub"},
+                    {"atomic_max", "atomicMax"}, {"atomic_min", "atomicMin"}, {"atomic_exch", "atomicExch"},
+                    {"atomic_and", "atomicAnd"}, {"atomic_or", "atomicOr"}, {"atomic_xor", "atomicXor"}};
+                if (auto a = atomics.find(n); a != atomics.end()) {
+                    if (c.args.size() != 3) fail(c, types::TypeError, name_, "jit." + n + "(array, index, value)");
+                    X arr = expr(*c.args[0]);
+                    if (arr.array < 0) fail(*c.args[0], types::TypeError, name_, "jit." + n + " needs an array");
+                    X idx = expr(*c.args[1]);
+                    std::string off = "(long long)(" + idx.code + ") * " + arr.code + ".strides_[0]";
+                    if (idx.tuple || arr.ndim > 1) fail(*c.args[1], types::IndexError, name_, "jit." + n + " takes one integer index (a 1-d array)");
+                    X v = arg(2);
+                    return X{a->second + "((" + ctype(arr.type) + "*)((char*)" + arr.code + ".data_ + " + off + "), " + cast(v, arr.type) + ")", arr.type};
+                }
+                static const std::map<std::string, std::string> shuffles = {{"shfl_sync", "__shfl_sync"}, {"shfl_up_sync", "__shfl_up_sync"},
+                    {"shfl_down_sync", "__shfl_down_sync"}, {"shfl_xor_sync", "__shfl_xor_sync"}};
+                if (auto s = shuffles.find(n); s != shuffles.end()) {
+                    X mask = arg(0), v = arg(1), d = arg(2);
+                    return X{s->second + "((unsigned)(" + mask.code + "), " + v.code + ", (int)(" + d.code + "))", v.type};
+                }
+                fail(c, types::AttributeError, name_, "jit." + n + " is not supported in a jit kernel yet");
+            }
+            if (is_math(*f.value)) {
+                static const std::set<std::string> unary = {"sqrt", "exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan",
+                    "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "floor", "ceil", "trunc", "fabs", "erf", "erfc",
+                    "gamma", "lgamma"};
+                if (unary.count(f.attr)) {
+                    X v = arg(0);
+                    const DType t = is_float(v.type) ? v.type : DType::Float64;
+                    const std::string fn = f.attr == "gamma" ? "tgamma" : f.attr;
+                    return X{fn + "(" + cast(v, t) + ")", t};
+                }
+                if (f.attr == "pow" || f.attr == "atan2" || f.attr == "hypot" || f.attr == "fmod" || f.attr == "copysign") {
+                    X a = arg(0), b = arg(1);
+                    DType t = result_type(a, b);
+                    if (!is_float(t)) t = DType::Float64;
+                    return X{f.attr + "(" + cast(a, t) + ", " + cast(b, t) + ")", t};
+                }
+                fail(c, types::AttributeError, name_, "math." + f.attr + " is not supported in a jit kernel");
+            }
+            if (is_np(*f.value)) {  // a dtype's cast: np.float32(x)
+                DType t = dtype_named(*c.func);
+                return X{cast(arg(0), t), t};
+            }
+        }
+        if (c.func->kind == EK::Name) {
+            const std::string& n = static_cast<const NameExpr&>(*c.func).id;
+            if (n == "abs") {
+                X v = arg(0);
+                return X{(is_float(v.type) ? "fabs(" : "abs(") + v.code + ")", v.type};
+            }
+            if (n == "min" || n == "max") {
+                X a = arg(0), b = arg(1);
+                const DType t = result_type(a, b);
+                return X{n + "(" + cast(a, t) + ", " + cast(b, t) + ")", t};
+            }
+            if (n == "int" || n == "float" || n == "bool") {
+                DType t = dtype_named(*c.func);
+                return X{cast(arg(0), t), t};
+            }
+        }
+        fail(c, types::TypeError, name_, "a jit kernel cannot call this");
+    }
+
+    void declare(const std::string& id, DType t, const Node& at) {
+        if (arrays_.count(id)) fail(at, types::TypeError, name_, "cannot assign to the array '" + id + "'");
+        if (vars_.count(id)) return;
+        vars_[id] = t;
+        locals_.push_back(id);
+    }
+
+    void assign(const Expr& target, const X& v, int depth, const Node& at) {
+        if (target.kind == EK::Name) {
+            const std::string& id = static_cast<const NameExpr&>(target).id;
+            if (v.tuple) fail(at, types::TypeError, name_, "assign a tuple to as many names (i, j = jit.grid(2))");
+            declare(id, v.type, at);
+            line(depth, id + " = " + cast(v, vars_[id]) + ";");
+            return;
+        }
+        if (target.kind == EK::Tuple) {
+            auto& names = static_cast<const SeqExpr&>(target).elts;
+            if (!v.tuple || v.items.size() != names.size()) fail(at, types::ValueError, name_, "cannot unpack into " + std::to_string(names.size()) + " names");
+            for (size_t k = 0; k < names.size(); ++k) assign(*names[k], v.items[k], depth, at);
+            return;
+        }
+        if (target.kind == EK::Subscript) {
+            X el = array_element(static_cast<const SubscriptExpr&>(target));
+            line(depth, el.code + " = " + cast(v, el.type) + ";");
+            return;
+        }
+        fail(at, types::TypeError, name_, "a jit kernel assigns to names and array elements only");
+    }
+
+    void block(const Block& b, int depth) {
+        for (const StmtP& s : b) stmt(*s, depth);
+    }
+
+    void stmt(const Stmt& s, int depth) {
+        switch (s.kind) {
+        case SK::Expr: line(depth, expr(*static_cast<const ExprStmt&>(s).value).code + ";"); return;
+        case SK::Pass: return;
+        case SK::Break: line(depth, "break;"); return;
+        case SK::Continue: line(depth, "continue;"); return;
+        case SK::Return:
+            if (static_cast<const ReturnStmt&>(s).value) fail(s, types::TypeError, name_, "a jit kernel returns nothing");
+            line(depth, "return;");
+            return;
+        case SK::Assign: {
+            auto& a = static_cast<const AssignStmt&>(s);
+            // x = jit.shared_memory(np.float32, 256): a __shared__ array
+            if (a.value->kind == EK::Call && a.targets.size() == 1 && a.targets[0]->kind == EK::Name) {
+                auto& c = static_cast<const CallExpr&>(*a.value);
+                if (c.func->kind == EK::Attribute && is_jit(*static_cast<const AttributeExpr&>(*c.func).value) &&
+                    static_cast<const AttributeExpr&>(*c.func).attr == "shared_memory") {
+                    const std::string& id = static_cast<const NameExpr&>(*a.targets[0]).id;
+                    if (c.args.size() != 2 || c.args[1]->kind != EK::Const || static_cast<const ConstExpr&>(*c.args[1]).value.kind != VK::Int)
+                        fail(c, types::TypeError, name_, "jit.shared_memory(dtype, size) takes a constant size");
+                    const DType t = dtype_named(*c.args[0]);
+                    const int64_t n = static_cast<const ConstExpr&>(*c.args[1]).value.i;
+                    if (arrays_.count(id) || vars_.count(id)) fail(s, types::TypeError, name_, "'" + id + "' is already defined");
+                    arrays_[id] = ArrayParam{t, 1};
+                    shared_ += "    __shared__ " + ctype(t) + " gpy_sm_" + id + "[" + std::to_string(n) + "];\n"
+                               "    const struct { " + ctype(t) + "* data_; long long strides_[1]; __device__ long long size() const { return " +
+                               std::to_string(n) + "; } } " + id + " = {gpy_sm_" + id + ", {" + std::to_string(itemsize(t)) + "}};\n";
+                    return;
+                }
+            }
+            X v = expr(*a.value);
+            for (auto& t : a.targets) assign(*t, v, depth, s);
+            return;
+        }
+        case SK::AugAssign: {
+            auto& a = static_cast<const AugAssignStmt&>(s);
+            // target op= value: target = target op value (targets are names or elements)
+            X cur = expr(*a.target), v = expr(*a.value);
+            if (cur.array >= 0 || cur.tuple) fail(s, types::TypeError, name_, "a jit kernel updates names and array elements only");
+            X r = binary(a.op, cur, v, s);
+            line(depth, cur.code + " = " + cast(r, cur.type) + ";");
+            return;
+        }
+        case SK::If: {
+            auto& i = static_cast<const IfStmt&>(s);
+            line(depth, "if (" + expr(*i.test).code + ") {");
+            block(i.body, depth + 1);
+            if (!i.orelse.empty()) {
+                line(depth, "} else {");
+                block(i.orelse, depth + 1);
+            }
+            line(depth, "}");
+            return;
+        }
+        case SK::While: {
+            auto& w = static_cast<const WhileStmt&>(s);
+            if (!w.orelse.empty()) fail(s, types::TypeError, name_, "a jit kernel has no while ... else");
+            line(depth, "while (" + expr(*w.test).code + ") {");
+            block(w.body, depth + 1);
+            line(depth, "}");
+            return;
+        }
+        case SK::For: {
+            auto& f = static_cast<const ForStmt&>(s);
+            if (!f.orelse.empty()) fail(s, types::TypeError, name_, "a jit kernel has no for ... else");
+            if (f.target->kind != EK::Name || f.iter->kind != EK::Call ||
+                static_cast<const CallExpr&>(*f.iter).func->kind != EK::Name ||
+                static_cast<const NameExpr&>(*static_cast<const CallExpr&>(*f.iter).func).id != "range")
+                fail(s, types::TypeError, name_, "a jit kernel loops `for NAME in range(...)` only");
+            auto& r = static_cast<const CallExpr&>(*f.iter);
+            if (r.args.empty() || r.args.size() > 3) fail(r, types::TypeError, name_, "range() takes 1 to 3 arguments");
+            X start = r.args.size() > 1 ? expr(*r.args[0]) : X{"0LL", DType::Int64, true};
+            X stop = expr(*r.args[r.args.size() > 1 ? 1 : 0]);
+            X step = r.args.size() > 2 ? expr(*r.args[2]) : X{"1LL", DType::Int64, true};
+            const DType t = result_type(X{"", result_type(start, stop), start.weak && stop.weak}, step);
+            if (!is_integer(t)) fail(r, types::TypeError, name_, "range() takes integers");
+            const std::string& id = static_cast<const NameExpr&>(*f.target).id;
+            declare(id, t, s);
+            const std::string k = std::to_string(temps_++);
+            line(depth, "{");
+            line(depth + 1, "const " + ctype(vars_[id]) + " gpy_stop" + k + " = " + cast(stop, vars_[id]) + ", gpy_step" + k + " = " +
+                                cast(step, vars_[id]) + ";");
+            line(depth + 1, "for (" + id + " = " + cast(start, vars_[id]) + "; gpy_step" + k + " > 0 ? " + id + " < gpy_stop" + k + " : " + id +
+                                " > gpy_stop" + k + "; " + id + " += gpy_step" + k + ") {");
+            block(f.body, depth + 2);
+            line(depth + 1, "}");
+            line(depth, "}");
+            return;
+        }
+        default: fail(s, types::TypeError, name_, "a jit kernel cannot use this statement");
+        }
+    }
+};
+
+// The signature of a call: each argument's dtype (and rank for arrays).
+struct Signature {
+    std::vector<std::optional<ArrayParam>> arrays;
+    std::vector<DType> scalars;
+    std::string key;
+};
+
+Signature signature_of(const JitKernelObj* k, const Value* args, size_t n) {
+    auto* f = static_cast<FunctionObj*>(k->func.o);
+    if (n != f->info->params.size())
+        raise(types::TypeError, f->info->name + "() takes " + std::to_string(f->info->params.size()) + " arguments (" + std::to_string(n) + " given)");
+    Signature s;
+    for (size_t i = 0; i < n; ++i) {
+        ArrayObj* a = as_array(args[i]);
+        if (a && !a->numpy_scalar) {
+            s.arrays.push_back(ArrayParam{a->dtype, a->ndim()});
+            s.scalars.push_back(a->dtype);
+            s.key += std::string(name(a->dtype)) + "[" + std::to_string(a->ndim()) + "],";
+            continue;
+        }
+        DType t;
+        if (a) t = a->dtype;
+        else if (args[i].kind == VK::Bool) t = DType::Bool;
+        else if (args[i].kind == VK::Int) t = DType::Int64;
+        else if (args[i].kind == VK::Float) t = DType::Float64;
+        else raise(types::TypeError, std::string("Unsupported type <class '") + type_name(args[i]) + "'>");
+        s.arrays.push_back(std::nullopt);
+        s.scalars.push_back(t);
+        s.key += std::string(name(t)) + ",";
+    }
+    return s;
+}
+
+void put(std::vector<uint8_t>& b, const void* p, size_t n) {
+    const size_t at = b.size();
+    b.resize(at + n);
+    std::memcpy(b.data() + at, p, n);
+}
+
+void launch_jit(Interp& in, JitKernelObj* k, RawDims grid, RawDims block, int64_t shared, const Value* args, size_t n) {
+    Signature s = signature_of(k, args, n);
+    auto* f = static_cast<FunctionObj*>(k->func.o);
+    Value& kernel = k->kernels[s.key];
+    if (kernel.is_undef()) {
+        Translator t(*f, s.arrays, s.scalars);
+        auto source = std::make_shared<RawSource>();
+        source->code = t.translate();
+        source->file = f->info->name + ".cu";
+        kernel = make_raw_kernel_object(source, f->info->name, "jit kernel");
+    }
+    std::vector<std::vector<uint8_t>> bytes(n);
+    for (size_t i = 0; i < n; ++i) {
+        if (s.arrays[i]) {
+            ArrayObj* a = as_array(args[i]);
+            void* p = kernel_pointer(a, true, "argument " + f->info->params[i].name + " of jit kernel '" + f->info->name + "'");
+            put(bytes[i], &p, sizeof p);
+            const int64_t size = a->size(), contiguous = a->c_contiguous() ? 1 : 0;
+            put(bytes[i], &size, 8);
+            put(bytes[i], &contiguous, 8);
+            const int nd = std::max(1, a->ndim());
+            for (int d = 0; d < nd; ++d) {
+                const int64_t v = a->ndim() ? a->shape[size_t(d)] : 1;
+                put(bytes[i], &v, 8);
+            }
+            for (int d = 0; d < nd; ++d) {
+                const int64_t v = a->ndim() ? a->strides[size_t(d)] : 0;
+                put(bytes[i], &v, 8);
+            }
+        } else {
+            UserOperand o{nullptr, false, Value(), args[i], s.scalars[i]};
+            bytes[i] = scalar_operand_bytes(o);
+        }
+    }
+    std::vector<void*> pointers;
+    for (auto& b : bytes) pointers.push_back(b.data());
+    if (shared < 0) raise(types::ValueError, "shared_mem must be non-negative");
+    launch_packed(kernel, grid, block, size_t(shared), pointers);
+}
+
+RawDims dims_arg(const Value& v, const char* what) {
+    std::vector<int64_t> d;
+    if (v.is_obj() && (v.o->type == types::tuple || v.o->type == types::list))
+        for (const Value& x : v.o->type == types::tuple ? static_cast<TupleObj*>(v.o)->items : static_cast<ListObj*>(v.o)->items)
+            d.push_back(index_arg(x));
+    else
+        d.push_back(index_arg(v));
+    if (d.empty() || d.size() > 3) raise(types::ValueError, std::string(what) + " must have 1 to 3 dimensions");
+    for (int64_t x : d)
+        if (x < 0 || x > UINT32_MAX) raise(types::ValueError, std::string(what) + " dimension out of range");
+    return RawDims{unsigned(d[0]), d.size() > 1 ? unsigned(d[1]) : 1u, d.size() > 2 ? unsigned(d[2]) : 1u};
+}
+
+// k(grid, block, args, shared_mem=0)
+Value jit_call(Interp& in, CallArgs& a) {
+    auto* k = static_cast<JitKernelObj*>(a.pos[0].o);
+    if (a.npos != 4) raise(types::TypeError, "__call__() takes exactly 3 positional arguments (grid, block, args)");
+    int64_t shared = 0;
+    for (auto& [key, v] : a.kw ? *a.kw : std::vector<std::pair<std::string, Value>>{}) {
+        if (key == "shared_mem") shared = index_arg(v);
+        else raise(types::TypeError, "__call__() got an unexpected keyword argument '" + key + "'");
+    }
+    const Value& args = a.pos[3];
+    if (!args.is_obj() || (args.o->type != types::tuple && args.o->type != types::list))
+        raise(types::TypeError, "args must be a tuple, not " + std::string(type_name(args)));
+    const auto& items = args.o->type == types::tuple ? static_cast<TupleObj*>(args.o)->items : static_cast<ListObj*>(args.o)->items;
+    launch_jit(in, k, dims_arg(a.pos[1], "grid"), dims_arg(a.pos[2], "block"), shared, items.data(), items.size());
+    return Value::none();
+}
+
+Value jit_launcher(Interp& in, CallArgs& a) {
+    auto* cfg = static_cast<TupleObj*>(a.pos[0].o);
+    const int64_t shared = cfg->items.size() > 3 ? index_arg(cfg->items[3]) : 0;
+    launch_jit(in, static_cast<JitKernelObj*>(cfg->items[0].o), dims_arg(cfg->items[1], "grid"), dims_arg(cfg->items[2], "block"), shared,
+               a.pos + 1, a.npos - 1);
+    return Value::none();
+}
+
+Value jit_getitem(Interp&, const Value& self, const Value& key) {
+    if (!key.is_obj() || key.o->type != types::tuple) raise(types::TypeError, "a launch configuration is kernel[grid, block]");
+    const auto& items = static_cast<TupleObj*>(key.o)->items;
+    if (items.size() < 2 || items.size() > 4) raise(types::TypeError, "a launch configuration is kernel[grid, block, stream=None, shared_mem=0]");
+    if (items.size() > 2 && !items[2].is_none()) raise(types::NotImplementedError, "a stream in the launch configuration: launch inside `with stream:` instead");
+    std::vector<Value> cfg = {self};
+    cfg.insert(cfg.end(), items.begin(), items.end());
+    auto* b = new BuiltinObj("jit kernel launch", jit_launcher, "kernel(*args)", "A configured jit kernel launch.");
+    b->bound = make_tuple(std::move(cfg));
+    return Value::object(b);
+}
+
+std::string jit_repr(Interp&, const Value& self) {
+    return "<jit kernel '" + static_cast<FunctionObj*>(static_cast<JitKernelObj*>(self.o)->func.o)->info->name + "'>";
+}
+
+TypeObject* jit_kernel_type() {
+    static TypeObject* t = [] {
+        auto* t = new TypeObject("cupyx.jit._interface._JitRawKernel", nullptr, OK::Other);
+        t->getitem = jit_getitem;
+        t->repr = jit_repr;
+        def_method(t, "__call__", jit_call, "__call__(grid, block, args, *, shared_mem=0)", "Launches the kernel.");
+        return t;
+    }();
+    return t;
+}
+
+Value wrap_function(Interp&, CallArgs& a) {
+    if (a.npos != 1 || !a.pos[0].is_obj() || a.pos[0].o->type->kind != OK::Function)
+        raise(types::TypeError, "jit.rawkernel() decorates a function");
+    auto* k = new JitKernelObj();
+    Value keep = Value::object(k);
+    k->func = a.pos[0];
+    return keep;
+}
+
+// jit.rawkernel(*, mode='cuda', device=False): the decorator.
+Value rawkernel(Interp&, CallArgs& a) {
+    if (a.npos == 1 && a.pos[0].is_obj() && a.pos[0].o->type->kind == OK::Function)
+        raise(types::TypeError, "use @jit.rawkernel() (with parentheses), as CuPy");
+    if (const Value* d = kwarg(a, "device"); d && truthy(*d)) raise(types::NotImplementedError, "jit.rawkernel(device=True) is not supported yet");
+    return make_builtin("rawkernel", wrap_function, "rawkernel(func)", "Makes a jit kernel of func.");
+}
+
+}  // namespace
+
+ModuleObj* make_cupyx_module(Interp& in) {
+    auto* jit = new ModuleObj("cupyx.jit");
+    jit->doc = "Kernels written in the language's own syntax (CuPy's cupyx.jit).";
+    jit->set("rawkernel", make_builtin("rawkernel", rawkernel, "rawkernel(*, mode='cuda', device=False)",
+                                       "A decorator: the function becomes a CUDA kernel, launched kernel[grid, block](*args)."));
+    for (const char* n : {"threadIdx", "blockIdx", "blockDim", "gridDim"}) jit->set(n, make_str(n));
+    jit->set("warpsize", Value::integer(32));
+    (void)in;
+    auto* cupyx = new ModuleObj("cupyx");
+    cupyx->doc = "CuPy's extensions: cupyx.jit.";
+    cupyx->set("jit", Value::object(jit));
+    return cupyx;
+}
+
+}  // namespace gpy
