@@ -227,6 +227,19 @@ def test_def_continuation(s):
     check(has_line(out, "20"), f"f(2) should give 20, got {out!r}")
 
 
+def test_kernel_block_continues_until_blank_line(s):
+    # A `kernel` block's CUDA body is typed like a def's body (docs/kernels.md).
+    s.start()
+    s.line("import numpy as np")
+    s.line("kernel fill(float* y, int n):", prompt=CONT)
+    s.line("    int i = threadIdx.x;", prompt=CONT)
+    s.line("    if (i < n) y[i] = 7.0f;", prompt=CONT)
+    out = s.line("")
+    check(out.strip() == "", f"defining a kernel should print nothing, got {out!r}")
+    out = s.line("z = np.zeros(3, dtype=np.float32); fill[1, 3](z, 3); print(z.tolist())")
+    check(has_line(out, "[7.0, 7.0, 7.0]"), f"the kernel should fill z with 7, got {out!r}")
+
+
 def test_nested_blocks_continue(s):
     s.start()
     s.line("def f(n):", prompt=CONT)
