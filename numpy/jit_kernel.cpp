@@ -659,19 +659,6 @@ void launch_jit(Interp& in, JitKernelObj* k, RawDims grid, RawDims block, int64_
     launch_packed(kernel, grid, block, size_t(shared), pointers);
 }
 
-RawDims dims_arg(const Value& v, const char* what) {
-    std::vector<int64_t> d;
-    if (v.is_obj() && (v.o->type == types::tuple || v.o->type == types::list))
-        for (const Value& x : v.o->type == types::tuple ? static_cast<TupleObj*>(v.o)->items : static_cast<ListObj*>(v.o)->items)
-            d.push_back(index_arg(x));
-    else
-        d.push_back(index_arg(v));
-    if (d.empty() || d.size() > 3) raise(types::ValueError, std::string(what) + " must have 1 to 3 dimensions");
-    for (int64_t x : d)
-        if (x < 0 || x > UINT32_MAX) raise(types::ValueError, std::string(what) + " dimension out of range");
-    return RawDims{unsigned(d[0]), d.size() > 1 ? unsigned(d[1]) : 1u, d.size() > 2 ? unsigned(d[2]) : 1u};
-}
-
 // k(grid, block, args, shared_mem=0)
 Value jit_call(Interp& in, CallArgs& a) {
     auto* k = static_cast<JitKernelObj*>(a.pos[0].o);
@@ -685,14 +672,14 @@ Value jit_call(Interp& in, CallArgs& a) {
     if (!args.is_obj() || (args.o->type != types::tuple && args.o->type != types::list))
         raise(types::TypeError, "args must be a tuple, not " + std::string(type_name(args)));
     const auto& items = args.o->type == types::tuple ? static_cast<TupleObj*>(args.o)->items : static_cast<ListObj*>(args.o)->items;
-    launch_jit(in, k, dims_arg(a.pos[1], "grid"), dims_arg(a.pos[2], "block"), shared, items.data(), items.size());
+    launch_jit(in, k, launch_dims(a.pos[1], "grid"), launch_dims(a.pos[2], "block"), shared, items.data(), items.size());
     return Value::none();
 }
 
 Value jit_launcher(Interp& in, CallArgs& a) {
     auto* cfg = static_cast<TupleObj*>(a.pos[0].o);
     const int64_t shared = cfg->items.size() > 3 ? index_arg(cfg->items[3]) : 0;
-    launch_jit(in, static_cast<JitKernelObj*>(cfg->items[0].o), dims_arg(cfg->items[1], "grid"), dims_arg(cfg->items[2], "block"), shared,
+    launch_jit(in, static_cast<JitKernelObj*>(cfg->items[0].o), launch_dims(cfg->items[1], "grid"), launch_dims(cfg->items[2], "block"), shared,
                a.pos + 1, a.npos - 1);
     return Value::none();
 }

@@ -92,27 +92,6 @@ RawFunction& function_of(RawKernelObj* k) {
     return *f;
 }
 
-// (x,), (x, y), (x, y, z) or an int.
-RawDims dims_of(const Value& v, const char* what) {
-    std::vector<int64_t> d;
-    if (v.kind == VK::Int || (v.is_obj() && v.o->type->kind == OK::Array)) {
-        d.push_back(index_arg(v));
-    } else if (v.is_obj() && (v.o->type == types::tuple || v.o->type == types::list)) {
-        const auto& items = v.o->type == types::tuple ? static_cast<TupleObj*>(v.o)->items : static_cast<ListObj*>(v.o)->items;
-        for (const Value& x : items) d.push_back(index_arg(x));
-    } else {
-        raise(types::TypeError, std::string(what) + " must be an int or a tuple of 1 to 3 ints, not " + type_name(v));
-    }
-    if (d.empty() || d.size() > 3) raise(types::ValueError, std::string(what) + " must have 1 to 3 dimensions");
-    for (int64_t x : d)
-        if (x < 0 || x > UINT32_MAX) raise(types::ValueError, std::string(what) + " dimension out of range: " + std::to_string(x));
-    RawDims r;
-    r.x = unsigned(d[0]);
-    if (d.size() > 1) r.y = unsigned(d[1]);
-    if (d.size() > 2) r.z = unsigned(d[2]);
-    return r;
-}
-
 std::optional<DType> dtype_of_param(const RawParam& p) {
     switch (p.kind) {
     case 'b': return DType::Bool;
@@ -239,7 +218,7 @@ Value kernel_call(Interp& in, CallArgs& a) {
     if (!args.is_obj() || (args.o->type != types::tuple && args.o->type != types::list))
         raise(types::TypeError, "args must be a tuple, not " + std::string(type_name(args)));
     const auto& items = args.o->type == types::tuple ? static_cast<TupleObj*>(args.o)->items : static_cast<ListObj*>(args.o)->items;
-    launch(in, k, dims_of(a.pos[1], "grid"), dims_of(a.pos[2], "block"), shared, items.data(), items.size());
+    launch(in, k, launch_dims(a.pos[1], "grid"), launch_dims(a.pos[2], "block"), shared, items.data(), items.size());
     return Value::none();
 }
 
@@ -248,7 +227,7 @@ Value launcher_call(Interp& in, CallArgs& a) {
     auto* cfg = static_cast<TupleObj*>(a.pos[0].o);
     if (a.nkw()) raise(types::TypeError, "a kernel launch takes positional arguments only");
     const int64_t shared = cfg->items.size() > 3 ? index_arg(cfg->items[3]) : 0;
-    launch(in, self_kernel(cfg->items[0]), dims_of(cfg->items[1], "grid"), dims_of(cfg->items[2], "block"), shared, a.pos + 1,
+    launch(in, self_kernel(cfg->items[0]), launch_dims(cfg->items[1], "grid"), launch_dims(cfg->items[2], "block"), shared, a.pos + 1,
            a.npos - 1);
     return Value::none();
 }
@@ -437,6 +416,26 @@ Value make_raw_module(Interp& in, CallArgs& a) {
 }
 
 }  // namespace
+
+RawDims launch_dims(const Value& v, const char* what) {
+    std::vector<int64_t> d;
+    if (v.kind == VK::Int || (v.is_obj() && v.o->type->kind == OK::Array)) {
+        d.push_back(index_arg(v));
+    } else if (v.is_obj() && (v.o->type == types::tuple || v.o->type == types::list)) {
+        const auto& items = v.o->type == types::tuple ? static_cast<TupleObj*>(v.o)->items : static_cast<ListObj*>(v.o)->items;
+        for (const Value& x : items) d.push_back(index_arg(x));
+    } else {
+        raise(types::TypeError, std::string(what) + " must be an int or a tuple of 1 to 3 ints, not " + type_name(v));
+    }
+    if (d.empty() || d.size() > 3) raise(types::ValueError, std::string(what) + " must have 1 to 3 dimensions");
+    for (int64_t x : d)
+        if (x < 0 || x > UINT32_MAX) raise(types::ValueError, std::string(what) + " dimension out of range: " + std::to_string(x));
+    RawDims r;
+    r.x = unsigned(d[0]);
+    if (d.size() > 1) r.y = unsigned(d[1]);
+    if (d.size() > 2) r.z = unsigned(d[2]);
+    return r;
+}
 
 void* kernel_pointer(ArrayObj* a, bool writes, const std::string& what) {
     materialize(a);

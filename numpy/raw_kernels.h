@@ -22,6 +22,8 @@ void launch_packed(const Value& kernel, RawDims grid, RawDims block, size_t shar
 // (device or host), materialised; when the kernel may write it, pending
 // results that read it are computed first.
 void* kernel_pointer(ArrayObj* a, bool writes, const std::string& what);
+// A launch's grid or block: an int or a tuple of 1 to 3 ints (`what` names it in errors).
+RawDims launch_dims(const Value& v, const char* what);
 // The C type a kernel declares for elements of `t` ("float", "long long"); throws NotImplementedError for float16 and complex.
 std::string kernel_ctype(DType t, const std::string& what);
 
