@@ -80,9 +80,24 @@ public:
         block(fn_.body, 1);
         std::ostringstream src;
         src << user_kernel_header({}, name_);
-        src << "template <class T> __device__ T gpy_jit_floordiv(T a, T b) { T q = a / b; return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q; }\n"
-               "template <class T> __device__ T gpy_jit_mod(T a, T b) { T r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; }\n"
-               "template <class T> __device__ T gpy_jit_ipow(T a, T b) { T r = 1; for (; b > 0; --b) r *= a; return r; }\n";
+        // Python's and NumPy's // and % (NumPy's npy_divmod for floats; an
+        // integer divided by 0 gives 0, as NumPy's, where C would trap).
+        src << "template <class T> __device__ T gpy_jit_floordiv(T a, T b) { if (b == 0) return 0; T q = a / b; return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q; }\n"
+               "template <class T> __device__ T gpy_jit_mod(T a, T b) { if (b == 0) return 0; T r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; }\n"
+               "template <class T> __device__ T gpy_jit_fmod(T a, T b) {\n"
+               "    if (b == 0) return fmod(a, b);\n"
+               "    T m = fmod(a, b);\n"
+               "    if (m != 0) { if ((b < 0) != (m < 0)) m += b; } else m = copysign((T)0, b);\n"
+               "    return m;\n}\n"
+               "template <class T> __device__ T gpy_jit_ffloordiv(T a, T b) {\n"
+               "    if (b == 0) return a / b;\n"
+               "    T m = fmod(a, b), d = (a - m) / b;\n"
+               "    if (m != 0 && ((b < 0) != (m < 0))) d -= 1;\n"
+               "    if (d == 0) return copysign((T)0, a / b);\n"
+               "    T f = floor(d);\n"
+               "    if (d - f > (T)0.5) f += 1;\n"
+               "    return f;\n}\n"
+               "template <class T> __device__ T gpy_jit_ipow(T a, T b) { if (b < 0) return a == 1 ? 1 : 0; T r = 1; for (; b > 0; --b) r *= a; return r; }\n";
         src << "extern \"C\" __global__ void " << name_ << "(";
         for (size_t i = 0; i < params_.size(); ++i) {
             const std::string& p = params_[i];
@@ -237,10 +252,10 @@ private:
             break;
         }
         case BinOp::FloorDiv:
-            out.code = is_float(t) ? "floor(" + a + " / " + c + ")" : "gpy_jit_floordiv<" + ctype(t) + ">(" + a + ", " + c + ")";
+            out.code = is_float(t) ? "gpy_jit_ffloordiv<" + ctype(t) + ">(" + a + ", " + c + ")" : "gpy_jit_floordiv<" + ctype(t) + ">(" + a + ", " + c + ")";
             break;
         case BinOp::Mod:
-            out.code = is_float(t) ? "(" + a + " - floor(" + a + " / " + c + ") * " + c + ")" : "gpy_jit_mod<" + ctype(t) + ">(" + a + ", " + c + ")";
+            out.code = is_float(t) ? "gpy_jit_fmod<" + ctype(t) + ">(" + a + ", " + c + ")" : "gpy_jit_mod<" + ctype(t) + ">(" + a + ", " + c + ")";
             break;
         case BinOp::Pow:
             out.code = is_float(t) ? "pow(" + a + ", " + c + ")" : "gpy_jit_ipow<" + ctype(t) + ">(" + a + ", " + c + ")";
@@ -294,6 +309,8 @@ private:
                 if (a.attr == "pi") return X{"3.141592653589793", DType::Float64, true};
                 if (a.attr == "e") return X{"2.718281828459045", DType::Float64, true};
                 if (a.attr == "inf") return X{"(1.0/0.0)", DType::Float64, true};
+                if (a.attr == "nan") return X{"(0.0/0.0)", DType::Float64, true};
+                if (a.attr == "tau") return X{"6.283185307179586", DType::Float64, true};
             }
             X base = expr(*a.value);
             if (base.array >= 0 && a.attr == "size") return X{base.code + ".size()", DType::Int64};
@@ -329,7 +346,10 @@ private:
             X out = v;
             if (u.op == UnOp::Not) return X{"(!(" + v.code + "))", DType::Bool};
             if (u.op == UnOp::Neg) out.code = "(-" + v.code + ")";
-            if (u.op == UnOp::Invert) out.code = "(~" + v.code + ")";
+            if (u.op == UnOp::Invert) {
+                if (is_float(v.type)) fail(e, types::TypeError, name_, "bad operand type for unary ~: float");
+                out.code = v.type == DType::Bool ? "(!" + v.code + ")" : "(~" + v.code + ")";  // NumPy's ~ of a bool is not
+            }
             return out;
         }
         case EK::BoolOp: {
@@ -376,8 +396,9 @@ private:
                 if (n == "syncthreads") return X{"__syncthreads()", DType::Bool};
                 if (n == "syncwarp") return X{"__syncwarp()", DType::Bool};
                 if (n == "grid" || n == "gridsize") {
-                    int64_t dims = 1;
-                    if (!c.args.empty() && c.args[0]->kind == EK::Const) dims = static_cast<const ConstExpr&>(*c.args[0]).value.i;
+                    if (c.args.size() != 1 || c.args[0]->kind != EK::Const || static_cast<const ConstExpr&>(*c.args[0]).value.kind != VK::Int)
+                        fail(c, types::TypeError, name_, "jit." + n + " takes a constant 1, 2 or 3");
+                    const int64_t dims = static_cast<const ConstExpr&>(*c.args[0]).value.i;
                     if (dims < 1 || dims > 3) fail(c, types::ValueError, name_, "jit." + n + " takes 1, 2 or 3");
                     X t;
                     t.tuple = dims > 1;
@@ -401,7 +422,20 @@ private:
                     std::string off = "(long long)(" + idx.code + ") * " + arr.code + ".strides_[0]";
                     if (idx.tuple || arr.ndim > 1) fail(*c.args[1], types::IndexError, name_, "jit." + n + " takes one integer index (a 1-d array)");
                     X v = arg(2);
-                    return X{a->second + "((" + ctype(arr.type) + "*)((char*)" + arr.code + ".data_ + " + off + "), " + cast(v, arr.type) + ")", arr.type};
+                    // CUDA's overloads: int64 adds, exchanges and bit operations through unsigned long long
+                    // (two's complement), subtraction as the addition of the negation.
+                    std::string fn = a->second;
+                    DType as = arr.type;
+                    std::string value = cast(v, arr.type);
+                    if (fn == "atomicSub" && (arr.type == DType::Int64 || arr.type == DType::UInt64 || is_float(arr.type))) {
+                        fn = "atomicAdd";
+                        value = "(-" + value + ")";
+                    }
+                    if (arr.type == DType::Int64 && fn != "atomicMin" && fn != "atomicMax") as = DType::UInt64;
+                    if (!is_float(arr.type) && itemsize(arr.type) < 4)
+                        fail(c, types::TypeError, name_, "jit." + n + " needs 32- or 64-bit elements");
+                    const std::string call = fn + "((" + ctype(as) + "*)((char*)" + arr.code + ".data_ + " + off + "), (" + ctype(as) + ")(" + value + "))";
+                    return X{cast(X{call, as}, arr.type), arr.type};
                 }
                 static const std::map<std::string, std::string> shuffles = {{"shfl_sync", "__shfl_sync"}, {"shfl_up_sync", "__shfl_up_sync"},
                     {"shfl_down_sync", "__shfl_down_sync"}, {"shfl_xor_sync", "__shfl_xor_sync"}};
@@ -488,7 +522,11 @@ private:
 
     void stmt(const Stmt& s, int depth) {
         switch (s.kind) {
-        case SK::Expr: line(depth, expr(*static_cast<const ExprStmt&>(s).value).code + ";"); return;
+        case SK::Expr:
+            // A docstring (or any constant) as a statement does nothing.
+            if (static_cast<const ExprStmt&>(s).value->kind == EK::Const) return;
+            line(depth, expr(*static_cast<const ExprStmt&>(s).value).code + ";");
+            return;
         case SK::Pass: return;
         case SK::Break: line(depth, "break;"); return;
         case SK::Continue: line(depth, "continue;"); return;
@@ -511,8 +549,8 @@ private:
                     if (arrays_.count(id) || vars_.count(id)) fail(s, types::TypeError, name_, "'" + id + "' is already defined");
                     arrays_[id] = ArrayParam{t, 1};
                     shared_ += "    __shared__ " + ctype(t) + " gpy_sm_" + id + "[" + std::to_string(n) + "];\n"
-                               "    const struct { " + ctype(t) + "* data_; long long strides_[1]; __device__ long long size() const { return " +
-                               std::to_string(n) + "; } } " + id + " = {gpy_sm_" + id + ", {" + std::to_string(itemsize(t)) + "}};\n";
+                               "    const struct { " + ctype(t) + "* data_; long long strides_[1]; long long shape_[1]; __device__ long long size() const { return " +
+                               std::to_string(n) + "; } } " + id + " = {gpy_sm_" + id + ", {" + std::to_string(itemsize(t)) + "}, {" + std::to_string(n) + "}};\n";
                     return;
                 }
             }

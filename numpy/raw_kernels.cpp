@@ -282,9 +282,14 @@ void kernel_setattr(Interp&, const Value& self, const std::string& attr, Value v
         raise(types::AttributeError, "attribute '" + attr + "' of '" + k->kind + "' objects is not writable");
     RawFunction& f = function_of(k);
     const int64_t value = index_arg(v);
+    if (value < INT32_MIN || value > INT32_MAX) raise(types::OverflowError, attr + " out of range: " + std::to_string(value));
     try {
         array_backend()->raw_set_attribute(f, attr, int(value));
-    } catch (const std::exception& e) {
+    } catch (const std::invalid_argument& e) {
+        raise(types::ValueError, attr + ": " + e.what());
+    } catch (const RawLaunchError& e) {
+        raise(types::ValueError, attr + ": " + e.what());
+    } catch (const DeviceError& e) {
         raise(types::ValueError, attr + ": " + e.what());
     }
 }
@@ -345,6 +350,7 @@ Value make_raw_kernel(Interp& in, CallArgs& a) {
 
 // _kernel_block(name, source, file): a `kernel` block's RawKernel (lang/kernel_block.cpp), compiled now.
 Value kernel_block(Interp&, CallArgs& a) {
+    if (a.npos != 3) raise(types::TypeError, "_kernel_block(name, source, file) takes 3 arguments");
     auto* k = new RawKernelObj();
     Value keep = Value::object(k);
     k->source = std::make_shared<RawSource>();

@@ -151,12 +151,11 @@ std::vector<Value> run_loop_kernel(Interp& in, UserKernelDef& k, const Value* ar
     std::map<std::string, DType> bound;
     std::vector<UserOperand> ops = bind_user_operands(k.in, k.out, k.name, args, nargs, bound);
     // The loop's shape: the non-raw arrays broadcast, or size=.
-    // (Given outputs only when no input is an array: they must match it.)
+    // (Given outputs broadcast with the inputs, as CuPy's; each must then
+    // have the loop's shape.)
     std::vector<const dag::Shape*> shapes;
     for (const UserOperand& o : ops)
-        if (!o.array.is_undef() && !o.param->raw && !o.output) shapes.push_back(&as_array(o.array)->shape);
-    for (const UserOperand& o : ops)
-        if (shapes.empty() && !o.array.is_undef() && !o.param->raw && o.output) shapes.push_back(&as_array(o.array)->shape);
+        if (!o.array.is_undef() && !o.param->raw) shapes.push_back(&as_array(o.array)->shape);
     dag::Shape shape;
     if (size) {
         if (!shapes.empty()) raise(types::ValueError, "Specified 'size' can be used only if all of the ndarray are 'raw'.");
@@ -168,18 +167,16 @@ std::vector<Value> run_loop_kernel(Interp& in, UserKernelDef& k, const Value* ar
     // Outputs not given: allocated over the loop's shape.
     for (UserOperand& o : ops)
         if (o.output && o.array.is_undef()) o.array = new_array(o.dtype, shape);
-    // Non-raw arrays of another dtype than their parameter's: inputs cast
-    // into a copy, outputs computed into one and assigned after.
-    std::vector<std::pair<Value, Value>> write_back;  // (given output, its temporary)
+    // Inputs of another dtype than their parameter's: cast into a copy. A
+    // given output must have its parameter's dtype (CuPy's TypeError).
     for (UserOperand& o : ops) {
         if (o.array.is_undef()) continue;
         ArrayObj* a = as_array(o.array);
         if (o.output && !o.param->raw && a->shape != shape) raise(types::ValueError, "Out shape is mismatched");
         if (a->dtype == o.dtype) continue;
-        if (o.param->raw) raise(types::TypeError, label(k, *o.param) + " is raw " + name(o.dtype) + ": an array of " + name(a->dtype) + " was given");
-        Value copy = o.output ? new_array(o.dtype, shape) : compute_into_new(dag::make_cast(array_node(a), o.dtype), o.dtype, a->shape);
-        if (o.output) write_back.push_back({o.array, copy});
-        o.array = copy;
+        if (o.output || o.param->raw)
+            raise(types::TypeError, "Type is mismatched. " + o.param->name + " " + name(a->dtype) + " " + name(o.dtype) + " " + o.param->type);
+        o.array = compute_into_new(dag::make_cast(array_node(a), o.dtype), o.dtype, a->shape);
     }
     int64_t n = 1;
     for (int64_t d : shape) n *= d;
@@ -213,12 +210,9 @@ std::vector<Value> run_loop_kernel(Interp& in, UserKernelDef& k, const Value* ar
         for (size_t i = 0; i < ops.size(); ++i)
             if (!walk[i].empty()) merged[i].insert(merged[i].begin(), walk[i][size_t(d)]);
     }
-    for (size_t i = 0; i < ops.size(); ++i)
-        if (!walk[i].empty()) {
-            if (merged[i].empty()) merged[i] = {0};
-            walk[i] = merged[i];
-        }
     if (loop_shape.empty()) loop_shape = {1};
+    for (size_t i = 0; i < ops.size(); ++i)  // (a 0-d operand walks the one dim by 0)
+        if (!ops[i].array.is_undef() && !ops[i].param->raw) walk[i] = merged[i].empty() ? std::vector<int64_t>{0} : merged[i];
     const int N = int(loop_shape.size());
 
     // The source: placeholder typedefs, the helper types, the preamble, the kernel.
@@ -299,18 +293,9 @@ std::vector<Value> run_loop_kernel(Interp& in, UserKernelDef& k, const Value* ar
         const uint64_t blocks = std::min<uint64_t>((uint64_t(n) + block - 1) / block, uint64_t(1) << 20);
         launch_packed(kernel, RawDims{unsigned(blocks), 1, 1}, RawDims{block, 1, 1}, 0, pointers);
     }
-    for (auto& [given, temp] : write_back) assign_array(in, given, temp);
     std::vector<Value> outs;
-    for (size_t i = 0; i < ops.size(); ++i)
-        if (ops[i].output) {
-            bool written_back = false;
-            for (auto& [given, temp] : write_back)
-                if (temp.o == ops[i].array.o) {
-                    outs.push_back(given);
-                    written_back = true;
-                }
-            if (!written_back) outs.push_back(ops[i].array);
-        }
+    for (const UserOperand& o : ops)
+        if (o.output) outs.push_back(o.array);
     return outs;
 }
 

@@ -61,13 +61,23 @@ Value call_reduction(Interp& in, CallArgs& a) {
     std::map<std::string, DType> bound;
     std::vector<UserOperand> ops = bind_user_operands(k->in, k->out, k->name, args.data(), args.size(), bound);
     // The reduction's type: reduce_type (a dtype or a placeholder), else the first output's.
+    // reduce_type is C++ text, as CuPy pastes it ('float', 'unsigned int',
+    // a placeholder); without it, the first output's parameter type. Its
+    // size (for the partials) from the C name or the dtype it stands for.
+    static const std::map<std::string, DType> c_types = {
+        {"bool", DType::Bool}, {"signed char", DType::Int8}, {"char", DType::Int8}, {"unsigned char", DType::UInt8},
+        {"short", DType::Int16}, {"unsigned short", DType::UInt16}, {"int", DType::Int32}, {"unsigned int", DType::UInt32},
+        {"unsigned", DType::UInt32}, {"long", DType::Int64}, {"long long", DType::Int64}, {"unsigned long", DType::UInt64},
+        {"unsigned long long", DType::UInt64}, {"float", DType::Float32}, {"double", DType::Float64}};
     std::string rt = k->reduce_type.empty() ? k->out[0].type : k->reduce_type;
     DType rdt;
-    if (auto d = parse_dtype(rt); d && rt.size() > 1) {
-        rdt = *d;
-        rt = kernel_ctype(*d, k->name);
+    if (auto c = c_types.find(rt); c != c_types.end()) {
+        rdt = c->second;
     } else if (bound.count(rt)) {
         rdt = bound[rt];
+    } else if (auto d = parse_dtype(rt); d && rt.size() > 1) {  // a dtype name (the default from a typed output parameter)
+        rdt = *d;
+        rt = kernel_ctype(*d, k->name);
     } else {
         raise(types::TypeError, "Cannot determine the reduce_type " + rt);
     }

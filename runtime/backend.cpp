@@ -26,9 +26,10 @@ std::shared_ptr<RawFunction> Backend::raw_function(const RawSource& source, cons
 void Backend::raw_set_attribute(RawFunction& f, const std::string& name, int value) {
     if (name != "max_dynamic_shared_size_bytes" && name != "preferred_shared_memory_carveout")
         throw std::invalid_argument("no settable function attribute " + name);
-    if (name == "max_dynamic_shared_size_bytes" && (value < 0 || value > f.attributes[name]))
+    constexpr int kCpuDynamicShared = 256 << 10;  // runtime/raw_cpu.cpp kDynamicShared
+    if (name == "max_dynamic_shared_size_bytes" && (value < 0 || value > kCpuDynamicShared))
         throw RawLaunchError("max_dynamic_shared_size_bytes " + std::to_string(value) + " is over the CPU's " +
-                             std::to_string(f.attributes[name]));
+                             std::to_string(kCpuDynamicShared));
     f.attributes[name] = value;
 }
 

@@ -145,7 +145,7 @@ void check(CUresult r, const char* call) {
     // A kernel's fault (illegal or misaligned address, assert, illegal
     // instruction, launch failure) is sticky: every later call of the
     // context fails, so the script cannot go on.
-    if (r == 700 || r == 710 || (r >= 714 && r <= 719)) {
+    if (r == 700 || r == 702 || r == 710 || (r >= 714 && r <= 719)) {
         std::string hint;
         {
             std::lock_guard<std::mutex> lock(fault_hint_mu);

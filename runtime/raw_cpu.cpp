@@ -10,6 +10,9 @@
 #include <regex>
 #include <set>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "base/interrupt.h"
 #include "codegen/prelude.h"
 #include "runtime/cpu_jit.h"
@@ -23,7 +26,7 @@ namespace gpy {
 
 namespace {
 
-constexpr size_t kFiberStack = size_t(1) << 16;  // gpy_emu::kStack
+constexpr size_t kFiberStack = size_t(1) << 18;  // gpy_emu::kStack
 constexpr size_t kDynamicShared = size_t(256) << 10;  // gpy_dynamic_shared's size
 
 using RunFn = int (*)(void**, const unsigned*, unsigned long, unsigned long, char*, int, const volatile int*);
@@ -51,6 +54,31 @@ std::string rewrite_dynamic_shared(const std::string& code) {
         last = size_t(m.position() + m.length());
     }
     return out + code.substr(last);
+}
+
+// Whether `code` declares `name` an extern "C" __global__ function: after
+// `extern "C"` on its line, or inside an `extern "C" {` block (by brace depth).
+bool extern_c_kernel(const std::string& code, const std::string& name) {
+    if (name.empty() || !std::regex_match(name, std::regex(R"([A-Za-z_]\w*)"))) return false;
+    const std::regex decl("__global__\\s+(?:__launch_bounds__\\s*\\([^)]*\\)\\s*)?void\\s+" + name + "\\s*\\(");
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), decl); it != std::sregex_iterator(); ++it) {
+        const size_t at = size_t(it->position());
+        const size_t line = code.rfind('\n', at);
+        if (code.substr(line == std::string::npos ? 0 : line, at - (line == std::string::npos ? 0 : line)).find("extern \"C\"") !=
+            std::string::npos)
+            return true;
+        // Inside extern "C" { ... }: the innermost open brace before `at` belongs to one.
+        int depth = 0;
+        for (size_t p = at; p-- > 0;) {
+            if (code[p] == '}') ++depth;
+            else if (code[p] == '{' && depth-- == 0) {
+                const size_t from = p >= 16 ? p - 16 : 0;
+                if (code.substr(from, p - from).find("extern \"C\"") != std::string::npos) return true;
+                break;
+            }
+        }
+    }
+    return false;
 }
 
 // The kernels a module exposes: its name expressions, its extern "C"
@@ -101,20 +129,35 @@ bool mentions(const std::string& code, const char* const* words) {
 }
 
 // Fiber stacks, kFiberStack-aligned (the prelude finds a thread's state at
-// its stack's base): one region per worker thread, grown on demand.
+// its stack's base): one region per worker thread, grown on demand, mapped
+// (reserved, not committed). Above each thread's state page a guard page: a
+// stack that overflows faults there instead of overwriting the state.
 struct FiberStacks {
     char* base = nullptr;
     size_t count = 0;
     char* get(size_t n) {
-        if (n > count) {
-            std::free(base);
-            base = static_cast<char*>(std::aligned_alloc(kFiberStack, n * kFiberStack));
-            if (!base) throw std::bad_alloc();
-            count = n;
-        }
+        if (n <= count) return base;
+        release();
+        const size_t bytes = n * kFiberStack;
+        void* m = ::mmap(nullptr, bytes + kFiberStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) throw std::bad_alloc();
+        // Trim to a kFiberStack-aligned run of n stacks.
+        char* raw = static_cast<char*>(m);
+        char* aligned = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(raw) + kFiberStack - 1) & ~(kFiberStack - 1));
+        if (aligned > raw) ::munmap(raw, size_t(aligned - raw));
+        if (raw + kFiberStack > aligned) ::munmap(aligned + bytes, size_t(raw + kFiberStack - aligned));
+        const size_t page = size_t(::sysconf(_SC_PAGESIZE));
+        for (size_t i = 0; i < n; ++i) ::mprotect(aligned + i * kFiberStack + page, page, PROT_NONE);
+        base = aligned;
+        count = n;
         return base;
     }
-    ~FiberStacks() { std::free(base); }
+    void release() {
+        if (base) ::munmap(base, count * kFiberStack);
+        base = nullptr;
+        count = 0;
+    }
+    ~FiberStacks() { release(); }
 };
 
 // Under GPY_SHADOW_NVRTC (CI), NVRTC compiles the module too, once per
@@ -161,9 +204,13 @@ std::shared_ptr<RawFunction> cpu_raw_function(const RawSource& s, const std::str
 #endif
     // A name the source never mentions: the driver's error, before a compile
     // whose log would only show gpy's entry points.
-    const std::string base = expr.substr(0, expr.find('<'));
-    if (!std::regex_search(s.code, std::regex("\\b" + std::regex_replace(base, std::regex(R"([^\w])"), "") + "\\b")))
-        throw RawLaunchError("CUDA_ERROR_NOT_FOUND: named symbol not found (the module has no kernel '" + expr + "')");
+    // A GPU finds a kernel by its symbol: an extern "C" __global__ name, or a
+    // name expression's lowered name. Anything else is the driver's NOT_FOUND
+    // here too (a C++ kernel the CPU could call, a __device__ function).
+    if (std::find(s.name_expressions.begin(), s.name_expressions.end(), expr) == s.name_expressions.end() &&
+        !extern_c_kernel(s.code, expr))
+        throw RawLaunchError("CUDA_ERROR_NOT_FOUND: named symbol not found (no extern \"C\" __global__ kernel '" + expr +
+                             "' in the module; C++ kernels and templates need name_expressions)");
     const std::vector<std::string> kernels = module_kernels(s, expr);
     const size_t k = size_t(std::find(kernels.begin(), kernels.end(), expr) - kernels.begin());
     const std::string source = module_source(s, kernels);
@@ -215,6 +262,10 @@ void cpu_raw_launch(RawFunction& fn, RawDims grid, RawDims block, size_t shared_
     static const volatile int never = 0;
     const volatile int* stop = t_interrupt_flag ? t_interrupt_flag : &never;
     if (f.serial) {
+        // Its __shared__ statics and dynamic shared buffer live in the module,
+        // which interpreters on other threads share: one such launch at a time.
+        static std::mutex serial_mu;
+        std::lock_guard<std::mutex> lock(serial_mu);
         static thread_local FiberStacks stacks;
         char* s = stacks.get(f.fibers ? size_t(block.count()) : 1);
         const int rc = f.run(a, dims, 0, blocks, s, f.fibers ? 1 : 0, stop);

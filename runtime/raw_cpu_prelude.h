@@ -50,7 +50,7 @@ struct dim3 {
 };
 
 namespace gpy_emu {
-constexpr unsigned long kStack = 1ul << 16;
+constexpr unsigned long kStack = 1ul << 18;  // runtime/raw_cpu.cpp kFiberStack
 struct Block;
 // One CUDA thread: at the base of its fiber's stack.
 struct Thread {
@@ -59,8 +59,8 @@ struct Thread {
     void* sp;        // the saved stack pointer while switched out
     Block* block;
     unsigned linear; // threadIdx as one number (x fastest): warps are runs of 32
-    int wait;        // 0 runnable, 1 at __syncthreads, 2 at a warp exchange, 3 done
-    unsigned xgen;   // warp exchanges passed
+    int wait;        // 0 runnable, 1 at __syncthreads, 2 at a warp exchange, 4 leaving one, 3 done
+    unsigned mask;   // the lanes of the exchange it waits at (warp-relative bits)
 };
 struct Block {
     void* sched_sp;
@@ -70,7 +70,8 @@ struct Block {
     unsigned n;
     unsigned long first, end;  // the blocks a one-fiber run covers
     const volatile int* stop;  // set by the host on Ctrl-C: no further blocks start
-    unsigned long long xchg[2][1024];  // warp exchange slots, by exchange parity
+    unsigned long long xchg[1024];  // warp exchange slots, one per thread
+    unsigned group[1024];           // the lanes released with each thread at its last exchange
 };
 GPY_INLINE Thread* self() { return (Thread*)((unsigned long)__builtin_frame_address(0) & ~(kStack - 1)); }
 
@@ -131,17 +132,42 @@ static void thread_entry() {
     Block* b = t->block;
     b->body(b->args);
     t->wait = 3;
-    // Lanes still reading the last exchange read the other parity's slot;
-    // the next exchange's ballots see this lane as gone.
-    b->xchg[t->xgen & 1][t->linear] = 0;
     switch_to(&t->sp, b->sched_sp);
     __builtin_unreachable();
 }
 
+// Releases, in the warp of threads [lo, hi), each group of lanes waiting in
+// `phase` (2: giving values, 4: leaving) whose mask's live lanes all wait
+// there. True when one was.
+static bool release_warp(Block* b, unsigned lo, unsigned hi, int phase) {
+    bool released = false;
+    for (unsigned i = lo; i < hi; ++i) {
+        Thread* t = b->threads[i];
+        if (t->wait != phase) continue;
+        const unsigned mask = t->mask | (1u << (i - lo));
+        unsigned group = 0;
+        bool ready = true;
+        for (unsigned j = lo; j < hi; ++j) {
+            if (!(mask >> (j - lo) & 1u) || b->threads[j]->wait == 3) continue;
+            group |= 1u << (j - lo);
+            ready &= b->threads[j]->wait == phase;
+        }
+        if (!ready) continue;
+        for (unsigned j = lo; j < hi; ++j)
+            if (group >> (j - lo) & 1u) {
+                b->threads[j]->wait = 0;
+                b->group[j] = group;
+            }
+        released = true;
+    }
+    return released;
+}
+
 // Runs a block's fibers until all are done: each until it waits, then
-// releases a warp whose live threads all wait at an exchange, or the block
-// when all its live threads wait at __syncthreads. 1: a deadlock (a barrier
-// some live thread never reaches).
+// releases warp exchanges whose lanes have all arrived (by the exchange's
+// mask; lanes that returned do not count), or the block when all its live
+// threads wait at __syncthreads. 1: a deadlock (a barrier some live thread
+// never reaches).
 static int schedule(Block* b) {
     for (;;) {
         for (unsigned i = 0; i < b->n; ++i)
@@ -154,16 +180,9 @@ static int schedule(Block* b) {
         if (!live) return 0;
         bool released = false;
         for (unsigned lo = 0; lo < b->n; lo += 32) {
-            unsigned hi = lo + 32 < b->n ? lo + 32 : b->n, wl = 0, wx = 0;
-            for (unsigned i = lo; i < hi; ++i) {
-                wl += b->threads[i]->wait != 3;
-                wx += b->threads[i]->wait == 2;
-            }
-            if (wl && wx == wl) {
-                for (unsigned i = lo; i < hi; ++i)
-                    if (b->threads[i]->wait == 2) b->threads[i]->wait = 0;
-                released = true;
-            }
+            const unsigned hi = lo + 32 < b->n ? lo + 32 : b->n;
+            released |= release_warp(b, lo, hi, 4);
+            released |= release_warp(b, lo, hi, 2);
         }
         if (!released && at_sync == live) {
             for (unsigned i = 0; i < b->n; ++i)
@@ -187,13 +206,12 @@ static int run(void** args, const unsigned* d, unsigned long first, unsigned lon
     blk.first = first;
     blk.end = end;
     blk.n = d[3] * d[4] * d[5];
-    __builtin_memset(blk.xchg, 0, sizeof blk.xchg);
     auto init = [&](Thread* t) {
         t->gdim = dim3(d[0], d[1], d[2]);
         t->bdim = dim3(d[3], d[4], d[5]);
         t->block = &blk;
         t->wait = 0;
-        t->xgen = 0;
+        t->mask = 0;
     };
     if (!fibers) {
         Thread* t = (Thread*)stacks;
@@ -220,23 +238,29 @@ static int run(void** args, const unsigned* d, unsigned long first, unsigned lon
     return *stop ? 2 : 0;
 }
 
-// Waits at a warp exchange with `v`; the warp's 32 slots once all its live lanes have given theirs.
-GPY_INLINE unsigned long long* warp_exchange(unsigned long long v) {
+// A warp exchange: gives `v`, waits until every live lane in `mask` has
+// given its own, copies the warp's values to `row`, then waits until they
+// all have (so none overwrites a value another still reads). Returns the
+// lanes that took part.
+GPY_INLINE unsigned warp_exchange(unsigned long long v, unsigned mask, unsigned long long* row) {
     Thread* t = self();
     Block* b = t->block;
-    const unsigned p = t->xgen & 1;
-    b->xchg[p][t->linear] = v;
+    b->xchg[t->linear] = v;
+    t->mask = mask;
     t->wait = 2;
     switch_to(&t->sp, b->sched_sp);
-    ++t->xgen;
-    return &b->xchg[p][t->linear & ~31u];
+    const unsigned lo = t->linear & ~31u, parts = b->group[t->linear];
+    for (unsigned l = 0; l < 32; ++l) row[l] = parts >> l & 1u ? b->xchg[lo + l] : 0;
+    t->wait = 4;
+    switch_to(&t->sp, b->sched_sp);
+    return parts;
 }
-template <class T> GPY_INLINE T shuffle(T v, unsigned lane_of_source, bool keep) {
+template <class T> GPY_INLINE T shuffle(unsigned mask, T v, unsigned lane_of_source, bool keep) {
     static_assert(sizeof(T) <= 8, "a warp shuffle moves at most 8 bytes");
-    unsigned long long bits = 0;
+    unsigned long long bits = 0, row[32];
     __builtin_memcpy(&bits, &v, sizeof(T));
-    unsigned long long* row = warp_exchange(bits);
-    if (keep) return v;
+    const unsigned parts = warp_exchange(bits, mask, row);
+    if (keep || lane_of_source >= 32 || !(parts >> lane_of_source & 1u)) return v;  // an inactive source: undefined in CUDA
     T r;
     __builtin_memcpy(&r, &row[lane_of_source], sizeof(T));
     return r;
@@ -280,35 +304,40 @@ GPY_INLINE void __syncthreads() {
     t->wait = 1;
     ::gpy_emu::switch_to(&t->sp, t->block->sched_sp);
 }
-GPY_INLINE void __syncwarp(unsigned = 0xffffffffu) { ::gpy_emu::warp_exchange(0); }
-template <class T> GPY_INLINE T __shfl_sync(unsigned, T v, int src, int width = 32) {
+GPY_INLINE void __syncwarp(unsigned mask = 0xffffffffu) {
+    unsigned long long row[32];
+    ::gpy_emu::warp_exchange(0, mask, row);
+}
+template <class T> GPY_INLINE T __shfl_sync(unsigned mask, T v, int src, int width = 32) {
     const unsigned l = ::gpy_emu::lane(), base = l & ~unsigned(width - 1);
-    return ::gpy_emu::shuffle(v, base + (unsigned(src) & unsigned(width - 1)), false);
+    return ::gpy_emu::shuffle(mask, v, base + (unsigned(src) & unsigned(width - 1)), false);
 }
-template <class T> GPY_INLINE T __shfl_up_sync(unsigned, T v, unsigned delta, int width = 32) {
+template <class T> GPY_INLINE T __shfl_up_sync(unsigned mask, T v, unsigned delta, int width = 32) {
     const unsigned l = ::gpy_emu::lane(), base = l & ~unsigned(width - 1);
-    return ::gpy_emu::shuffle(v, l - delta, l < base + delta);
+    return ::gpy_emu::shuffle(mask, v, l - delta, l < base + delta);
 }
-template <class T> GPY_INLINE T __shfl_down_sync(unsigned, T v, unsigned delta, int width = 32) {
+template <class T> GPY_INLINE T __shfl_down_sync(unsigned mask, T v, unsigned delta, int width = 32) {
     const unsigned l = ::gpy_emu::lane(), base = l & ~unsigned(width - 1);
-    return ::gpy_emu::shuffle(v, l + delta, l + delta >= base + unsigned(width));
+    return ::gpy_emu::shuffle(mask, v, l + delta, l + delta >= base + unsigned(width));
 }
-template <class T> GPY_INLINE T __shfl_xor_sync(unsigned, T v, int mask, int width = 32) {
-    const unsigned l = ::gpy_emu::lane(), base = l & ~unsigned(width - 1), s = l ^ unsigned(mask);
-    return ::gpy_emu::shuffle(v, s, s < base || s >= base + unsigned(width));
+template <class T> GPY_INLINE T __shfl_xor_sync(unsigned mask, T v, int lanes, int width = 32) {
+    const unsigned l = ::gpy_emu::lane(), base = l & ~unsigned(width - 1), s = l ^ unsigned(lanes);
+    return ::gpy_emu::shuffle(mask, v, s, s < base || s >= base + unsigned(width));
 }
-// Ballots exchange 1 (false) or 2 (true); a finished lane's slot is 0.
-GPY_INLINE unsigned __ballot_sync(unsigned, int pred) {
-    unsigned long long* row = ::gpy_emu::warp_exchange(pred ? 2 : 1);
+// Votes over the lanes that took part in the exchange.
+GPY_INLINE unsigned __ballot_sync(unsigned mask, int pred) {
+    unsigned long long row[32];
+    const unsigned parts = ::gpy_emu::warp_exchange(pred ? 1 : 0, mask, row);
     unsigned r = 0;
-    for (unsigned i = 0; i < 32; ++i) r |= unsigned(row[i] == 2) << i;
-    return r;
+    for (unsigned i = 0; i < 32; ++i) r |= unsigned(row[i] != 0) << i;
+    return r & parts;
 }
 GPY_INLINE int __any_sync(unsigned m, int pred) { return __ballot_sync(m, pred) != 0; }
-GPY_INLINE int __all_sync(unsigned, int pred) {
-    unsigned long long* row = ::gpy_emu::warp_exchange(pred ? 2 : 1);
+GPY_INLINE int __all_sync(unsigned mask, int pred) {
+    unsigned long long row[32];
+    const unsigned parts = ::gpy_emu::warp_exchange(pred ? 1 : 0, mask, row);
     for (unsigned i = 0; i < 32; ++i)
-        if (row[i] == 1) return 0;
+        if ((parts >> i & 1u) && !row[i]) return 0;
     return 1;
 }
 GPY_INLINE unsigned __activemask() { return 0xffffffffu; }
@@ -341,20 +370,33 @@ GPY_INLINE double __dadd_rn(double a, double b) { return a + b; }
 GPY_INLINE double __dmul_rn(double a, double b) { return a * b; }
 GPY_INLINE int __float2int_rz(float x) { return (int)x; }
 GPY_INLINE int __double2int_rn(double x) { return (int)__builtin_rint(x); }
-#define GPY_ATOMIC_INT(T)                                                                                              \
-    GPY_INLINE T atomicAdd(T* p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }                          \
-    GPY_INLINE T atomicSub(T* p, T v) { return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED); }                          \
-    GPY_INLINE T atomicExch(T* p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); }                        \
-    GPY_INLINE T atomicMin(T* p, T v) { return __atomic_fetch_min(p, v, __ATOMIC_RELAXED); }                          \
-    GPY_INLINE T atomicMax(T* p, T v) { return __atomic_fetch_max(p, v, __ATOMIC_RELAXED); }                          \
-    GPY_INLINE T atomicAnd(T* p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_RELAXED); }                          \
-    GPY_INLINE T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }                            \
-    GPY_INLINE T atomicXor(T* p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED); }                          \
+// The atomics CUDA has, for the types it has them (a kernel that compiles
+// here compiles with NVRTC): add int/unsigned/ull/float/double, sub
+// int/unsigned, exch int/unsigned/ull/float, min/max int/unsigned/ll/ull,
+// and/or/xor int/unsigned/ull, CAS int/unsigned/ull.
+#define GPY_ATOMIC_FETCH(NAME, BUILTIN, T) \
+    GPY_INLINE T NAME(T* p, T v) { return BUILTIN(p, v, __ATOMIC_RELAXED); }
+#define GPY_ATOMIC_CAS(T)                                                                                              \
     GPY_INLINE T atomicCAS(T* p, T expected, T v) {                                                                   \
         __atomic_compare_exchange_n(p, &expected, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);                      \
         return expected;                                                                                               \
     }
-GPY_ATOMIC_INT(int) GPY_ATOMIC_INT(unsigned int) GPY_ATOMIC_INT(long long) GPY_ATOMIC_INT(unsigned long long)
+GPY_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, int) GPY_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, unsigned int)
+GPY_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, unsigned long long)
+GPY_ATOMIC_FETCH(atomicSub, __atomic_fetch_sub, int) GPY_ATOMIC_FETCH(atomicSub, __atomic_fetch_sub, unsigned int)
+GPY_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, int) GPY_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, unsigned int)
+GPY_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, unsigned long long)
+GPY_ATOMIC_FETCH(atomicMin, __atomic_fetch_min, int) GPY_ATOMIC_FETCH(atomicMin, __atomic_fetch_min, unsigned int)
+GPY_ATOMIC_FETCH(atomicMin, __atomic_fetch_min, long long) GPY_ATOMIC_FETCH(atomicMin, __atomic_fetch_min, unsigned long long)
+GPY_ATOMIC_FETCH(atomicMax, __atomic_fetch_max, int) GPY_ATOMIC_FETCH(atomicMax, __atomic_fetch_max, unsigned int)
+GPY_ATOMIC_FETCH(atomicMax, __atomic_fetch_max, long long) GPY_ATOMIC_FETCH(atomicMax, __atomic_fetch_max, unsigned long long)
+GPY_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, int) GPY_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, unsigned int)
+GPY_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, unsigned long long)
+GPY_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, int) GPY_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, unsigned int)
+GPY_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, unsigned long long)
+GPY_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, int) GPY_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, unsigned int)
+GPY_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, unsigned long long)
+GPY_ATOMIC_CAS(int) GPY_ATOMIC_CAS(unsigned int) GPY_ATOMIC_CAS(unsigned long long)
 #define GPY_ATOMIC_FLOAT(T)                                                                                            \
     GPY_INLINE T atomicAdd(T* p, T v) {                                                                               \
         T old, want;                                                                                                   \
@@ -362,13 +404,13 @@ GPY_ATOMIC_INT(int) GPY_ATOMIC_INT(unsigned int) GPY_ATOMIC_INT(long long) GPY_A
         do want = old + v;                                                                                             \
         while (!__atomic_compare_exchange(p, &old, &want, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));                  \
         return old;                                                                                                    \
-    }                                                                                                                  \
-    GPY_INLINE T atomicExch(T* p, T v) {                                                                              \
-        T old;                                                                                                         \
-        __atomic_exchange(p, &v, &old, __ATOMIC_RELAXED);                                                              \
-        return old;                                                                                                    \
     }
 GPY_ATOMIC_FLOAT(float) GPY_ATOMIC_FLOAT(double)
+GPY_INLINE float atomicExch(float* p, float v) {
+    float old;
+    __atomic_exchange(p, &v, &old, __ATOMIC_RELAXED);
+    return old;
+}
 GPY_INLINE unsigned atomicInc(unsigned* p, unsigned limit) {
     unsigned old = __atomic_load_n(p, __ATOMIC_RELAXED), want;
     do want = old >= limit ? 0u : old + 1;

@@ -101,6 +101,7 @@ std::shared_ptr<RawFunction> cuda_raw_function(int device, const RawSource& s, c
 
 void cuda_raw_launch(RawFunction& fn, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args) {
     auto& f = static_cast<CudaRawFunction&>(fn);
+    if (shared_bytes > UINT32_MAX) throw RawLaunchError("too much dynamic shared memory: " + std::to_string(shared_bytes) + " bytes");
     cuda::device(f.device).make_current();
     // The fault message's hint: set when this thread launches another kernel than last time.
     static thread_local const CudaRawFunction* last = nullptr;
