@@ -606,8 +606,10 @@ private:
             line(depth, "{");
             line(depth + 1, "const " + ctype(vars_[id]) + " gpy_stop" + k + " = " + cast(stop, vars_[id]) + ", gpy_step" + k + " = " +
                                 cast(step, vars_[id]) + ";");
-            line(depth + 1, "for (" + id + " = " + cast(start, vars_[id]) + "; gpy_step" + k + " > 0 ? " + id + " < gpy_stop" + k + " : " + id +
-                                " > gpy_stop" + k + "; " + id + " += gpy_step" + k + ") {");
+            // A counter of its own: after the loop the name holds the last value, as Python's.
+            line(depth + 1, "for (" + ctype(vars_[id]) + " gpy_i" + k + " = " + cast(start, vars_[id]) + "; gpy_step" + k + " > 0 ? gpy_i" + k +
+                                " < gpy_stop" + k + " : gpy_i" + k + " > gpy_stop" + k + "; gpy_i" + k + " += gpy_step" + k + ") {");
+            line(depth + 2, id + " = gpy_i" + k + ";");
             block(f.body, depth + 2);
             line(depth + 1, "}");
             line(depth, "}");
