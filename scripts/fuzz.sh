@@ -16,12 +16,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE=explore
 SECONDS_TO_RUN="${1:-120}"
-# CI's run is its fast set: 5000 runs (GPY_FUZZ_RUNS), at most 240 s
+# CI's run is its fast set: 5000 runs (GPY_FUZZ_RUNS), at most 180 s
 # (GPY_FUZZ_SECONDS), seeded with the language's scripts (below). CI took
 # 56 minutes with 420 s (2026-11-27), over its 40-minute budget. Run
 # `GPY_FUZZ_RUNS=12000 GPY_FUZZ_SECONDS=600 scripts/fuzz.sh --ci` locally
 # for the full set.
-if [ "${1:-}" = "--ci" ]; then MODE=ci; SECONDS_TO_RUN="${GPY_FUZZ_SECONDS:-240}"; fi
+if [ "${1:-}" = "--ci" ]; then MODE=ci; SECONDS_TO_RUN="${GPY_FUZZ_SECONDS:-180}"; fi
 if [ ! -f build-fuzz/build.ninja ]; then
   cmake -S . -B build-fuzz -G Ninja -DGPY_FUZZ=ON -DGPY_BUILD_TESTS=OFF \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang-16 -DCMAKE_CXX_COMPILER=clang++-16 >/dev/null

@@ -364,6 +364,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gpy", required=True, help="the gpy executable")
     ap.add_argument("--cases", type=int, default=5000)
+    ap.add_argument("--ci-cases", type=int, help="the number of cases under CI (CI=true): CI's fast set; elsewhere --cases")
     ap.add_argument("--seed", default="12345", help="the fixed seed (default 12345)")
     ap.add_argument("--rotate", action="store_true",
                     help="half the cases from --seed, half from a seed derived from today's date")
@@ -389,6 +390,8 @@ def main():
         print("run.py: %s is not executable" % opts.gpy, file=sys.stderr)
         return 2
 
+    if opts.ci_cases and os.environ.get("CI") == "true":
+        opts.cases = opts.ci_cases
     plan = []  # (seed, first, count)
     if opts.rotate:
         half = opts.cases // 2
