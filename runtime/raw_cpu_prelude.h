@@ -1,17 +1,18 @@
 // The text compiled before a user's CUDA source on the CPU
 // (runtime/raw_cpu.cpp): CUDA's execution model emulated in plain C++.
 //
-// Each CUDA thread of a block runs as a fiber: a 64 KiB stack, aligned to its
+// Each CUDA thread of a block runs as a fiber: a 256 KiB stack, aligned to its
 // size, with the thread's state (threadIdx, blockIdx, ...) at its base, so
 // the builtins read it from the stack pointer (no thread-local storage: ORC
 // without its runtime has none). __syncthreads and the warp operations
 // (__syncwarp, __shfl*_sync, __ballot/__any/__all_sync) switch back to the
 // block's scheduler, which resumes the fibers when every live thread of the
-// block (of the warp) has arrived; a kernel without them runs its threads
+// block (of the operation's mask in the warp) has arrived; a kernel without them runs its threads
 // one after another on one fiber. __shared__ variables are statics (the
 // caller runs such kernels' blocks one at a time), dynamic shared memory one
-// static buffer. Atomics are the compiler's atomics (blocks of other kernels
-// run on several cores). The context switch is x86-64 assembly.
+// static buffer. Atomics are the compiler's atomics, for CUDA's overload set
+// (blocks of other kernels run on several cores). The context switch is
+// x86-64 assembly.
 #pragma once
 
 namespace gpy {
