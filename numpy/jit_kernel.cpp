@@ -141,21 +141,8 @@ private:
     bool is_math(const Expr& e) const { return is_module(e, "math"); }
 
     static std::string cast(const X& x, DType t) { return x.type == t ? x.code : "((" + ctype(t) + ")(" + x.code + "))"; }
-    static std::string ctype(DType t) {
-        switch (t) {
-        case DType::Bool: return "bool";
-        case DType::Int8: return "signed char";
-        case DType::Int16: return "short";
-        case DType::Int32: return "int";
-        case DType::Int64: return "long long";
-        case DType::UInt8: return "unsigned char";
-        case DType::UInt16: return "unsigned short";
-        case DType::UInt32: return "unsigned int";
-        case DType::UInt64: return "unsigned long long";
-        case DType::Float32: return "float";
-        default: return "double";
-        }
-    }
+    // The C type of a dtype: the one raw and loop kernels use (float16 and complex: NotImplementedError).
+    static std::string ctype(DType t) { return kernel_ctype(t, "a jit kernel"); }
 
     // NumPy's promotion, a Python number weak against an array-typed value.
     static DType result_type(const X& a, const X& b) {

@@ -77,6 +77,18 @@ struct ProgramGuard {
     ~ProgramGuard() { if (prog) api.destroy_program(&prog); }
 };
 
+// A program's compile log ("" when empty).
+std::string program_log(const Api& api, Program prog) {
+    size_t size = 0;
+    std::string log;
+    if (api.get_program_log_size(prog, &size) == 0 && size > 1) {
+        log.resize(size);
+        api.get_program_log(prog, log.data());
+        log.resize(size - 1);  // the size counts the terminating NUL
+    }
+    return log;
+}
+
 }  // namespace
 
 bool available(std::string* why) {
@@ -147,13 +159,7 @@ std::string compile(const std::string& source, const std::string& name, const st
     std::string level = fast_compile ? "--Ofast-compile=max" : launch_compile_level();
     if (!level.empty()) opts.push_back(level.c_str());
     Result compiled = api.compile_program(g.prog, int(opts.size()), opts.data());
-    size_t log_size = 0;
-    std::string log;
-    if (api.get_program_log_size(g.prog, &log_size) == 0 && log_size > 1) {
-        log.resize(log_size);
-        api.get_program_log(g.prog, log.data());
-        log.resize(log_size - 1);  // the size counts the terminating NUL
-    }
+    const std::string log = program_log(api, g.prog);
     if (compiled != 0) throw CompileError(std::string("NVRTC: ") + api.get_error_string(compiled), log);
     size_t size = 0;
     check(api.get_cubin_size(g.prog, &size), "nvrtcGetCUBINSize");
@@ -184,13 +190,7 @@ UserModule compile_user(const std::string& source, const std::string& name, cons
     }
     if (!has_std) opts.push_back("-std=c++17");
     Result compiled = api.compile_program(g.prog, int(opts.size()), opts.data());
-    size_t log_size = 0;
-    std::string log;
-    if (api.get_program_log_size(g.prog, &log_size) == 0 && log_size > 1) {
-        log.resize(log_size);
-        api.get_program_log(g.prog, log.data());
-        log.resize(log_size - 1);
-    }
+    const std::string log = program_log(api, g.prog);
     if (compiled != 0) throw CompileError(std::string("NVRTC: ") + api.get_error_string(compiled), log);
     UserModule m;
     size_t size = 0;
