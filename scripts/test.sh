@@ -5,12 +5,17 @@
 # then scripts/sanitize.sh (script tests and the API fuzzer under ASan + UBSan).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each phase's minutes in the log: CI has a 40-minute budget to keep.
+phase() { echo "test.sh: $1 at ${SECONDS} s"; }
 bash scripts/setup.sh
+phase "set-up and build done"
 
 if [ "${CI:-}" = "true" ] || [ "${1:-}" = "--fuzz" ]; then
   bash scripts/fuzz.sh --ci
+  phase "fuzzing done"
   # The same sanitized build runs the script tests and the API fuzzer.
   bash scripts/sanitize.sh
+  phase "sanitized runs done"
 fi
 
 # Shadow compile (runtime/nvrtc_shadow.h): under CI or wherever the CUDA
@@ -31,3 +36,4 @@ if [ "${CI:-}" = "true" ]; then
 fi
 
 ctest --test-dir build --output-on-failure -j2
+phase "ctest done"
