@@ -105,24 +105,50 @@ Value flat_copy(ArrayObj* x, DType t) {
     return array_from_buffer(c.as<ArrayObj>()->buffer, t, {x->size()}, {int64_t(itemsize(t))}, 0);
 }
 
+// The device scan's type for `t` (runtime/scan_cuda.h); false: the device
+// does not scan it.
+static bool device_scan_type(DType t, DeviceScanType& type) {
+    switch (t) {
+        case DType::Int32: type = DeviceScanType::Int32; return true;
+        case DType::UInt32: type = DeviceScanType::UInt32; return true;
+        case DType::Int64: type = DeviceScanType::Int64; return true;
+        case DType::UInt64: type = DeviceScanType::UInt64; return true;
+        case DType::Float32: type = DeviceScanType::Float; return true;
+        case DType::Float64: type = DeviceScanType::Double; return true;
+        default: return false;
+    }
+}
+
+static DeviceScanOp device_scan_op(ScanOp op) {
+    return op == ScanOp::Sum ? DeviceScanOp::Sum : op == ScanOp::Prod ? DeviceScanOp::Prod
+         : op == ScanOp::Max ? DeviceScanOp::Max : DeviceScanOp::Min;
+}
+
+// A computed C-contiguous device array already of the accumulator's type
+// scans straight into a new array (one read and one write: no copy first).
+// Null: the caller copies and scans in place.
+static Value scanned_from_source(ScanOp op, DType t, ArrayObj* x, int64_t outer, int64_t len, int64_t inner) {
+    Backend* be = array_backend();
+    DeviceScanType type;
+    if (!be || x->pending() || x->dtype != t || !x->buffer || x->buffer->device != DeviceKind::CUDA || !x->c_contiguous() ||
+        !device_scan_type(t, type) || x->size() == 0)
+        return Value();
+    Value r = new_array(t, x->shape);
+    ArrayObj* ra = r.as<ArrayObj>();
+    if (!be->scan(device_scan_op(op), type, x->buffer.device_read_bytes() + x->offset, ra->buffer.device_bytes(), outer, len, inner))
+        return Value();
+    return r;
+}
+
 // A device array of a type the device scans (runtime/scan_cuda.h) scans
 // there, in place; false: the host scans it.
 static bool scanned_on_device(ScanOp op, DType t, ArrayObj* r, int64_t outer, int64_t len, int64_t inner) {
     Backend* be = array_backend();
     if (!be || !r->buffer || r->buffer->device != DeviceKind::CUDA) return false;
     DeviceScanType type;
-    switch (t) {
-        case DType::Int32: type = DeviceScanType::Int32; break;
-        case DType::UInt32: type = DeviceScanType::UInt32; break;
-        case DType::Int64: type = DeviceScanType::Int64; break;
-        case DType::UInt64: type = DeviceScanType::UInt64; break;
-        case DType::Float32: type = DeviceScanType::Float; break;
-        case DType::Float64: type = DeviceScanType::Double; break;
-        default: return false;
-    }
-    const DeviceScanOp dop = op == ScanOp::Sum ? DeviceScanOp::Sum : op == ScanOp::Prod ? DeviceScanOp::Prod
-                           : op == ScanOp::Max ? DeviceScanOp::Max : DeviceScanOp::Min;
-    return be->scan(dop, type, r->buffer.device_bytes(), outer, len, inner);
+    if (!device_scan_type(t, type)) return false;
+    uint8_t* data = r->buffer.device_bytes() + r->offset;
+    return be->scan(device_scan_op(op), type, data, data, outer, len, inner);
 }
 
 Value scan(Interp& in, ScanOp op, const Value& x, const Value* axis, std::optional<DType> dtype, const Value* out,
@@ -141,19 +167,23 @@ Value scan(Interp& in, ScanOp op, const Value& x, const Value* axis, std::option
     if (!dtype && out)
         if (ArrayObj* oa = as_array(*out)) acc = promote_types(oa->dtype, a->dtype);
     Value src = skip_nan ? replace_nan(in, arr, Value::integer(op == ScanOp::Prod ? 1 : 0)) : arr;
-    Value r = compute_into_new(make_cast(array_node(src.as<ArrayObj>()), acc), acc, a->shape);
     Shape shape = a->shape;
     if (flat) {
         shape = {a->size()};
         ax = 0;
-        ArrayObj* ra = r.as<ArrayObj>();
-        r = array_from_buffer(ra->buffer, acc, shape, contiguous_strides(shape, itemsize(acc)), 0);
     }
     int64_t outer = 1, inner = 1;
     for (int d = 0; d < ax; ++d) outer *= shape[size_t(d)];
     for (size_t d = size_t(ax) + 1; d < shape.size(); ++d) inner *= shape[d];
     int64_t len = shape.empty() ? 1 : shape[size_t(ax)];
-    if (scanned_on_device(op, acc, r.as<ArrayObj>(), outer, len, inner)) {
+    Value r = scanned_from_source(op, acc, src.as<ArrayObj>(), outer, len, inner);
+    const bool scanned = !r.is_undef();
+    if (!scanned) r = compute_into_new(make_cast(array_node(src.as<ArrayObj>()), acc), acc, a->shape);
+    if (flat) {
+        ArrayObj* ra = r.as<ArrayObj>();
+        r = array_from_buffer(ra->buffer, acc, shape, contiguous_strides(shape, itemsize(acc)), 0);
+    }
+    if (scanned || scanned_on_device(op, acc, r.as<ArrayObj>(), outer, len, inner)) {
         // queued on the device: nothing more here
     } else if (is_complex(acc)) {
         uint8_t* data = r.as<ArrayObj>()->buffer.bytes();

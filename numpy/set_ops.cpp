@@ -167,7 +167,7 @@ Value unique_variants_on_device(ArrayObj* x, const UniqueWants& w) {
         copy_buffer_bytes(rb, 0, one_int(0).as<ArrayObj>()->buffer, 0, 8);
         Value f64 = compute_into_new(dag::make_cast(array_node(flags.as<ArrayObj>()), DType::Int64), DType::Int64, {n - 1});
         copy_buffer_bytes(rb, 8, f64.as<ArrayObj>()->buffer, 0, size_t(n - 1) * 8);
-        if (!be->scan(DeviceScanOp::Sum, DeviceScanType::Int64, rb.device_bytes(), 1, n, 1))
+        if (!be->scan(DeviceScanOp::Sum, DeviceScanType::Int64, rb.device_bytes(), rb.device_bytes(), 1, n, 1))
             throw std::logic_error("unique: the device scan is missing");
         inverse = new_array(DType::Int64, x->shape);
         if (!be->scatter(reinterpret_cast<const int64_t*>(pb.device_read_bytes()), n,

@@ -60,9 +60,11 @@ public:
     // fills on the host.
     virtual bool range_fill(RangeFill kind, const void* first, int64_t n, void* out) { return false; }
     // The running `op` of a C-contiguous (outer, len, inner) block along
-    // len, in place on device data (runtime/scan_cuda.h). False: the caller
-    // scans on the host.
-    virtual bool scan(DeviceScanOp op, DeviceScanType type, void* data, int64_t outer, int64_t len, int64_t inner) { return false; }
+    // len, from src into dst (dst may be src) on device data
+    // (runtime/scan_cuda.h). False: the caller scans on the host.
+    virtual bool scan(DeviceScanOp op, DeviceScanType type, const void* src, void* dst, int64_t outer, int64_t len, int64_t inner) {
+        return false;
+    }
     // np.searchsorted without a sorter on device data (runtime/search_cuda.h);
     // false: the caller searches on the host.
     virtual bool searchsorted(DeviceSearchType type, bool right, const void* a, int64_t n, const void* v, int64_t m, int64_t* out) {

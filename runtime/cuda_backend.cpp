@@ -690,8 +690,8 @@ public:
         device_call([&] { range_fill_on_device(array_device_index(), kind, first, n, out); });
         return true;
     }
-    bool scan(DeviceScanOp op, DeviceScanType type, void* data, int64_t outer, int64_t len, int64_t inner) override {
-        device_call([&] { scan_on_device(array_device_index(), op, type, data, outer, len, inner); });
+    bool scan(DeviceScanOp op, DeviceScanType type, const void* src, void* dst, int64_t outer, int64_t len, int64_t inner) override {
+        device_call([&] { scan_on_device(array_device_index(), op, type, src, dst, outer, len, inner); });
         return true;
     }
     bool searchsorted(DeviceSearchType type, bool right, const void* a, int64_t n, const void* v, int64_t m, int64_t* out) override {

@@ -135,7 +135,7 @@ TEST_CASE("scan: the GPU's running sums, products, maxima and minima", "[gpu]") 
         for (int64_t k = 0; k < n; ++k) x[size_t(k)] = (k * 7919) % 2001 - 1000;
         for (DeviceScanOp op : {DeviceScanOp::Sum, DeviceScanOp::Prod, DeviceScanOp::Max, DeviceScanOp::Min}) {
             std::memcpy(buf.bytes(), x.data(), size_t(n) * 8);
-            scan_on_device(0, op, DeviceScanType::Int64, buf.device_bytes(), outer, len, inner);
+            scan_on_device(0, op, DeviceScanType::Int64, buf.device_bytes(), buf.device_bytes(), outer, len, inner);
             const auto* got = reinterpret_cast<const int64_t*>(buf.bytes());
             std::vector<int64_t> want = x;
             for (int64_t o = 0; o < outer; ++o)
@@ -162,7 +162,7 @@ TEST_CASE("scan: the GPU's running sums, products, maxima and minima", "[gpu]") 
         std::vector<double> want(d, d + rows * len);
         for (int64_t r = 0; r < rows; ++r)
             for (int64_t k = 1; k < len; ++k) want[size_t(r * len + k)] += want[size_t(r * len + k - 1)];
-        scan_on_device(0, DeviceScanOp::Sum, DeviceScanType::Double, rb.device_bytes(), rows, len, 1);
+        scan_on_device(0, DeviceScanOp::Sum, DeviceScanType::Double, rb.device_bytes(), rb.device_bytes(), rows, len, 1);
         const auto* g = reinterpret_cast<const double*>(rb.bytes());
         int wrong = 0;
         for (int64_t k = 0; k < rows * len; ++k) wrong += g[k] != want[size_t(k)];
@@ -173,7 +173,7 @@ TEST_CASE("scan: the GPU's running sums, products, maxima and minima", "[gpu]") 
     BufferRef buf(allocate_cuda_buffer(0, size_t(n) * 4, false));
     auto* f = reinterpret_cast<float*>(buf.bytes());
     for (int64_t k = 0; k < n; ++k) f[k] = float((k * 7919) % 1000) * 0.001f;
-    scan_on_device(0, DeviceScanOp::Sum, DeviceScanType::Float, buf.device_bytes(), 1, n, 1);
+    scan_on_device(0, DeviceScanOp::Sum, DeviceScanType::Float, buf.device_bytes(), buf.device_bytes(), 1, n, 1);
     const auto* g = reinterpret_cast<const float*>(buf.bytes());
     double exact = 0;
     int far = 0;
@@ -182,4 +182,36 @@ TEST_CASE("scan: the GPU's running sums, products, maxima and minima", "[gpu]") 
         far += std::abs(double(g[k]) - exact) > 1e-5 * std::max(1.0, exact);
     }
     CHECK(far == 0);
+}
+
+TEST_CASE("scan: the look-back scan reads one buffer and writes another", "[gpu]") {
+    std::string why;
+    if (cuda::device_count(&why) == 0) {
+        WARN("skipped: no GPU (" << why << ")");
+        return;
+    }
+    // Rows of many tiles (4096 elements a tile): windows of the look-back
+    // past 32 tiles, a partial last tile, rows that must not see each other.
+    for (auto [outer, len] : {std::pair<int64_t, int64_t>{1, 5000011}, {3, 300007}, {7, 4096}}) {
+        INFO(outer << " x " << len);
+        const int64_t n = outer * len;
+        BufferRef in(allocate_cuda_buffer(0, size_t(n) * 4, false)), out(allocate_cuda_buffer(0, size_t(n) * 4, false));
+        auto* x = reinterpret_cast<int32_t*>(in.bytes());
+        for (int64_t k = 0; k < n; ++k) x[k] = int32_t((k * 7919) % 2001 - 1000);
+        for (DeviceScanOp op : {DeviceScanOp::Sum, DeviceScanOp::Max}) {
+            scan_on_device(0, op, DeviceScanType::Int32, in.device_read_bytes(), out.device_bytes(), outer, len, 1);
+            const auto* got = reinterpret_cast<const int32_t*>(out.bytes());
+            const auto* src = reinterpret_cast<const int32_t*>(in.bytes());
+            int wrong = 0;
+            for (int64_t r = 0; r < outer; ++r) {
+                int32_t acc = src[r * len];
+                for (int64_t k = 0; k < len; ++k) {
+                    const int32_t v = src[r * len + k];
+                    if (k > 0) acc = op == DeviceScanOp::Sum ? int32_t(uint32_t(acc) + uint32_t(v)) : std::max(acc, v);
+                    wrong += got[r * len + k] != acc;
+                }
+            }
+            CHECK(wrong == 0);
+        }
+    }
 }
