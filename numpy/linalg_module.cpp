@@ -453,10 +453,61 @@ void svd_run(const Stack& st, bool full, bool uv, SvdResult& r) {
     }
 }
 
+// The SVD of real matrices of at least kDeviceSolveMin rows and columns on
+// the device (cuSOLVER's gesvd, which wants m >= n). The row-major stack is
+// A^T column-major: a wide or square A is that (N x M) matrix as it is,
+// and gesvd's U and VT are our Vh and U, already row-major; a tall A is
+// first transposed into column-major A (M x N), whose U and VT come back as
+// U^T and V. False: not applicable (LAPACK on the host).
+template <class T>
+bool svd_on_device(Interp& in, const Stack& st, bool full, bool uv, SvdResult& r) {
+    Backend* be = array_backend();
+    ArrayObj* a = arr(st.a);
+    const int64_t M = st.rows, N = st.cols, K = std::min(M, N);
+    if constexpr (!std::is_same_v<T, float> && !std::is_same_v<T, double>) {
+        return false;
+    } else {
+        if (!be || K < kDeviceSolveMin || !a->buffer || a->buffer->device != DeviceKind::CUDA) return false;
+        // LAPACK (NumPy's OpenBLAS) does not converge on an inf or NaN.
+        ReduceOptions o;
+        if (!truthy(reduce(in, ReduceOp::All, apply_ufunc(in, Ufunc::isfinite, {st.a}), o))) linalg_error("SVD did not converge");
+        const bool wide = N >= M;
+        Value src = wide ? st.a : contiguous(swap_last(st.a));
+        const int64_t gm = wide ? N : M, ucols = full ? gm : K;  // gesvd's m; its n is K
+        Value s = new_array(st.t, with_batch(st.batch, {K}));
+        Value lu, lvt;
+        if (uv) {
+            lu = new_array(st.t, with_batch(st.batch, {ucols, gm}));  // column-major gm x ucols
+            lvt = new_array(st.t, with_batch(st.batch, {K, K}));
+        }
+        auto at = [](const Value& v, int64_t k, int64_t per) {
+            return v.is_undef() ? nullptr : reinterpret_cast<T*>(arr(v)->buffer.device_bytes() + arr(v)->offset) + k * per;
+        };
+        const char jobu = !uv ? 'N' : full ? 'A' : 'S', jobvt = uv ? 'A' : 'N';
+        for (int64_t k = 0; k < st.count; ++k) {
+            int info = 0;
+            if (!be->gesvd(std::is_same_v<T, double>, jobu, jobvt, gm, K, at(src, k, gm * K), at(s, k, K), at(lu, k, ucols * gm), gm,
+                           at(lvt, k, K * K), K, &info)) {
+                if (k == 0) return false;
+                throw std::logic_error("svd: the device solver stopped mid-stack");
+            }
+            if (info != 0) linalg_error("SVD did not converge");
+        }
+        r.s = s;
+        if (uv) {
+            r.u = wide ? lvt : contiguous(swap_last(lu));
+            r.vh = wide ? lu : contiguous(swap_last(lvt));
+        }
+        return true;
+    }
+}
+
 SvdResult svd_of(Interp& in, const Value& x, bool full, bool uv) {
     Stack st = stack_of(checked_matrices(in, x, false), false, nullptr, true);
     SvdResult r;
-    with_lapack_type(st.t, [&](auto z) { svd_run<decltype(z)>(st, full, uv, r); });
+    bool done = false;
+    with_lapack_type(st.t, [&](auto z) { done = svd_on_device<decltype(z)>(in, st, full, uv, r); });
+    if (!done) with_lapack_type(st.t, [&](auto z) { svd_run<decltype(z)>(st, full, uv, r); });
     r.u = narrowed(r.u, st.result);
     r.s = narrowed(r.s, real_dtype(st.result));
     r.vh = narrowed(r.vh, st.result);
@@ -517,6 +568,42 @@ void qr_run(const Stack& st, const std::string& mode, Value& q, Value& r) {
     }
 }
 
+// QR of real matrices of at least kDeviceSolveMin rows and columns on the
+// device (cuSOLVER's geqrf + orgqr): the stack is column-major A (M x N);
+// R is the upper triangle of its first rows, Q (M x qcols, column-major)
+// comes from orgqr over a copy of the reflectors. False: not applicable.
+template <class T>
+bool qr_on_device(Interp& in, const Stack& st, const std::string& mode, Value& q, Value& r) {
+    Backend* be = array_backend();
+    ArrayObj* a = arr(st.a);
+    const int64_t M = st.rows, N = st.cols, K = std::min(M, N);
+    if constexpr (!std::is_same_v<T, float> && !std::is_same_v<T, double>) {
+        return false;
+    } else {
+        if (!be || K < kDeviceSolveMin || !a->buffer || a->buffer->device != DeviceKind::CUDA) return false;
+        const bool complete = mode == "complete", with_q = mode != "r";
+        const int64_t rrows = complete ? M : K, qcols = complete ? M : K;
+        Value qc;
+        if (with_q) qc = new_array(st.t, with_batch(st.batch, {qcols, M}));  // column-major M x qcols
+        for (int64_t k = 0; k < st.count; ++k) {
+            int info = 0;
+            T* ak = reinterpret_cast<T*>(a->buffer.device_bytes() + a->offset) + k * M * N;
+            T* qk = with_q ? reinterpret_cast<T*>(arr(qc)->buffer.device_bytes() + arr(qc)->offset) + k * M * qcols : nullptr;
+            if (!be->qr(std::is_same_v<T, double>, M, N, ak, qcols, qk, &info)) {
+                if (k == 0) return false;
+                throw std::logic_error("qr: the device solver stopped mid-stack");
+            }
+        }
+        // R: the factored matrix read row-major (M x N), its upper triangle, first rrows rows.
+        Value pos[1] = {swap_last(st.a)};
+        CallArgs ca{pos, 1, nullptr};
+        Value upper = np_triu(in, ca);
+        r = contiguous(slice_axis(arr(upper), arr(upper)->ndim() - 2, 0, rrows));
+        if (with_q) q = contiguous(swap_last(qc));
+        return true;
+    }
+}
+
 Value la_qr(Interp& in, CallArgs& a) {
     const Value* x = arg(a, 0, "a");
     if (!x) raise(types::TypeError, "qr() missing required argument 'a' (pos 0)");
@@ -527,7 +614,9 @@ Value la_qr(Interp& in, CallArgs& a) {
     if (mode != "reduced" && mode != "complete" && mode != "r") raise(types::ValueError, "Unrecognized mode '" + mode + "'");
     Stack st = stack_of(checked_matrices(in, *x, false), true, nullptr, true);
     Value q, r;
-    with_lapack_type(st.t, [&](auto z) { qr_run<decltype(z)>(st, mode, q, r); });
+    bool done = false;
+    with_lapack_type(st.t, [&](auto z) { done = qr_on_device<decltype(z)>(in, st, mode, q, r); });
+    if (!done) with_lapack_type(st.t, [&](auto z) { qr_run<decltype(z)>(st, mode, q, r); });
     r = narrowed(r, st.result);
     return mode == "r" ? r : make_tuple({narrowed(q, st.result), r});
 }

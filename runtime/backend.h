@@ -88,6 +88,13 @@ public:
     virtual bool potrf(bool dbl, bool lower, int64_t n, void* a, int* info) { return false; }
     virtual bool syevd(bool dbl, bool vectors, bool lower, int64_t n, void* a, void* w, int* info) { return false; }
     virtual bool qr_apply(bool dbl, int64_t m, int64_t n, void* a, int64_t nrhs, void* b, int* info) { return false; }
+    // cuSOLVER's geqrf + orgqr (np.linalg.qr) and gesvd (np.linalg.svd, m >= n)
+    // of device data (runtime/cusolver.h); false: the caller runs LAPACK.
+    virtual bool qr(bool dbl, int64_t m, int64_t n, void* a, int64_t qcols, void* q, int* info) { return false; }
+    virtual bool gesvd(bool dbl, char jobu, char jobvt, int64_t m, int64_t n, void* a, void* s, void* u, int64_t ldu, void* vt,
+                       int64_t ldvt, int* info) {
+        return false;
+    }
     // np.unique's values of device data (runtime/sort_cuda.h), into
     // alloc(count); false: the caller finds them on the host.
     virtual bool unique(DeviceSearchType type, const void* x, int64_t n, bool equal_nan, const std::function<void*(int64_t)>& alloc) {

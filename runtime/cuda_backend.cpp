@@ -727,6 +727,19 @@ public:
         device_call([&] { *info = cusolver::qr_apply(array_device_index(), dbl, int(m), int(n), a, int(nrhs), b); });
         return true;
     }
+    bool qr(bool dbl, int64_t m, int64_t n, void* a, int64_t qcols, void* q, int* info) override {
+        if (!cusolver::available() || m * n > INT32_MAX || m * qcols > INT32_MAX) return false;
+        device_call([&] { *info = cusolver::qr(array_device_index(), dbl, int(m), int(n), a, int(qcols), q); });
+        return true;
+    }
+    bool gesvd(bool dbl, char jobu, char jobvt, int64_t m, int64_t n, void* a, void* s, void* u, int64_t ldu, void* vt, int64_t ldvt,
+               int* info) override {
+        if (!cusolver::available() || m * n > INT32_MAX || m * m > INT32_MAX) return false;
+        device_call([&] {
+            *info = cusolver::gesvd(array_device_index(), dbl, jobu, jobvt, int(m), int(n), a, s, u, int(ldu), vt, int(ldvt));
+        });
+        return true;
+    }
     bool unique(DeviceSearchType type, const void* x, int64_t n, bool equal_nan, const std::function<void*(int64_t)>& alloc) override {
         device_call([&] { unique_on_device(array_device_index(), type, x, n, equal_nan, alloc); });
         return true;

@@ -46,6 +46,15 @@ struct Api {
     Status (*dormqr_size)(Handle, int, int, int, int, int, const double*, int, const double*, const double*, int, int*);
     Status (*sormqr)(Handle, int, int, int, int, int, const float*, int, const float*, float*, int, float*, int, int*);
     Status (*dormqr)(Handle, int, int, int, int, int, const double*, int, const double*, double*, int, double*, int, int*);
+    Status (*sorgqr_size)(Handle, int, int, int, const float*, int, const float*, int*);
+    Status (*dorgqr_size)(Handle, int, int, int, const double*, int, const double*, int*);
+    Status (*sorgqr)(Handle, int, int, int, float*, int, const float*, float*, int, int*);
+    Status (*dorgqr)(Handle, int, int, int, double*, int, const double*, double*, int, int*);
+    Status (*sgesvd_size)(Handle, int, int, int*);
+    Status (*dgesvd_size)(Handle, int, int, int*);
+    Status (*sgesvd)(Handle, signed char, signed char, int, int, float*, int, float*, float*, int, float*, int, float*, int, float*, int*);
+    Status (*dgesvd)(Handle, signed char, signed char, int, int, double*, int, double*, double*, int, double*, int, double*, int, double*,
+                     int*);
 };
 
 struct Loaded {
@@ -77,7 +86,11 @@ const Loaded& loaded() {
               bind(lib, "cusolverDnSgeqrf_bufferSize", a.sgeqrf_size) && bind(lib, "cusolverDnDgeqrf_bufferSize", a.dgeqrf_size) &&
               bind(lib, "cusolverDnSgeqrf", a.sgeqrf) && bind(lib, "cusolverDnDgeqrf", a.dgeqrf) &&
               bind(lib, "cusolverDnSormqr_bufferSize", a.sormqr_size) && bind(lib, "cusolverDnDormqr_bufferSize", a.dormqr_size) &&
-              bind(lib, "cusolverDnSormqr", a.sormqr) && bind(lib, "cusolverDnDormqr", a.dormqr))) {
+              bind(lib, "cusolverDnSormqr", a.sormqr) && bind(lib, "cusolverDnDormqr", a.dormqr) &&
+              bind(lib, "cusolverDnSorgqr_bufferSize", a.sorgqr_size) && bind(lib, "cusolverDnDorgqr_bufferSize", a.dorgqr_size) &&
+              bind(lib, "cusolverDnSorgqr", a.sorgqr) && bind(lib, "cusolverDnDorgqr", a.dorgqr) &&
+              bind(lib, "cusolverDnSgesvd_bufferSize", a.sgesvd_size) && bind(lib, "cusolverDnDgesvd_bufferSize", a.dgesvd_size) &&
+              bind(lib, "cusolverDnSgesvd", a.sgesvd) && bind(lib, "cusolverDnDgesvd", a.dgesvd))) {
             r.why = "libcusolver lacks an expected entry point";
             return r;
         }
@@ -210,6 +223,44 @@ int qr_apply_typed(int device, int m, int n, T* a, int nrhs, T* b, GeqrfSize geq
     return info;
 }
 
+template <class T, class GeqrfSize, class Geqrf, class OrgqrSize, class Orgqr>
+int qr_typed(int device, int m, int n, T* a, int qcols, T* q, GeqrfSize geqrf_size, Geqrf geqrf, OrgqrSize orgqr_size, Orgqr orgqr) {
+    Handle h = handle_for(device);
+    const int k = std::min(m, n);
+    int lq = 0, lo = 0;
+    check(geqrf_size(h, m, n, a, m, &lq), "cusolverDn<t>geqrf_bufferSize");
+    BufferRef tau_buf(allocate_cuda_buffer(device, size_t(std::max(k, 1)) * sizeof(T), false));
+    T* tau = reinterpret_cast<T*>(tau_buf.device_bytes());
+    if (q) check(orgqr_size(h, m, qcols, k, q, m, tau, &lo), "cusolverDn<t>orgqr_bufferSize");
+    const int lwork = std::max(lq, lo);
+    Scratch s(device, lwork, 1, a);
+    check(geqrf(h, m, n, a, m, tau, s.work<T>(), lwork, s.ints()), "cusolverDn<t>geqrf");
+    if (q) {
+        // Q's first columns start as the reflectors (the rest are overwritten).
+        const size_t bytes = size_t(m) * size_t(std::min(n, qcols)) * sizeof(T);
+        cuda::check(cuda::api().cuMemcpyDtoDAsync(cuda::CUdeviceptr(q), cuda::CUdeviceptr(a), bytes, current_stream()), "cuMemcpyDtoDAsync(qr)");
+        check(orgqr(h, m, qcols, k, q, m, tau, s.work<T>(), lwork, s.ints()), "cusolverDn<t>orgqr");
+    }
+    int info = 0;
+    read_ints(s.ints(), &info, 1);
+    return info;
+}
+
+template <class T, class Size, class Gesvd>
+int gesvd_typed(int device, char jobu, char jobvt, int m, int n, T* a, T* s, T* u, int ldu, T* vt, int ldvt, Size size, Gesvd gesvd) {
+    Handle h = handle_for(device);
+    int lwork = 0;
+    check(size(h, m, n, &lwork), "cusolverDn<t>gesvd_bufferSize");
+    // work, then rwork (min(m, n) - 1 unconverged superdiagonal elements)
+    Scratch sc(device, lwork + std::min(m, n), 1, a);
+    check(gesvd(h, (signed char)jobu, (signed char)jobvt, m, n, a, m, s, u, ldu, vt, ldvt, sc.work<T>(), lwork, sc.work<T>() + lwork,
+                sc.ints()),
+          "cusolverDn<t>gesvd");
+    int info = 0;
+    read_ints(sc.ints(), &info, 1);
+    return info;
+}
+
 }  // namespace
 
 bool available(std::string* why) {
@@ -249,6 +300,23 @@ int qr_apply(int device, bool dbl, int m, int n, void* a, int nrhs, void* b) {
                               f.dormqr_size, f.dormqr);
     return qr_apply_typed(device, m, n, static_cast<float*>(a), nrhs, static_cast<float*>(b), f.sgeqrf_size, f.sgeqrf, f.sormqr_size,
                           f.sormqr);
+}
+
+int qr(int device, bool dbl, int m, int n, void* a, int qcols, void* q) {
+    const Api& f = api();
+    if (dbl)
+        return qr_typed(device, m, n, static_cast<double*>(a), qcols, static_cast<double*>(q), f.dgeqrf_size, f.dgeqrf, f.dorgqr_size,
+                        f.dorgqr);
+    return qr_typed(device, m, n, static_cast<float*>(a), qcols, static_cast<float*>(q), f.sgeqrf_size, f.sgeqrf, f.sorgqr_size, f.sorgqr);
+}
+
+int gesvd(int device, bool dbl, char jobu, char jobvt, int m, int n, void* a, void* s, void* u, int ldu, void* vt, int ldvt) {
+    const Api& f = api();
+    if (dbl)
+        return gesvd_typed(device, jobu, jobvt, m, n, static_cast<double*>(a), static_cast<double*>(s), static_cast<double*>(u), ldu,
+                           static_cast<double*>(vt), ldvt, f.dgesvd_size, f.dgesvd);
+    return gesvd_typed(device, jobu, jobvt, m, n, static_cast<float*>(a), static_cast<float*>(s), static_cast<float*>(u), ldu,
+                       static_cast<float*>(vt), ldvt, f.sgesvd_size, f.sgesvd);
 }
 
 }  // namespace gpy::cusolver

@@ -1,6 +1,6 @@
-// cuSOLVER's dense LU, Cholesky, QR and symmetric eigensolver, loaded with
-// dlopen on first use (like cuBLAS): np.linalg's solve, inv, det, slogdet,
-// cholesky, eigh and eigvalsh of the CUDA backend. Looked for where
+// cuSOLVER's dense LU, Cholesky, QR, SVD and symmetric eigensolver, loaded
+// with dlopen on first use (like cuBLAS): np.linalg's solve, inv, det,
+// slogdet, cholesky, qr, svd, eigh and eigvalsh of the CUDA backend. Looked for where
 // dynlib::cuda_library_candidates says ($GPY_CUSOLVER_LIB first).
 //
 // One handle per device, bound to the current stream before each call.
@@ -37,5 +37,13 @@ int syevd(int device, bool dbl, bool vectors, bool lower, int n, void* a, void* 
 // triangle) and B (m x nrhs) becomes Q^T B: a least-squares problem reduced
 // to R's n x n one (np.linalg.lstsq).
 int qr_apply(int device, bool dbl, int m, int n, void* a, int nrhs, void* b);
+// geqrf, then (q not null) orgqr: A (m x n) becomes its QR factors (R in
+// its upper triangle) and q (m x qcols, qcols <= m) the first qcols columns
+// of Q (np.linalg.qr).
+int qr(int device, bool dbl, int m, int n, void* a, int qcols, void* q);
+// gesvd (m >= n, as cuSOLVER requires): A (m x n, destroyed) = U S VT with
+// jobu/jobvt LAPACK's 'A', 'S' or 'N'; s gets min(m, n) singular values,
+// descending.
+int gesvd(int device, bool dbl, char jobu, char jobvt, int m, int n, void* a, void* s, void* u, int ldu, void* vt, int ldvt);
 
 }  // namespace gpy::cusolver
