@@ -44,6 +44,7 @@ Value np_arange(Interp& in, CallArgs& a);
 void add_type_info_functions(Interp& in, ModuleObj* m);
 // numpy/scan.cpp: cumsum, cumprod, nan-reductions; ufunc objects and their methods
 void add_scan_functions(Interp& in, ModuleObj* m);
+void add_histogram_functions(Interp& in, ModuleObj* m);  // histogram.cpp: _histogram_uniform
 void install_scan_methods();
 // numpy/indexing_functions.cpp: take, put, take_along_axis, put_along_axis, choose, compress, extract, place, putmask
 void add_indexing_functions(Interp& in, ModuleObj* m);

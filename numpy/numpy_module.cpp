@@ -738,6 +738,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     add_io_functions(in, m);
     add_type_info_functions(in, m);
     add_scan_functions(in, m);
+    add_histogram_functions(in, m);
     add_indexing_functions(in, m);
     add_complex_functions(in, m);
     add_cuda_functions(in, m);

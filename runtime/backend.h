@@ -65,6 +65,12 @@ public:
     virtual bool scan(DeviceScanOp op, DeviceScanType type, const void* src, void* dst, int64_t outer, int64_t len, int64_t inner) {
         return false;
     }
+    // np.histogram's counts for uniform bins on device data
+    // (runtime/histogram_cuda.h); false: the caller counts on the host.
+    virtual bool histogram(DeviceSearchType type, bool edges_double, const void* data, int64_t n, const void* edges, int64_t bins,
+                           double first, double norm, int64_t* counts) {
+        return false;
+    }
     // np.searchsorted without a sorter on device data (runtime/search_cuda.h);
     // false: the caller searches on the host.
     virtual bool searchsorted(DeviceSearchType type, bool right, const void* a, int64_t n, const void* v, int64_t m, int64_t* out) {

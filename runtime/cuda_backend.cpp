@@ -26,6 +26,7 @@
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
 #include "runtime/gather_cuda.h"
+#include "runtime/histogram_cuda.h"
 #include "runtime/select_cuda.h"
 #include "runtime/sort_cuda.h"
 #include "runtime/device_pool.h"
@@ -692,6 +693,11 @@ public:
     }
     bool scan(DeviceScanOp op, DeviceScanType type, const void* src, void* dst, int64_t outer, int64_t len, int64_t inner) override {
         device_call([&] { scan_on_device(array_device_index(), op, type, src, dst, outer, len, inner); });
+        return true;
+    }
+    bool histogram(DeviceSearchType type, bool edges_double, const void* data, int64_t n, const void* edges, int64_t bins, double first,
+                   double norm, int64_t* counts) override {
+        device_call([&] { histogram_on_device(array_device_index(), type, edges_double, data, n, edges, bins, first, norm, counts); });
         return true;
     }
     bool searchsorted(DeviceSearchType type, bool right, const void* a, int64_t n, const void* v, int64_t m, int64_t* out) override {

@@ -441,18 +441,21 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
                 data = a[keep]
                 wk = None if w is None else w[keep]
         norm_n = n / (last - first)
-        f_idx = (data.astype(edges.dtype) - first) * norm_n
-        idx = f_idx.astype(intp)
-        idx = where(idx == n, n - 1, idx)
-        dec = data < edges[idx]
-        idx = where(dec, idx - 1, idx)
-        inc = (data >= edges[idx + 1]) & (idx != n - 1)
-        idx = where(inc, idx + 1, idx)
-        if wk is None:
-            counts = bincount(idx, minlength=n).astype(intp)
-        else:
-            counts = zeros(n, dtype=wk.dtype)
-            add.at(counts, idx, wk)
+        # Unweighted counts in one pass (numpy/histogram.cpp), the same arithmetic.
+        counts = None if wk is not None else _histogram_uniform(data, edges, n, first, norm_n)
+        if counts is None:
+            f_idx = (data.astype(edges.dtype) - first) * norm_n
+            idx = f_idx.astype(intp)
+            idx = where(idx == n, n - 1, idx)
+            dec = data < edges[idx]
+            idx = where(dec, idx - 1, idx)
+            inc = (data >= edges[idx + 1]) & (idx != n - 1)
+            idx = where(inc, idx + 1, idx)
+            if wk is None:
+                counts = bincount(idx, minlength=n).astype(intp)
+            else:
+                counts = zeros(n, dtype=wk.dtype)
+                add.at(counts, idx, wk)
     else:
         order = argsort(a, kind="stable")
         sa = a[order]

@@ -1,4 +1,4 @@
-// The device gather, arange-fill and scan kernels (runtime/gather_cuda.cpp,
+// The device gather, arange-fill, scan and histogram kernels (runtime/gather_cuda.cpp,
 // runtime/fill_cuda.cpp, runtime/scan_cuda.cpp): they compile with NVRTC for every shadow
 // architecture (no GPU needed), and on a GPU they gather every element size
 // and report the first bad index, and fill as the host's loop does.
@@ -13,6 +13,7 @@
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
 #include "runtime/fill_cuda.h"
+#include "runtime/histogram_cuda.h"
 #include "runtime/scan_cuda.h"
 #include "runtime/search_cuda.h"
 #include "runtime/select_cuda.h"
@@ -37,6 +38,7 @@ TEST_CASE("library kernels: each CUDA source compiles for the shadow architectur
             CHECK(nvrtc::compile(cuda_range_fill_source(), "gpy_range_fill.cu", arch).size() > 0);
             CHECK(nvrtc::compile(cuda_scan_source(), "gpy_scan.cu", arch).size() > 0);
             CHECK(nvrtc::compile(cuda_search_source(), "gpy_search.cu", arch).size() > 0);
+            CHECK(nvrtc::compile(cuda_histogram_source(), "gpy_histogram.cu", arch).size() > 0);
             CHECK(nvrtc::compile(cuda_sort_source(), "gpy_sort.cu", arch).size() > 0);
             CHECK(nvrtc::compile(cuda_select_source(), "gpy_select.cu", arch).size() > 0);
         } catch (const nvrtc::CompileError& e) {
