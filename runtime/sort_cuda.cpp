@@ -33,6 +33,10 @@ typedef unsigned int gpy_u32; typedef unsigned long long gpy_u64; typedef long l
 #define GPY_ITEMS 16
 #define GPY_TILE (GPY_THREADS * GPY_ITEMS)
 #define GPY_WARPS (GPY_THREADS / 32)
+// Three blocks of a scatter pass on an SM at least (80 registers a
+// thread): unbounded, NVRTC's allocation left room for two, and sorts of
+// 2^24 keys took 8% longer on an H100; four made the pair passes spill.
+#define GPY_SORT_MINB 3
 
 template <class T> struct gpy_key;
 template <class T, class U, U SIGN> struct gpy_signed_key {
@@ -333,17 +337,17 @@ extern "C" __global__ void __launch_bounds__(1024) gpy_sort_scan_rows(gpy_u32* c
         gpy_sort_upsweep<K, 0>(keys, idx, n, s, len, c, t); } \
     extern "C" __global__ void __launch_bounds__(GPY_THREADS) gpy_sort_up_rows_##KN(const K* keys, const gpy_u32* idx, gpy_u64 n, int s, gpy_u32 len, gpy_u32* c, gpy_u64 t) { \
         gpy_sort_upsweep<K, 1>(keys, idx, n, s, len, c, t); } \
-    extern "C" __global__ void __launch_bounds__(GPY_THREADS) gpy_sort_down_keys_##KN(const K* keys, const gpy_u32* idx, K* ko, gpy_u32* io, gpy_u64 n, int s, gpy_u32 len, const gpy_u32* c, const gpy_u32* tot, gpy_u64 t) { \
+    extern "C" __global__ void __launch_bounds__(GPY_THREADS, GPY_SORT_MINB) gpy_sort_down_keys_##KN(const K* keys, const gpy_u32* idx, K* ko, gpy_u32* io, gpy_u64 n, int s, gpy_u32 len, const gpy_u32* c, const gpy_u32* tot, gpy_u64 t) { \
         gpy_sort_downsweep<K, 0, 1, 0, K>(keys, idx, ko, io, n, s, len, c, tot, t); } \
-    extern "C" __global__ void __launch_bounds__(GPY_THREADS) gpy_sort_down_pairs_##KN(const K* keys, const gpy_u32* idx, K* ko, gpy_u32* io, gpy_u64 n, int s, gpy_u32 len, const gpy_u32* c, const gpy_u32* tot, gpy_u64 t) { \
+    extern "C" __global__ void __launch_bounds__(GPY_THREADS, GPY_SORT_MINB) gpy_sort_down_pairs_##KN(const K* keys, const gpy_u32* idx, K* ko, gpy_u32* io, gpy_u64 n, int s, gpy_u32 len, const gpy_u32* c, const gpy_u32* tot, gpy_u64 t) { \
         gpy_sort_downsweep<K, 0, 1, 1, K>(keys, idx, ko, io, n, s, len, c, tot, t); } \
-    extern "C" __global__ void __launch_bounds__(GPY_THREADS) gpy_sort_down_rows_##KN(const K* keys, const gpy_u32* idx, K* ko, gpy_u32* io, gpy_u64 n, int s, gpy_u32 len, const gpy_u32* c, const gpy_u32* tot, gpy_u64 t) { \
+    extern "C" __global__ void __launch_bounds__(GPY_THREADS, GPY_SORT_MINB) gpy_sort_down_rows_##KN(const K* keys, const gpy_u32* idx, K* ko, gpy_u32* io, gpy_u64 n, int s, gpy_u32 len, const gpy_u32* c, const gpy_u32* tot, gpy_u64 t) { \
         gpy_sort_downsweep<K, 1, 0, 1, K>(keys, idx, ko, io, n, s, len, c, tot, t); }
 GPY_SORT_PASSES(k32, gpy_u32) GPY_SORT_PASSES(k64, gpy_u64)
 #define GPY_SORT_TYPE(TN, T) \
     extern "C" __global__ void gpy_sort_analyze_##TN(const T* x, gpy_u64 n, gpy_u64* out, typename gpy_key<T>::K* keys) { gpy_sort_analyze<T>(x, n, out, keys); } \
     extern "C" __global__ void gpy_sort_values_##TN(const typename gpy_key<T>::K* keys, gpy_u64 n, T* out) { gpy_sort_values<T>(keys, n, out); } \
-    extern "C" __global__ void __launch_bounds__(GPY_THREADS) gpy_sort_down_values_##TN(const typename gpy_key<T>::K* keys, const gpy_u32* idx, T* vo, gpy_u32* io, gpy_u64 n, int s, gpy_u32 len, const gpy_u32* c, const gpy_u32* tot, gpy_u64 t) { \
+    extern "C" __global__ void __launch_bounds__(GPY_THREADS, GPY_SORT_MINB) gpy_sort_down_values_##TN(const typename gpy_key<T>::K* keys, const gpy_u32* idx, T* vo, gpy_u32* io, gpy_u64 n, int s, gpy_u32 len, const gpy_u32* c, const gpy_u32* tot, gpy_u64 t) { \
         gpy_sort_downsweep<typename gpy_key<T>::K, 0, 1, 0, T>(keys, idx, vo, io, n, s, len, c, tot, t); } \
     extern "C" __global__ void gpy_sort_gather_##TN(const T* x, const gpy_u32* idx, gpy_u64 n, T* out) { gpy_sort_gather<T>(x, idx, n, out); } \
     extern "C" __global__ void gpy_sort_copy_##TN(const T* x, gpy_u64 n, T* out) { gpy_sort_copy<T>(x, n, out); } \
