@@ -461,45 +461,40 @@ void svd_run(const Stack& st, bool full, bool uv, SvdResult& r) {
 // U^T and V. False: not applicable (LAPACK on the host).
 template <class T>
 bool svd_on_device(Interp& in, const Stack& st, bool full, bool uv, SvdResult& r) {
-    Backend* be = array_backend();
-    ArrayObj* a = arr(st.a);
     const int64_t M = st.rows, N = st.cols, K = std::min(M, N);
-    if constexpr (!std::is_same_v<T, float> && !std::is_same_v<T, double>) {
-        return false;
-    } else {
-        if (!be || K < kDeviceSolveMin || !a->buffer || a->buffer->device != DeviceKind::CUDA) return false;
-        // LAPACK (NumPy's OpenBLAS) does not converge on an inf or NaN.
-        ReduceOptions o;
-        if (!truthy(reduce(in, ReduceOp::All, apply_ufunc(in, Ufunc::isfinite, {st.a}), o))) linalg_error("SVD did not converge");
-        const bool wide = N >= M;
-        Value src = wide ? st.a : contiguous(swap_last(st.a));
-        const int64_t gm = wide ? N : M, ucols = full ? gm : K;  // gesvd's m; its n is K
-        Value s = new_array(st.t, with_batch(st.batch, {K}));
-        Value lu, lvt;
-        if (uv) {
-            lu = new_array(st.t, with_batch(st.batch, {ucols, gm}));  // column-major gm x ucols
-            lvt = new_array(st.t, with_batch(st.batch, {K, K}));
-        }
-        auto at = [](const Value& v, int64_t k, int64_t per) {
-            return v.is_undef() ? nullptr : reinterpret_cast<T*>(arr(v)->buffer.device_bytes() + arr(v)->offset) + k * per;
-        };
-        const char jobu = !uv ? 'N' : full ? 'A' : 'S', jobvt = uv ? 'A' : 'N';
-        for (int64_t k = 0; k < st.count; ++k) {
-            int info = 0;
-            if (!be->gesvd(std::is_same_v<T, double>, jobu, jobvt, gm, K, at(src, k, gm * K), at(s, k, K), at(lu, k, ucols * gm), gm,
-                           at(lvt, k, K * K), K, &info)) {
-                if (k == 0) return false;
-                throw std::logic_error("svd: the device solver stopped mid-stack");
-            }
-            if (info != 0) linalg_error("SVD did not converge");
-        }
-        r.s = s;
-        if (uv) {
-            r.u = wide ? lvt : contiguous(swap_last(lu));
-            r.vh = wide ? lu : contiguous(swap_last(lvt));
-        }
-        return true;
+    Backend* be = device_solver<T>(st);
+    if (!be || K < kDeviceSolveMin) return false;
+    // LAPACK (NumPy's OpenBLAS) does not converge on an inf or NaN.
+    ReduceOptions o;
+    if (!truthy(reduce(in, ReduceOp::All, apply_ufunc(in, Ufunc::isfinite, {st.a}), o))) linalg_error("SVD did not converge");
+    const bool wide = N >= M;
+    Value src = wide ? st.a : contiguous(swap_last(st.a));
+    const int64_t gm = wide ? N : M, ucols = full ? gm : K;  // gesvd's m; its n is K
+    Value s = new_array(st.t, with_batch(st.batch, {K}));
+    Value lu, lvt;
+    if (uv) {
+        lu = new_array(st.t, with_batch(st.batch, {ucols, gm}));  // column-major gm x ucols
+        lvt = new_array(st.t, with_batch(st.batch, {K, K}));
     }
+    auto at = [](const Value& v, int64_t k, int64_t per) {
+        return v.is_undef() ? nullptr : reinterpret_cast<T*>(arr(v)->buffer.device_bytes() + arr(v)->offset) + k * per;
+    };
+    const char jobu = !uv ? 'N' : full ? 'A' : 'S', jobvt = uv ? 'A' : 'N';
+    for (int64_t k = 0; k < st.count; ++k) {
+        int info = 0;
+        if (!be->gesvd(std::is_same_v<T, double>, jobu, jobvt, gm, K, at(src, k, gm * K), at(s, k, K), at(lu, k, ucols * gm), gm,
+                       at(lvt, k, K * K), K, &info)) {
+            if (k == 0) return false;
+            throw std::logic_error("svd: the device solver stopped mid-stack");
+        }
+        if (info != 0) linalg_error("SVD did not converge");
+    }
+    r.s = s;
+    if (uv) {
+        r.u = wide ? lvt : contiguous(swap_last(lu));
+        r.vh = wide ? lu : contiguous(swap_last(lvt));
+    }
+    return true;
 }
 
 SvdResult svd_of(Interp& in, const Value& x, bool full, bool uv) {
@@ -574,34 +569,30 @@ void qr_run(const Stack& st, const std::string& mode, Value& q, Value& r) {
 // comes from orgqr over a copy of the reflectors. False: not applicable.
 template <class T>
 bool qr_on_device(Interp& in, const Stack& st, const std::string& mode, Value& q, Value& r) {
-    Backend* be = array_backend();
-    ArrayObj* a = arr(st.a);
     const int64_t M = st.rows, N = st.cols, K = std::min(M, N);
-    if constexpr (!std::is_same_v<T, float> && !std::is_same_v<T, double>) {
-        return false;
-    } else {
-        if (!be || K < kDeviceSolveMin || !a->buffer || a->buffer->device != DeviceKind::CUDA) return false;
-        const bool complete = mode == "complete", with_q = mode != "r";
-        const int64_t rrows = complete ? M : K, qcols = complete ? M : K;
-        Value qc;
-        if (with_q) qc = new_array(st.t, with_batch(st.batch, {qcols, M}));  // column-major M x qcols
-        for (int64_t k = 0; k < st.count; ++k) {
-            int info = 0;
-            T* ak = reinterpret_cast<T*>(a->buffer.device_bytes() + a->offset) + k * M * N;
-            T* qk = with_q ? reinterpret_cast<T*>(arr(qc)->buffer.device_bytes() + arr(qc)->offset) + k * M * qcols : nullptr;
-            if (!be->qr(std::is_same_v<T, double>, M, N, ak, qcols, qk, &info)) {
-                if (k == 0) return false;
-                throw std::logic_error("qr: the device solver stopped mid-stack");
-            }
+    Backend* be = device_solver<T>(st);
+    if (!be || K < kDeviceSolveMin) return false;
+    ArrayObj* a = arr(st.a);
+    const bool complete = mode == "complete", with_q = mode != "r";
+    const int64_t rrows = complete ? M : K, qcols = complete ? M : K;
+    Value qc;
+    if (with_q) qc = new_array(st.t, with_batch(st.batch, {qcols, M}));  // column-major M x qcols
+    for (int64_t k = 0; k < st.count; ++k) {
+        int info = 0;
+        T* ak = reinterpret_cast<T*>(a->buffer.device_bytes() + a->offset) + k * M * N;
+        T* qk = with_q ? reinterpret_cast<T*>(arr(qc)->buffer.device_bytes() + arr(qc)->offset) + k * M * qcols : nullptr;
+        if (!be->qr(std::is_same_v<T, double>, M, N, ak, qcols, qk, &info)) {
+            if (k == 0) return false;
+            throw std::logic_error("qr: the device solver stopped mid-stack");
         }
-        // R: the factored matrix read row-major (M x N), its upper triangle, first rrows rows.
-        Value pos[1] = {swap_last(st.a)};
-        CallArgs ca{pos, 1, nullptr};
-        Value upper = np_triu(in, ca);
-        r = contiguous(slice_axis(arr(upper), arr(upper)->ndim() - 2, 0, rrows));
-        if (with_q) q = contiguous(swap_last(qc));
-        return true;
     }
+    // R: the factored matrix read row-major (M x N), its upper triangle, first rrows rows.
+    Value pos[1] = {swap_last(st.a)};
+    CallArgs ca{pos, 1, nullptr};
+    Value upper = np_triu(in, ca);
+    r = contiguous(slice_axis(arr(upper), arr(upper)->ndim() - 2, 0, rrows));
+    if (with_q) q = contiguous(swap_last(qc));
+    return true;
 }
 
 Value la_qr(Interp& in, CallArgs& a) {

@@ -203,47 +203,60 @@ int syevd_typed(int device, bool vectors, bool lower, int n, T* a, T* w, Size si
     return info;
 }
 
-template <class T, class GeqrfSize, class Geqrf, class OrmqrSize, class Ormqr>
-int qr_apply_typed(int device, int m, int n, T* a, int nrhs, T* b, GeqrfSize geqrf_size, Geqrf geqrf, OrmqrSize ormqr_size,
-                   Ormqr ormqr) {
+// geqrf of A (m x n, tau on the device), then `then`, a second routine over
+// the reflectors, with one workspace as large as both calls ask
+// (`then_size`: the second's size). Returns LAPACK's info.
+template <class T, class GeqrfSize, class Geqrf, class ThenSize, class Then>
+int geqrf_then(int device, int m, int n, T* a, GeqrfSize geqrf_size, Geqrf geqrf, ThenSize then_size, Then then) {
     Handle h = handle_for(device);
     const int k = std::min(m, n);
-    int lq = 0, lo = 0;
+    int lq = 0;
     check(geqrf_size(h, m, n, a, m, &lq), "cusolverDn<t>geqrf_bufferSize");
-    // tau (k) first, then the larger workspace of the two calls.
     BufferRef tau_buf(allocate_cuda_buffer(device, size_t(std::max(k, 1)) * sizeof(T), false));
     T* tau = reinterpret_cast<T*>(tau_buf.device_bytes());
-    check(ormqr_size(h, kSideLeft, kOpT, m, nrhs, k, a, m, tau, b, m, &lo), "cusolverDn<t>ormqr_bufferSize");
-    const int lwork = std::max(lq, lo);
+    const int lwork = std::max(lq, then_size(h, k, tau));
     Scratch s(device, lwork, 1, a);
     check(geqrf(h, m, n, a, m, tau, s.work<T>(), lwork, s.ints()), "cusolverDn<t>geqrf");
-    check(ormqr(h, kSideLeft, kOpT, m, nrhs, k, a, m, tau, b, m, s.work<T>(), lwork, s.ints()), "cusolverDn<t>ormqr");
+    then(h, k, tau, s.work<T>(), lwork, s.ints());
     int info = 0;
     read_ints(s.ints(), &info, 1);
     return info;
 }
 
+// lstsq's reduction: A's QR factors, and B (m x nrhs) becomes Q^T B.
+template <class T, class GeqrfSize, class Geqrf, class OrmqrSize, class Ormqr>
+int qr_apply_typed(int device, int m, int n, T* a, int nrhs, T* b, GeqrfSize geqrf_size, Geqrf geqrf, OrmqrSize ormqr_size,
+                   Ormqr ormqr) {
+    return geqrf_then(
+        device, m, n, a, geqrf_size, geqrf,
+        [&](Handle h, int k, T* tau) {
+            int lo = 0;
+            check(ormqr_size(h, kSideLeft, kOpT, m, nrhs, k, a, m, tau, b, m, &lo), "cusolverDn<t>ormqr_bufferSize");
+            return lo;
+        },
+        [&](Handle h, int k, T* tau, T* work, int lwork, int* info) {
+            check(ormqr(h, kSideLeft, kOpT, m, nrhs, k, a, m, tau, b, m, work, lwork, info), "cusolverDn<t>ormqr");
+        });
+}
+
+// qr's: A's QR factors, and (q not null) Q's first qcols columns by orgqr
+// over a copy of the reflectors (the columns past them are overwritten).
 template <class T, class GeqrfSize, class Geqrf, class OrgqrSize, class Orgqr>
 int qr_typed(int device, int m, int n, T* a, int qcols, T* q, GeqrfSize geqrf_size, Geqrf geqrf, OrgqrSize orgqr_size, Orgqr orgqr) {
-    Handle h = handle_for(device);
-    const int k = std::min(m, n);
-    int lq = 0, lo = 0;
-    check(geqrf_size(h, m, n, a, m, &lq), "cusolverDn<t>geqrf_bufferSize");
-    BufferRef tau_buf(allocate_cuda_buffer(device, size_t(std::max(k, 1)) * sizeof(T), false));
-    T* tau = reinterpret_cast<T*>(tau_buf.device_bytes());
-    if (q) check(orgqr_size(h, m, qcols, k, q, m, tau, &lo), "cusolverDn<t>orgqr_bufferSize");
-    const int lwork = std::max(lq, lo);
-    Scratch s(device, lwork, 1, a);
-    check(geqrf(h, m, n, a, m, tau, s.work<T>(), lwork, s.ints()), "cusolverDn<t>geqrf");
-    if (q) {
-        // Q's first columns start as the reflectors (the rest are overwritten).
-        const size_t bytes = size_t(m) * size_t(std::min(n, qcols)) * sizeof(T);
-        cuda::check(cuda::api().cuMemcpyDtoDAsync(cuda::CUdeviceptr(q), cuda::CUdeviceptr(a), bytes, current_stream()), "cuMemcpyDtoDAsync(qr)");
-        check(orgqr(h, m, qcols, k, q, m, tau, s.work<T>(), lwork, s.ints()), "cusolverDn<t>orgqr");
-    }
-    int info = 0;
-    read_ints(s.ints(), &info, 1);
-    return info;
+    return geqrf_then(
+        device, m, n, a, geqrf_size, geqrf,
+        [&](Handle h, int k, T* tau) {
+            int lo = 0;
+            if (q) check(orgqr_size(h, m, qcols, k, q, m, tau, &lo), "cusolverDn<t>orgqr_bufferSize");
+            return lo;
+        },
+        [&](Handle h, int k, T* tau, T* work, int lwork, int* info) {
+            if (!q) return;
+            const size_t bytes = size_t(m) * size_t(std::min(n, qcols)) * sizeof(T);
+            cuda::check(cuda::api().cuMemcpyDtoDAsync(cuda::CUdeviceptr(q), cuda::CUdeviceptr(a), bytes, current_stream()),
+                        "cuMemcpyDtoDAsync(qr)");
+            check(orgqr(h, m, qcols, k, q, m, tau, work, lwork, info), "cusolverDn<t>orgqr");
+        });
 }
 
 template <class T, class Size, class Gesvd>

@@ -73,9 +73,8 @@ std::string cuda_histogram_source() { return kHistogramKernels; }
 void histogram_on_device(int device, DeviceSearchType type, bool edges_double, const void* data, int64_t n, const void* edges,
                          int64_t bins, double first, double norm, int64_t* counts) {
     static const std::string source = cuda_histogram_source();
-    static const char* const kTypes[] = {"i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32", "f64"};
     const bool shared = bins <= kSharedBins;
-    const std::string entry = std::string(shared ? "gpy_hist_shared_" : "gpy_hist_global_") + kTypes[size_t(type)] +
+    const std::string entry = std::string(shared ? "gpy_hist_shared_" : "gpy_hist_global_") + device_type_suffix(type) +
                               (edges_double ? "_f64" : "_f32");
     cuda::CUfunction fn = library_kernel(device, source, "gpy_histogram", entry);
     cuda::device(device).make_current();

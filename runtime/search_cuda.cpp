@@ -69,8 +69,7 @@ std::string cuda_search_source() { return kSearchKernels; }
 void searchsorted_on_device(int device, DeviceSearchType type, bool right, const void* a, int64_t n, const void* v, int64_t m, int64_t* out) {
     if (m <= 0) return;
     static const std::string source = cuda_search_source();
-    static const char* const kTypes[] = {"i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32", "f64"};
-    const std::string entry = std::string(right ? "gpy_search_right_" : "gpy_search_left_") + kTypes[size_t(type)];
+    const std::string entry = std::string(right ? "gpy_search_right_" : "gpy_search_left_") + device_type_suffix(type);
     cuda::CUfunction fn = library_kernel(device, source, "gpy_search", entry);
     cuda::device(device).make_current();
     unsigned block = 256;

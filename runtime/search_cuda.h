@@ -3,12 +3,24 @@
 // memory it replaces ran at 300-400x CuPy's time.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
 namespace gpy {
 
 enum class DeviceSearchType : uint8_t { Int8, UInt8, Int16, UInt16, Int32, UInt32, Int64, UInt64, Float, Double };
+
+// The suffix of a library kernel's name for an element type ("i8" ... "f64"),
+// and the type's size in bytes.
+inline const char* device_type_suffix(DeviceSearchType t) {
+    static constexpr const char* kNames[] = {"i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32", "f64"};
+    return kNames[size_t(t)];
+}
+inline size_t device_type_size(DeviceSearchType t) {
+    static constexpr size_t kSizes[] = {1, 1, 2, 2, 4, 4, 8, 8, 4, 8};
+    return kSizes[size_t(t)];
+}
 
 // The CUDA translation unit of the search kernels (the shadow-compile test
 // compiles it for every architecture).

@@ -357,9 +357,6 @@ GPY_SORT_TYPE(i32, int) GPY_SORT_TYPE(u32, gpy_u32) GPY_SORT_TYPE(i64, gpy_i64) 
 GPY_SORT_TYPE(f32, float) GPY_SORT_TYPE(f64, double)
 )CUDA";
 
-const char* const kTypeNames[] = {"i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32", "f64"};
-const size_t kTypeSizes[] = {1, 1, 2, 2, 4, 4, 8, 8, 4, 8};
-
 }  // namespace
 
 std::string cuda_sort_source() { return kSortKernels; }
@@ -369,8 +366,8 @@ void sort_on_device(int device, DeviceSearchType type, const void* x, int64_t ro
     uint64_t n = uint64_t(rows) * uint64_t(len);
     if (n == 0 || (!out_values && !out_index)) return;
     static const std::string source = cuda_sort_source();
-    const std::string tn = kTypeNames[size_t(type)];
-    const bool wide = kTypeSizes[size_t(type)] == 8;  // 64-bit keys
+    const std::string tn = device_type_suffix(type);
+    const bool wide = device_type_size(type) == 8;  // 64-bit keys
     const std::string kn = wide ? "k64" : "k32";
     auto fn = [&](const std::string& name) { return library_kernel(device, source, "gpy_sort", name); };
     cuda::Device& dev = cuda::device(device);
@@ -406,7 +403,7 @@ void sort_on_device(int device, DeviceSearchType type, const void* x, int64_t ro
     void* const result_values = out_values;
     BufferRef scratch;
     if (zeros + nans > 0 && out_values && out_values == x && rows == 1 && !out_index) {
-        scratch = BufferRef(allocate_cuda_buffer(device, n * kTypeSizes[size_t(type)], false));
+        scratch = BufferRef(allocate_cuda_buffer(device, n * device_type_size(type), false));
         out_values = scratch.device_bytes();
     }
     const bool fix_specials = zeros + nans > 0 && out_values && out_values != x && rows == 1 && !out_index;
@@ -472,24 +469,24 @@ void sort_on_device(int device, DeviceSearchType type, const void* x, int64_t ro
         }
     }
     if (fix_specials) {
-        const size_t elem = kTypeSizes[size_t(type)];
+        const size_t elem = device_type_size(type);
         char* out = static_cast<char*>(out_values);
         if (zeros) select_on_device(device, x, elem, true, int64_t(n), x, elem, [&](int64_t) -> void* { return out + negatives * elem; }, MaskTest::Zero);
         if (nans) select_on_device(device, x, elem, true, int64_t(n), x, elem, [&](int64_t) -> void* { return out + (n - nans) * elem; }, MaskTest::NaN);
     }
     if (out_values != result_values)
-        cuda::check(api.cuMemcpyDtoDAsync(cuda::CUdeviceptr(result_values), cuda::CUdeviceptr(out_values), n * kTypeSizes[size_t(type)], stream),
+        cuda::check(api.cuMemcpyDtoDAsync(cuda::CUdeviceptr(result_values), cuda::CUdeviceptr(out_values), n * device_type_size(type), stream),
                     "cuMemcpyDtoDAsync(sort)");
     note_device_work(device);
 }
 
 int64_t unique_on_device(int device, DeviceSearchType type, const void* x, int64_t n, bool equal_nan,
                          const std::function<void*(int64_t)>& alloc) {
-    const size_t elem = kTypeSizes[size_t(type)];
+    const size_t elem = device_type_size(type);
     BufferRef sorted(allocate_cuda_buffer(device, size_t(n) * elem, false)), flags(allocate_cuda_buffer(device, size_t(n), false));
     sort_on_device(device, type, x, 1, n, sorted.device_bytes(), nullptr);
     static const std::string source = cuda_sort_source();
-    cuda::CUfunction fn = library_kernel(device, source, "gpy_sort", std::string("gpy_sort_run_starts_") + kTypeNames[size_t(type)]);
+    cuda::CUfunction fn = library_kernel(device, source, "gpy_sort", std::string("gpy_sort_run_starts_") + device_type_suffix(type));
     cuda::device(device).make_current();
     void* s = sorted.device_bytes();
     void* f = flags.device_bytes();
