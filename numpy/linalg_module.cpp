@@ -676,6 +676,39 @@ Value eigh_impl(Interp& in, CallArgs& a, bool vectors) {
 
 // ---- eig, eigvals ----
 
+// geev of a real stack of order kDeviceSolveMin and up on its device
+// (cuSOLVER's Xgeev, where the library has it): LAPACK's wr, wi and packed
+// right vectors, copied to the host for eig_run's unpacking. False: LAPACK.
+template <class T>
+bool eig_on_device(const Stack& st, bool vectors, std::vector<T>& wr, std::vector<T>& wi, std::vector<T>& vr) {
+    Backend* be = device_solver<T>(st);
+    if (!be) return false;
+    const int64_t n = st.rows;
+    const size_t N = size_t(n);
+    Value w = new_array(st.t, {st.count, 2 * n});
+    Value v = new_array(st.t, {vectors ? st.count : 1, vectors ? n * n : 1});
+    T* wd = reinterpret_cast<T*>(arr(w)->buffer.device_bytes());
+    T* vd = reinterpret_cast<T*>(arr(v)->buffer.device_bytes());
+    for (int64_t k = 0; k < st.count; ++k) {
+        int info = 0;
+        if (!be->geev(std::is_same_v<T, double>, vectors, n, st.device_mat<T>(k), wd + k * 2 * n, vectors ? vd + k * n * n : nullptr, &info)) {
+            if (k == 0) return false;
+            throw std::logic_error("eig: the device solver stopped mid-stack");
+        }
+        if (info != 0) linalg_error("Eigenvalues did not converge");
+    }
+    const T* wh = reinterpret_cast<const T*>(arr(w)->buffer.host_read_bytes());
+    for (size_t k = 0; k < size_t(st.count); ++k) {
+        std::copy(wh + k * 2 * N, wh + k * 2 * N + N, wr.data() + k * N);
+        std::copy(wh + k * 2 * N + N, wh + (k + 1) * 2 * N, wi.data() + k * N);
+    }
+    if (vectors) {
+        const T* vh = reinterpret_cast<const T*>(arr(v)->buffer.host_read_bytes());
+        std::copy(vh, vh + size_t(st.count) * N * N, vr.data());
+    }
+    return true;
+}
+
 // geev on each matrix (NumPy's route: a column-major copy, right vectors
 // only). Real results when every eigenvalue of the stack is real, as NumPy;
 // otherwise complex, each conjugate pair's vectors unpacked from LAPACK's
@@ -686,7 +719,8 @@ void eig_run(Interp& in, const Stack& st, bool vectors, Value& w, Value& v) {
     lapack_int n = lint(st.rows), info = 0;
     size_t N = size_t(n), count = size_t(st.count);
     std::vector<T> wr(count * N), wi(count * N), vr(vectors ? count * N * N : 1);
-    if (n > 0) {
+    if (eig_on_device<T>(st, vectors, wr, wi, vr)) {
+    } else if (n > 0) {
         T wq = 0;
         blas::geev<T>(L, vectors ? 'V' : 'N', n, st.mat<T>(0), wr.data(), wi.data(), vr.data(), n, &wq, -1, &info);
         std::vector<T> work(size_t(wq) + 1);

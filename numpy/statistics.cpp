@@ -184,20 +184,28 @@ struct QuantileArgs {
     const Value* out = nullptr;
 };
 
+// The ranks (within a row of len) of the elements the statistics read, in
+// the order the host reads them: the row's last element (NaN when the row
+// holds one), then row_value's reads for each q.
+template <class T, class R>
+std::vector<int64_t> wanted_ranks(int64_t len, const std::vector<double>& qs, Method method) {
+    std::vector<int64_t> want{len - 1};
+    auto record = [&](int64_t k) {
+        want.push_back(k);
+        return T(0);
+    };
+    for (double q : qs) (void)row_value<T, R>(nullptr, len, q, method, true, record);
+    return want;
+}
+
 // The elements of device-sorted rows (no NaN skipping) that the statistics
-// read, gathered on the device in the order the host reads them: per row its
-// last element (NaN when the row holds one), then row_value's reads for each q.
+// read (wanted_ranks of each row), gathered on the device.
 template <class T, class R>
 std::unique_ptr<T[]> sorted_row_elements(const Rows& r, const std::vector<double>& qs, Method method) {
     std::vector<int64_t> want;
-    for (int64_t i = 0; i < r.rows; ++i) {
-        want.push_back(i * r.len + r.len - 1);
-        auto record = [&](int64_t k) {
-            want.push_back(i * r.len + k);
-            return T(0);
-        };
-        for (double q : qs) (void)row_value<T, R>(nullptr, r.len, q, method, true, record);
-    }
+    const std::vector<int64_t> ranks = wanted_ranks<T, R>(r.len, qs, method);
+    for (int64_t i = 0; i < r.rows; ++i)
+        for (int64_t k : ranks) want.push_back(i * r.len + k);
     const int64_t count = int64_t(want.size());
     Value idx = new_array(DType::Int64, {count});
     std::memcpy(idx.as<ArrayObj>()->buffer.bytes(), want.data(), want.size() * sizeof(int64_t));
@@ -215,6 +223,37 @@ std::unique_ptr<T[]> sorted_row_elements(const Rows& r, const std::vector<double
     } else {  // no device gather: read the rows
         const T* rows = reinterpret_cast<const T*>(d->buffer.host_read_bytes() + d->offset);
         for (size_t k = 0; k < want.size(); ++k) got[k] = rows[want[k]];
+    }
+    return got;
+}
+
+// As sorted_row_elements, for a few long rows on the device, without
+// sorting them: each row's wanted elements found by a radix select
+// (runtime/kth_cuda.h), a few passes over the row where the sort made
+// eight. Null when the device cannot (or -0.0 meets a zero result: the
+// select knows zeros only as +0.0, the sort keeps the element's own bits).
+template <class T, class R>
+std::unique_ptr<T[]> selected_row_elements(const Rows& r, DType t, const std::vector<double>& qs, Method method) {
+    Backend* be = array_backend();
+    ArrayObj* d = r.data.as<ArrayObj>();
+    DeviceSearchType type;
+    if (!be || !d->buffer || d->buffer->device != DeviceKind::CUDA || !device_element_type(t, &type) || r.rows > 8 || r.len < 65536 ||
+        uint64_t(r.len) >= (uint64_t(1) << 32))
+        return nullptr;
+    const std::vector<int64_t> want = wanted_ranks<T, R>(r.len, qs, method);
+    std::vector<int64_t> ranks = want;  // distinct, each selected once
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    if (ranks.size() > 12) return nullptr;  // four passes of three ranks cost about one sort
+    auto got = std::make_unique<T[]>(want.size() * size_t(r.rows));
+    auto values = std::make_unique<T[]>(ranks.size());  // (not vector<T>: T may be bool)
+    for (int64_t i = 0; i < r.rows; ++i) {
+        const void* row = d->buffer.device_read_bytes() + d->offset + size_t(i * r.len) * sizeof(T);
+        bool negative_zero = false, nan = false;
+        if (!be->kth(type, row, r.len, ranks.data(), int(ranks.size()), values.get(), &negative_zero, &nan)) return nullptr;
+        if (negative_zero && std::any_of(values.get(), values.get() + ranks.size(), [](T v) { return v == T(0); })) return nullptr;
+        for (size_t k = 0; k < want.size(); ++k)
+            got[size_t(i) * want.size() + k] = values[size_t(std::lower_bound(ranks.begin(), ranks.end(), want[k]) - ranks.begin())];
     }
     return got;
 }
@@ -237,10 +276,6 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
     // -inf + inf * 0 (NaN): the lower neighbour is that element.
     Method method = qa.method == Method::Linear && qa.q_integer ? Method::Lower : qa.method;
     Rows r = gather_rows(in, arr, qa.axis);
-    // Device rows are sorted there (NaNs last; runtime/sort_cuda.h): the host
-    // then reads the one or two elements each statistic needs, where
-    // partitioning every row on the host moved the whole array across.
-    const bool sorted = sort_rows_on_device(r, t);
     // (A tuple axis covering every axis is NumPy's 1-d path: r.kept is empty.)
     if (method == Method::Median && qa.skip_nan && is_float(t) && arr.as<ArrayObj>()->ndim() > 1 && qa.axis && !qa.axis->is_none() &&
         r.len < 600 && !r.kept.empty())
@@ -252,21 +287,23 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
     for (int64_t d : qa.keepdims ? r.kept_dims : r.kept) out_shape.push_back(d);
     Value res = new_array(rt, out_shape);
     std::atomic<bool> row_had_nan{false};
-    // Rows sorted on the device are only read: when the statistics need few
-    // of their elements, those are gathered there and only they come to the
-    // host (sparse); otherwise the host reads the rows. The host's selection
-    // reorders its own copy.
-    const BufferRef& rows_buf = r.data.as<ArrayObj>()->buffer;
-    const bool sparse = sorted && !qa.skip_nan && r.rows * (2 * nq + 1) * 16 <= r.rows * r.len;
-    uint8_t* src = sparse ? nullptr : sorted ? const_cast<uint8_t*>(rows_buf.host_read_bytes()) : rows_buf.bytes();
     uint8_t* dst = res.as<ArrayObj>()->buffer.bytes();
     with_real_ctype(t, "quantile", [&](auto tv) {
         using T = decltype(tv);
         with_real_ctype(rt, "quantile", [&](auto rv) {
             using R = decltype(rv);
             R* out = reinterpret_cast<R*>(dst);
-            if (sparse) {
-                std::unique_ptr<T[]> got = sorted_row_elements<T, R>(r, qa.q, method);
+            // On the device, a few long rows have their elements selected
+            // there; other rows are sorted there (NaNs last;
+            // runtime/sort_cuda.h) and, when the statistics need few of
+            // their elements, those are gathered there and only they come to
+            // the host (sparse); otherwise the host reads the rows. The
+            // host's own selection reorders its own copy.
+            std::unique_ptr<T[]> got;
+            if (!qa.skip_nan && r.len > 0) got = selected_row_elements<T, R>(r, t, qa.q, method);
+            const bool sorted = !got && sort_rows_on_device(r, t);
+            if (sorted && !qa.skip_nan && r.rows * (2 * nq + 1) * 16 <= r.rows * r.len) got = sorted_row_elements<T, R>(r, qa.q, method);
+            if (got) {
                 size_t c = 0;
                 auto next = [&](int64_t) { return got[c++]; };
                 for (int64_t i = 0; i < r.rows; ++i) {
@@ -279,6 +316,8 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
                 }
                 return;
             }
+            const BufferRef& rows_buf = r.data.as<ArrayObj>()->buffer;
+            uint8_t* src = sorted ? const_cast<uint8_t*>(rows_buf.host_read_bytes()) : rows_buf.bytes();
             T* rows = reinterpret_cast<T*>(src);
             int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(r.len, 1));
             parallel_for(r.rows, grain, [&](int64_t begin, int64_t end) {

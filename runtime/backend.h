@@ -76,6 +76,14 @@ public:
     virtual bool searchsorted(DeviceSearchType type, bool right, const void* a, int64_t n, const void* v, int64_t m, int64_t* out) {
         return false;
     }
+    // The elements of ranks[i] (i < count) in NumPy's sort order of device
+    // data x[0, n) (runtime/kth_cuda.h), to host memory `out`; zeros come
+    // back as +0.0 and NaNs as the quiet NaN, with *negative_zero and *nan
+    // telling whether the data holds either. False: the caller sorts.
+    virtual bool kth(DeviceSearchType type, const void* x, int64_t n, const int64_t* ranks, int count, void* out, bool* negative_zero,
+                     bool* nan) {
+        return false;
+    }
     // Sorts `rows` C-contiguous rows of `len` elements of device data
     // (runtime/sort_cuda.h): values to `out_values`, indices within rows to
     // `out_index` (either may be null). False: the caller sorts on the host.
@@ -101,6 +109,9 @@ public:
                        int64_t ldvt, int* info) {
         return false;
     }
+    // cuSOLVER's Xgeev (np.linalg.eig of a real matrix; runtime/cusolver.h);
+    // false: the library lacks it, or the caller runs LAPACK.
+    virtual bool geev(bool dbl, bool vectors, int64_t n, void* a, void* w, void* vr, int* info) { return false; }
     // np.unique's values of device data (runtime/sort_cuda.h), into
     // alloc(count); false: the caller finds them on the host.
     virtual bool unique(DeviceSearchType type, const void* x, int64_t n, bool equal_nan, const std::function<void*(int64_t)>& alloc) {

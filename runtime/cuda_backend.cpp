@@ -27,6 +27,7 @@
 #include "runtime/cuda_memory.h"
 #include "runtime/gather_cuda.h"
 #include "runtime/histogram_cuda.h"
+#include "runtime/kth_cuda.h"
 #include "runtime/select_cuda.h"
 #include "runtime/sort_cuda.h"
 #include "runtime/device_pool.h"
@@ -704,6 +705,15 @@ public:
         device_call([&] { searchsorted_on_device(array_device_index(), type, right, a, n, v, m, out); });
         return true;
     }
+    bool kth(DeviceSearchType type, const void* x, int64_t n, const int64_t* ranks, int count, void* out, bool* negative_zero,
+             bool* nan) override {
+        device_call([&] {
+            KthResult r = kth_on_device(array_device_index(), type, x, n, ranks, count, out);
+            *negative_zero = r.negative_zero;
+            *nan = r.nan;
+        });
+        return true;
+    }
     bool sort(DeviceSearchType type, const void* x, int64_t rows, int64_t len, void* out_values, int64_t* out_index) override {
         device_call([&] { sort_on_device(array_device_index(), type, x, rows, len, out_values, out_index); });
         return true;
@@ -744,6 +754,11 @@ public:
         device_call([&] {
             *info = cusolver::gesvd(array_device_index(), dbl, jobu, jobvt, int(m), int(n), a, s, u, int(ldu), vt, int(ldvt));
         });
+        return true;
+    }
+    bool geev(bool dbl, bool vectors, int64_t n, void* a, void* w, void* vr, int* info) override {
+        if (!cusolver::geev_available()) return false;
+        device_call([&] { *info = cusolver::geev(array_device_index(), dbl, vectors, n, a, w, vr); });
         return true;
     }
     bool unique(DeviceSearchType type, const void* x, int64_t n, bool equal_nan, const std::function<void*(int64_t)>& alloc) override {

@@ -15,7 +15,10 @@ namespace gpy::cusolver {
 namespace {
 
 using Handle = struct cusolverDnContext*;
+using Params = struct cusolverDnParams*;
 using Status = int;
+constexpr int kR32F = 0, kR64F = 1;    // cudaDataType
+constexpr int kEigNoVector = 0, kEigVector = 1;  // cusolverEigMode_t
 constexpr int kOpN = 0;  // cublasOperation_t
 constexpr int kFillLower = 0, kFillUpper = 1;  // cublasFillMode_t
 constexpr int kSideLeft = 0;                    // cublasSideMode_t
@@ -55,6 +58,12 @@ struct Api {
     Status (*sgesvd)(Handle, signed char, signed char, int, int, float*, int, float*, float*, int, float*, int, float*, int, float*, int*);
     Status (*dgesvd)(Handle, signed char, signed char, int, int, double*, int, double*, double*, int, double*, int, double*, int, double*,
                      int*);
+    // The 64-bit API's geev (cuSOLVER 11.7, CUDA 12.6, on): null when older.
+    Status (*create_params)(Params*) = nullptr;
+    Status (*xgeev_size)(Handle, Params, int, int, int64_t, int, const void*, int64_t, int, const void*, int, const void*, int64_t, int,
+                         const void*, int64_t, int, size_t*, size_t*) = nullptr;
+    Status (*xgeev)(Handle, Params, int, int, int64_t, int, void*, int64_t, int, void*, int, void*, int64_t, int, void*, int64_t, int,
+                    void*, size_t, void*, size_t, int*) = nullptr;
 };
 
 struct Loaded {
@@ -94,6 +103,9 @@ const Loaded& loaded() {
             r.why = "libcusolver lacks an expected entry point";
             return r;
         }
+        if (!(bind(lib, "cusolverDnCreateParams", a.create_params) && bind(lib, "cusolverDnXgeev_bufferSize", a.xgeev_size) &&
+              bind(lib, "cusolverDnXgeev", a.xgeev)))
+            a.create_params = nullptr, a.xgeev_size = nullptr, a.xgeev = nullptr;  // np.linalg.eig stays on the host
         r.ok = true;  // stays loaded for the life of the process
         return r;
     }();
@@ -276,6 +288,8 @@ int gesvd_typed(int device, char jobu, char jobvt, int m, int n, T* a, T* s, T* 
 
 }  // namespace
 
+bool geev_available() { return available() && loaded().api.xgeev; }
+
 bool available(std::string* why) {
     const Loaded& l = loaded();
     if (!l.ok && why) *why = l.why;
@@ -330,6 +344,29 @@ int gesvd(int device, bool dbl, char jobu, char jobvt, int m, int n, void* a, vo
                            static_cast<double*>(vt), ldvt, f.dgesvd_size, f.dgesvd);
     return gesvd_typed(device, jobu, jobvt, m, n, static_cast<float*>(a), static_cast<float*>(s), static_cast<float*>(u), ldu,
                        static_cast<float*>(vt), ldvt, f.sgesvd_size, f.sgesvd);
+}
+
+int geev(int device, bool dbl, bool vectors, int64_t n, void* a, void* w, void* vr) {
+    const Api& f = api();
+    Handle h = handle_for(device);
+    static Params params = [&] {  // default options: one for the process is enough
+        Params p = nullptr;
+        check(f.create_params(&p), "cusolverDnCreateParams");
+        return p;
+    }();
+    const int t = dbl ? kR64F : kR32F, job = vectors ? kEigVector : kEigNoVector;
+    size_t device_bytes = 0, host_bytes = 0;
+    check(f.xgeev_size(h, params, kEigNoVector, job, n, t, a, n, t, w, t, nullptr, 1, t, vr, n, t, &device_bytes, &host_bytes),
+          "cusolverDnXgeev_bufferSize");
+    BufferRef work(allocate_cuda_buffer(device, device_bytes + 16, false));
+    std::vector<unsigned char> host(std::max<size_t>(host_bytes, 1));
+    int* info = reinterpret_cast<int*>(work.device_bytes() + (device_bytes + 3) / 4 * 4);
+    check(f.xgeev(h, params, kEigNoVector, job, n, t, a, n, t, w, t, nullptr, 1, t, vectors ? vr : nullptr, n, t, work.device_bytes(),
+                  device_bytes, host.data(), host_bytes, info),
+          "cusolverDnXgeev");
+    int result = 0;
+    read_ints(info, &result, 1);  // (waits: the host workspace must outlive the call)
+    return result;
 }
 
 }  // namespace gpy::cusolver

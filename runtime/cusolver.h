@@ -45,5 +45,12 @@ int qr(int device, bool dbl, int m, int n, void* a, int qcols, void* q);
 // jobu/jobvt LAPACK's 'A', 'S' or 'N'; s gets min(m, n) singular values,
 // descending.
 int gesvd(int device, bool dbl, char jobu, char jobvt, int m, int n, void* a, void* s, void* u, int ldu, void* vt, int ldvt);
+// Whether the library has the 64-bit geev (cuSOLVER 11.7 / CUDA 12.6 on).
+bool geev_available();
+// geev of a real n x n A (column-major, destroyed): w gets 2n values, the
+// eigenvalues' real parts then their imaginary parts (LAPACK's wr, wi), and
+// with `vectors` vr (n x n) the right eigenvectors in LAPACK's packing (a
+// conjugate pair as a column of real parts and one of imaginary parts).
+int geev(int device, bool dbl, bool vectors, int64_t n, void* a, void* w, void* vr);
 
 }  // namespace gpy::cusolver

@@ -27,17 +27,10 @@ constexpr int kTile = 4096;    // GPY_TILE: 256 threads x 16 items (8 and 12 wer
 // mapped back, with the zeros and NaNs (whose bits and order the keys
 // forget) compacted from the input into their runs; argsort and rows carry
 // each element's index (and sort gathers the values through it).
-const char* kSortKernels = R"CUDA(
+//
+// kSortKeys is the first part (runtime/kth_cuda.cpp selects on the keys too).
+const char* kSortKeys = R"CUDA(
 typedef unsigned int gpy_u32; typedef unsigned long long gpy_u64; typedef long long gpy_i64;
-#define GPY_THREADS 256
-#define GPY_ITEMS 16
-#define GPY_TILE (GPY_THREADS * GPY_ITEMS)
-#define GPY_WARPS (GPY_THREADS / 32)
-// Three blocks of a scatter pass on an SM at least (80 registers a
-// thread): unbounded, NVRTC's allocation left room for two, and sorts of
-// 2^24 keys took 8% longer on an H100; four made the pair passes spill.
-#define GPY_SORT_MINB 3
-
 template <class T> struct gpy_key;
 template <class T, class U, U SIGN> struct gpy_signed_key {
     typedef typename gpy_key<U>::K K;
@@ -85,6 +78,18 @@ template <> struct gpy_key<double> {
         return __longlong_as_double((gpy_i64)((k >> 63) ? (k ^ 0x8000000000000000ull) : ~k));
     }
 };
+
+)CUDA";
+
+const char* kSortKernels = R"CUDA(
+#define GPY_THREADS 256
+#define GPY_ITEMS 16
+#define GPY_TILE (GPY_THREADS * GPY_ITEMS)
+#define GPY_WARPS (GPY_THREADS / 32)
+// Three blocks of a scatter pass on an SM at least (80 registers a
+// thread): unbounded, NVRTC's allocation left room for two, and sorts of
+// 2^24 keys took 8% longer on an H100; four made the pair passes spill.
+#define GPY_SORT_MINB 3
 
 // out[0] |= the key bits that vary (key ^ the first key); out[1], out[2],
 // out[3] += how many elements are negative, zeros (+-0.0) and NaNs (floats).
@@ -359,7 +364,8 @@ GPY_SORT_TYPE(f32, float) GPY_SORT_TYPE(f64, double)
 
 }  // namespace
 
-std::string cuda_sort_source() { return kSortKernels; }
+std::string cuda_sort_keys_source() { return kSortKeys; }
+std::string cuda_sort_source() { return std::string(kSortKeys) + kSortKernels; }
 
 void sort_on_device(int device, DeviceSearchType type, const void* x, int64_t rows, int64_t len, void* out_values,
                     int64_t* out_index) {

@@ -16,6 +16,8 @@ namespace gpy {
 // The CUDA translation unit of the sort kernels (the shadow-compile test
 // compiles it for every architecture).
 std::string cuda_sort_source();
+// Its first part: NumPy's order as unsigned keys (gpy_key<T>::key/value).
+std::string cuda_sort_keys_source();
 
 // Sorts each of `rows` C-contiguous rows of `len` elements of `type` at `x`
 // (rows * len < 2^32), stably in NumPy's order, on the current stream of

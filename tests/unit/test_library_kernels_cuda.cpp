@@ -14,6 +14,7 @@
 #include "runtime/cuda_memory.h"
 #include "runtime/fill_cuda.h"
 #include "runtime/histogram_cuda.h"
+#include "runtime/kth_cuda.h"
 #include "runtime/scan_cuda.h"
 #include "runtime/search_cuda.h"
 #include "runtime/select_cuda.h"
@@ -41,6 +42,7 @@ TEST_CASE("library kernels: each CUDA source compiles for the shadow architectur
             CHECK(nvrtc::compile(cuda_histogram_source(), "gpy_histogram.cu", arch).size() > 0);
             CHECK(nvrtc::compile(cuda_sort_source(), "gpy_sort.cu", arch).size() > 0);
             CHECK(nvrtc::compile(cuda_select_source(), "gpy_select.cu", arch).size() > 0);
+            CHECK(nvrtc::compile(cuda_kth_source(), "gpy_kth.cu", arch).size() > 0);
         } catch (const nvrtc::CompileError& e) {
             FAIL(e.what() << "\n" << e.log);
         }

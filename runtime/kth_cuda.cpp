@@ -1,0 +1,189 @@
+#include "runtime/kth_cuda.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "runtime/cuda_backend.h"
+#include "runtime/cuda_memory.h"
+#include "runtime/sort_cuda.h"
+
+namespace gpy {
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kGroup = 3;        // ranks selected together (a histogram each)
+constexpr int kMaxDigit = 12;    // bits: 3 x 4096 counters = 48 KiB of shared memory
+constexpr int kStateWords = 16;  // [0,3) prefixes, [3,6) ranks left, [6] flags, [8,11) values
+
+// The state lives in device memory, so passes follow one another on the
+// stream without the host: st[r] is rank r's key prefix found so far (the
+// digits above the current one), st[3 + r] its rank among the elements
+// under that prefix.
+const char* kKthKernels = R"CUDA(
+#define GPY_KTH_GROUP 3
+template <class T> __device__ __forceinline__ bool gpy_negative_zero(T) { return false; }
+template <> __device__ __forceinline__ bool gpy_negative_zero(float v) { return v == 0.0f && (__float_as_uint(v) >> 31); }
+template <> __device__ __forceinline__ bool gpy_negative_zero(double v) { return v == 0.0 && ((gpy_u64)__double_as_longlong(v) >> 63); }
+
+extern "C" __global__ void gpy_kth_init(gpy_u64* st, gpy_u64 k0, gpy_u64 k1, gpy_u64 k2) {
+    st[0] = st[1] = st[2] = 0;
+    st[3] = k0; st[4] = k1; st[5] = k2;
+    st[6] = 0;
+}
+
+// Counts digit (key >> shift) & (2^width - 1) of the elements whose key
+// matches each rank's prefix above the digit; the first pass also flags
+// -0.0 (1) and NaN (2) in st[6].
+template <class T>
+static __device__ __forceinline__ void gpy_kth_count(const T* __restrict__ x, gpy_u64 n, gpy_u64* st, int ranks, int shift, int width,
+                                                     gpy_u64* __restrict__ hist, int first) {
+    extern __shared__ unsigned gpy_kth_h[];
+    const int nb = 1 << width;
+    for (int j = threadIdx.x; j < ranks * nb; j += blockDim.x) gpy_kth_h[j] = 0u;
+    const gpy_u64 hi = shift + width >= 64 ? 0ull : ~0ull << (shift + width);
+    const gpy_u64 p0 = st[0], p1 = st[1], p2 = st[2];
+    __syncthreads();
+    bool negzero = false, nan = false;
+    const gpy_u64 stride = (gpy_u64)blockDim.x * gridDim.x;
+    for (gpy_u64 i = blockIdx.x * (gpy_u64)blockDim.x + threadIdx.x; i < n; i += stride) {
+        const T v = x[i];
+        const gpy_u64 k = (gpy_u64)gpy_key<T>::key(v);
+        if (first && gpy_key<T>::special(v)) {
+            negzero |= gpy_negative_zero<T>(v);
+            nan |= v != v;
+        }
+        const unsigned d = (unsigned)(k >> shift) & (unsigned)(nb - 1);
+        if (((k ^ p0) & hi) == 0) atomicAdd(&gpy_kth_h[d], 1u);
+        if (ranks > 1 && ((k ^ p1) & hi) == 0) atomicAdd(&gpy_kth_h[nb + d], 1u);
+        if (ranks > 2 && ((k ^ p2) & hi) == 0) atomicAdd(&gpy_kth_h[2 * nb + d], 1u);
+    }
+    if (first) {
+        negzero = __any_sync(0xffffffffu, negzero);
+        nan = __any_sync(0xffffffffu, nan);
+        if ((threadIdx.x & 31) == 0 && (negzero || nan)) atomicOr(st + 6, (negzero ? 1ull : 0ull) | (nan ? 2ull : 0ull));
+    }
+    __syncthreads();
+    for (int j = threadIdx.x; j < ranks * nb; j += blockDim.x)
+        if (gpy_kth_h[j]) atomicAdd(hist + j, (gpy_u64)gpy_kth_h[j]);
+}
+
+// A block per rank: finds the digit whose run of counts holds the rank,
+// appends it to the prefix, and zeroes the counts for the next pass.
+extern "C" __global__ void gpy_kth_pick(gpy_u64* st, int shift, int width, gpy_u64* hist) {
+    __shared__ gpy_u64 sums[256];
+    const int r = blockIdx.x, t = threadIdx.x, nb = 1 << width;
+    const int per = (nb + 255) / 256, lo = min(nb, t * per), end = min(nb, lo + per);
+    gpy_u64* h = hist + (gpy_u64)r * nb;
+    const gpy_u64 want = st[3 + r];
+    gpy_u64 own = 0;
+    for (int j = lo; j < end; ++j) own += h[j];
+    sums[t] = own;
+    __syncthreads();
+    for (int o = 1; o < 256; o <<= 1) {  // inclusive scan
+        const gpy_u64 add = t >= o ? sums[t - o] : 0;
+        __syncthreads();
+        sums[t] += add;
+        __syncthreads();
+    }
+    gpy_u64 c = sums[t] - own;
+    if (c <= want && want < sums[t]) {
+        for (int j = lo; j < end; ++j) {
+            if (want < c + h[j]) {
+                st[r] |= (gpy_u64)j << shift;
+                st[3 + r] = want - c;
+                break;
+            }
+            c += h[j];
+        }
+    }
+    for (int j = lo; j < end; ++j) h[j] = 0;
+}
+
+// st[8 + r] = the bits of the element of rank r (its key mapped back).
+template <class T>
+static __device__ __forceinline__ void gpy_kth_value(gpy_u64* st, int ranks) {
+    const int r = threadIdx.x;
+    if (r >= ranks) return;
+    const T v = gpy_key<T>::value((typename gpy_key<T>::K)st[r]);
+    gpy_u64 bits = 0;
+    *reinterpret_cast<T*>(&bits) = v;  // the low bytes (little-endian, as the host reads them)
+    st[8 + r] = bits;
+}
+
+#define GPY_KTH(TN, T) \
+    extern "C" __global__ void gpy_kth_count_##TN(const T* x, gpy_u64 n, gpy_u64* st, int ranks, int shift, int width, gpy_u64* hist, int first) { \
+        gpy_kth_count<T>(x, n, st, ranks, shift, width, hist, first); } \
+    extern "C" __global__ void gpy_kth_value_##TN(gpy_u64* st, int ranks) { gpy_kth_value<T>(st, ranks); }
+GPY_KTH(i8, signed char) GPY_KTH(u8, unsigned char) GPY_KTH(i16, short) GPY_KTH(u16, unsigned short)
+GPY_KTH(i32, int) GPY_KTH(u32, gpy_u32) GPY_KTH(i64, gpy_i64) GPY_KTH(u64, gpy_u64)
+GPY_KTH(f32, float) GPY_KTH(f64, double)
+)CUDA";
+
+// The digits, most significant first, as (shift, width): a first digit of
+// up to 12 bits, then the rest in digits of at most 11 bits as even as can be.
+std::vector<std::pair<int, int>> digits_of(int key_bits) {
+    std::vector<std::pair<int, int>> out;
+    const int first = std::min(kMaxDigit, key_bits);
+    int shift = key_bits - first;
+    out.push_back({shift, first});
+    const int passes = (shift + 10) / 11;
+    for (int p = 0; p < passes; ++p) {
+        const int width = shift / (passes - p) + (shift % (passes - p) ? 1 : 0);
+        shift -= width;
+        out.push_back({shift, width});
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string cuda_kth_source() { return cuda_sort_keys_source() + kKthKernels; }
+
+KthResult kth_on_device(int device, DeviceSearchType type, const void* x, int64_t n, const int64_t* ranks, int count, void* out) {
+    static const std::string source = cuda_kth_source();
+    auto fn = [&](const std::string& name) { return library_kernel(device, source, "gpy_kth", name); };
+    const std::string tn = device_type_suffix(type);
+    const size_t size = device_type_size(type);
+    const int key_bits = type == DeviceSearchType::Float ? 32 : int(size) * 8;
+    const std::vector<std::pair<int, int>> digits = digits_of(key_bits);
+    cuda::device(device).make_current();
+    cuda::CUstream stream = current_stream();
+    const size_t hist_words = size_t(kGroup) << kMaxDigit;
+    BufferRef scratch(allocate_cuda_buffer(device, (kStateWords + hist_words) * 8, false));
+    uint64_t* st = reinterpret_cast<uint64_t*>(scratch.device_bytes());
+    uint64_t* hist = st + kStateWords;
+    cuda::check(cuda::api().cuMemsetD8Async(cuda::CUdeviceptr(hist), 0, hist_words * 8, stream), "cuMemsetD8Async(kth counts)");
+    const int64_t sms = cuda::device(device).sm_count;
+    const unsigned grid = unsigned(std::max<int64_t>(1, std::min<int64_t>((n + kThreads * 8 - 1) / (kThreads * 8), sms * 4)));
+    const uint64_t un = uint64_t(n);
+    KthResult result;
+    for (int g = 0; g < count; g += kGroup) {
+        int group = std::min(kGroup, count - g);
+        uint64_t k[kGroup] = {};
+        for (int i = 0; i < group; ++i) k[i] = uint64_t(ranks[g + i]);
+        void* init_args[] = {&st, &k[0], &k[1], &k[2]};
+        cuda::launch(fn("gpy_kth_init"), {1}, {1}, 0, stream, init_args);
+        for (size_t p = 0; p < digits.size(); ++p) {
+            int shift = digits[p].first, width = digits[p].second, first = g == 0 && p == 0;
+            void* count_args[] = {&x, const_cast<uint64_t*>(&un), &st, &group, &shift, &width, &hist, &first};
+            cuda::launch(fn("gpy_kth_count_" + tn), {grid}, {unsigned(kThreads)}, unsigned(group * 4) << width, stream, count_args);
+            void* pick_args[] = {&st, &shift, &width, &hist};
+            cuda::launch(fn("gpy_kth_pick"), {unsigned(group)}, {256}, 0, stream, pick_args);
+        }
+        void* value_args[] = {&st, &group};
+        cuda::launch(fn("gpy_kth_value_" + tn), {1}, {32}, 0, stream, value_args);
+        uint64_t words[kStateWords];
+        cuda::check(cuda::api().cuMemcpyDtoHAsync(words, cuda::CUdeviceptr(st), sizeof words, stream), "cuMemcpyDtoHAsync(kth state)");
+        cuda::check(cuda::api().cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
+        if (g == 0) {
+            result.negative_zero = words[6] & 1;
+            result.nan = words[6] & 2;
+        }
+        for (int i = 0; i < group; ++i) std::memcpy(static_cast<char*>(out) + size_t(g + i) * size, &words[8 + i], size);
+    }
+    return result;
+}
+
+}  // namespace gpy
