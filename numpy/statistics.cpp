@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "runtime/backend.h"
@@ -42,15 +43,17 @@ bool nan_last_less(T a, T b) {
 }
 
 // The input's rows: the reduced axes moved last and merged, in a fresh
-// contiguous buffer of the input's dtype.
+// contiguous buffer of the input's dtype (or, `shared`, the input itself:
+// only to be read).
 struct Rows {
     Value data;
+    bool shared = false;
     int64_t rows = 1, len = 1;
     Shape kept;       // result shape without keepdims
     Shape kept_dims;  // result shape with keepdims (reduced axes of size 1)
 };
 
-Rows gather_rows(Interp& in, const Value& x, const Value* axis) {
+Rows gather_rows(Interp& in, const Value& x, const Value* axis, bool may_share = false) {
     ArrayObj* a = x.as<ArrayObj>();
     materialize(a);
     std::vector<int> axes = parse_axes(in, axis, a->ndim());
@@ -69,6 +72,16 @@ Rows gather_rows(Interp& in, const Value& x, const Value* axis) {
     for (int d = 0; d < a->ndim(); ++d)
         r.kept_dims.push_back(std::find(axes.begin(), axes.end(), d) != axes.end() ? 1 : a->shape[size_t(d)]);
     for (int64_t d : r.kept) r.rows *= d;
+    // Rows already laid out so (a C-contiguous input reduced over its last
+    // axes) are read in place when the caller only reads them.
+    bool trailing = true;
+    for (int d = 0; d < a->ndim(); ++d)
+        trailing &= (std::find(axes.begin(), axes.end(), d) != axes.end()) == (d >= a->ndim() - int(axes.size()));
+    if (may_share && trailing && a->c_contiguous()) {
+        r.data = x;
+        r.shared = true;
+        return r;
+    }
     Value view = array_from_buffer(a->buffer, a->dtype, shape, strides, a->offset);
     r.data = compute_into_new(array_node(view.as<ArrayObj>()), a->dtype, shape);
     return r;
@@ -241,10 +254,12 @@ std::unique_ptr<T[]> selected_row_elements(const Rows& r, DType t, const std::ve
         uint64_t(r.len) >= (uint64_t(1) << 32))
         return nullptr;
     const std::vector<int64_t> want = wanted_ranks<T, R>(r.len, qs, method);
-    std::vector<int64_t> ranks = want;  // distinct, each selected once
+    // want[0], the last element, only tells whether the row holds a NaN: the
+    // select's flag says that.
+    std::vector<int64_t> ranks(want.begin() + 1, want.end());  // distinct, each selected once
     std::sort(ranks.begin(), ranks.end());
     ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-    if (ranks.size() > 12) return nullptr;  // four passes of three ranks cost about one sort
+    if (ranks.empty() || ranks.size() > 24) return nullptr;  // two passes of 12 ranks cost a third of a sort
     auto got = std::make_unique<T[]>(want.size() * size_t(r.rows));
     auto values = std::make_unique<T[]>(ranks.size());  // (not vector<T>: T may be bool)
     for (int64_t i = 0; i < r.rows; ++i) {
@@ -252,8 +267,12 @@ std::unique_ptr<T[]> selected_row_elements(const Rows& r, DType t, const std::ve
         bool negative_zero = false, nan = false;
         if (!be->kth(type, row, r.len, ranks.data(), int(ranks.size()), values.get(), &negative_zero, &nan)) return nullptr;
         if (negative_zero && std::any_of(values.get(), values.get() + ranks.size(), [](T v) { return v == T(0); })) return nullptr;
-        for (size_t k = 0; k < want.size(); ++k)
-            got[size_t(i) * want.size() + k] = values[size_t(std::lower_bound(ranks.begin(), ranks.end(), want[k]) - ranks.begin())];
+        T* row_got = got.get() + size_t(i) * want.size();
+        row_got[0] = T(0);
+        if constexpr (std::is_floating_point_v<T>)
+            if (nan) row_got[0] = std::numeric_limits<T>::quiet_NaN();
+        for (size_t k = 1; k < want.size(); ++k)
+            row_got[k] = values[size_t(std::lower_bound(ranks.begin(), ranks.end(), want[k]) - ranks.begin())];
     }
     return got;
 }
@@ -275,7 +294,9 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
     // without interpolating, so quantile([-inf, -7], 0) is -inf, not
     // -inf + inf * 0 (NaN): the lower neighbour is that element.
     Method method = qa.method == Method::Linear && qa.q_integer ? Method::Lower : qa.method;
-    Rows r = gather_rows(in, arr, qa.axis);
+    // (Shared rows only on the device, where the select reads them in place.)
+    ArrayObj* ao = arr.as<ArrayObj>();
+    Rows r = gather_rows(in, arr, qa.axis, !qa.skip_nan && ao->buffer && ao->buffer->device == DeviceKind::CUDA);
     // (A tuple axis covering every axis is NumPy's 1-d path: r.kept is empty.)
     if (method == Method::Median && qa.skip_nan && is_float(t) && arr.as<ArrayObj>()->ndim() > 1 && qa.axis && !qa.axis->is_none() &&
         r.len < 600 && !r.kept.empty())
@@ -301,6 +322,7 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
             // host's own selection reorders its own copy.
             std::unique_ptr<T[]> got;
             if (!qa.skip_nan && r.len > 0) got = selected_row_elements<T, R>(r, t, qa.q, method);
+            if (!got && r.shared) r = gather_rows(in, arr, qa.axis);  // a copy to sort or reorder
             const bool sorted = !got && sort_rows_on_device(r, t);
             if (sorted && !qa.skip_nan && r.rows * (2 * nq + 1) * 16 <= r.rows * r.len) got = sorted_row_elements<T, R>(r, qa.q, method);
             if (got) {

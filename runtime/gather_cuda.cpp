@@ -36,23 +36,13 @@ GPY_GATHER(1, unsigned char) GPY_GATHER(2, unsigned short) GPY_GATHER(4, unsigne
 // writes nothing) and, unless every value is the same (winner null), leaves
 // in winner[j] the last k aiming at j; `write` stores only the winners.
 // Winners are int32 below 2^31 positions (half the traffic of int64).
-// `check_bits` comes first: a bit a target, set with atomicOr, tells whether
-// any target repeats. A permutation (the usual index) then needs no winners:
+// Without winners first: `check` (no claims) finds any bad index, then
+// `scatter_bits` writes every value and sets a bit a target with atomicOr;
+// a bit already set means a repeated target, and only then do the winners
+// run (claims, then their values over those written). A permutation (the
+// usual index) costs one read of the indices more than CuPy's single pass:
 // the bitmap (n / 8 bytes) stays in L2, where the winners' int32 claims went
-// to memory and were read back by `write` (2.2x CuPy's time).
-static __device__ __forceinline__ void gpy_scatter_check_bits_(const int64_t* __restrict__ idx, int64_t count, int64_t n, gpy_u64* bad,
-                                                              unsigned* bits) {
-    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
-        const int64_t v = __ldg(idx + k);
-        const int64_t j = v < 0 ? v + n : v;
-        if (j < 0 || j >= n) { atomicMin(bad, (gpy_u64)k); continue; }
-        const unsigned bit = 1u << (j & 31);
-        if (atomicOr(bits + (j >> 5), bit) & bit) bad[1] = 1;  // a repeat
-    }
-}
-extern "C" __global__ void gpy_scatter_check_bits(const int64_t* idx, int64_t count, int64_t n, gpy_u64* bad, unsigned* bits) {
-    gpy_scatter_check_bits_(idx, count, n, bad, bits);
-}
+// to memory and were read back (2.2x CuPy's time).
 template <class W>
 static __device__ __forceinline__ void gpy_scatter_check(const int64_t* __restrict__ idx, int64_t count, int64_t n, gpy_u64* bad, W* winner) {
     for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
@@ -77,6 +67,17 @@ static __device__ __forceinline__ void gpy_scatter(const int64_t* __restrict__ i
         const int64_t j = v < 0 ? v + n : v;
         if (winner && winner[j] != (W)k) continue;
         *(E*)(dst + j * stride) = uniform ? src[0] : src[k];
+    }
+}
+template <class E>
+static __device__ __forceinline__ void gpy_scatter_bits(const int64_t* __restrict__ idx, int64_t count, int64_t n, int64_t stride,
+                                                        char* __restrict__ dst, const E* __restrict__ src, unsigned* bits, gpy_u64* repeat) {
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
+        const int64_t v = __ldg(idx + k);
+        const int64_t j = v < 0 ? v + n : v;
+        *(E*)(dst + j * stride) = src[k];
+        const unsigned bit = 1u << (j & 31);
+        if (atomicOr(bits + (j >> 5), bit) & bit) *repeat = 1;
     }
 }
 // ufunc.at: x[j] = x[j] OP v[k] for each k in order. Integers with atomics
@@ -171,17 +172,20 @@ GPY_AT_RUNS(f32, float) GPY_AT_RUNS(f64, double)
     } \
     extern "C" __global__ void gpy_scatter_##N##_w64(const int64_t* idx, int64_t count, int64_t n, int64_t stride, char* dst, const E* src, const long long* winner, int u) { \
         gpy_scatter<E, long long>(idx, count, n, stride, dst, src, winner, u); \
+    } \
+    extern "C" __global__ void gpy_scatter_bits_##N(const int64_t* idx, int64_t count, int64_t n, int64_t stride, char* dst, const E* src, unsigned* bits, gpy_u64* repeat) { \
+        gpy_scatter_bits<E>(idx, count, n, stride, dst, src, bits, repeat); \
     }
 GPY_SCATTER(1, unsigned char) GPY_SCATTER(2, unsigned short) GPY_SCATTER(4, unsigned int) GPY_SCATTER(8, gpy_u64) GPY_SCATTER(16, gpy_b16)
 )CUDA";
 
-// The words the kernels report into: pinned host memory the device writes
-// (as the fused kernels' error word); one pair per thread, used only inside
-// the synchronous calls below ([1]: check_bits's repeat flag).
+// The word the kernels report into: pinned host memory the device writes
+// (as the fused kernels' error word); one per thread, used only inside the
+// synchronous calls below.
 uint64_t* bad_word() {
     thread_local uint64_t* word = [] {
         void* p = nullptr;
-        cuda::check(cuda::api().cuMemAllocHost(&p, 2 * sizeof(uint64_t)), "cuMemAllocHost(&p, 16)");
+        cuda::check(cuda::api().cuMemAllocHost(&p, sizeof(uint64_t)), "cuMemAllocHost(&p, 8)");
         return static_cast<uint64_t*>(p);
     }();
     return word;
@@ -235,30 +239,28 @@ int64_t scatter_on_device(int device, const int64_t* idx, int64_t count, char* d
     const unsigned grid = unsigned(std::min<int64_t>((count + block - 1) / block, int64_t(cuda::device(device).sm_count) * 32));
     const bool narrow = count < (int64_t(1) << 31);
     const std::string w = narrow ? "_w32" : "_w64";
+    if (int64_t bad = first_bad_index(fn("gpy_scatter_check" + w), grid, stream, idx, count, n, nullptr); bad < count) return bad;
     BufferRef winners;
     void* winner = nullptr;
     if (!uniform && count > 1) {
-        // Do targets repeat? Only then must the last writer be found.
         const size_t words = size_t((n + 31) / 32);
         BufferRef bits(allocate_cuda_buffer(device, words * 4, false));
         cuda::check(cuda::api().cuMemsetD8Async(cuda::CUdeviceptr(bits.device_bytes()), 0, words * 4, stream), "cuMemsetD8Async(bits)");
-        uint64_t* bad = bad_word();
-        bad[0] = uint64_t(count);
-        bad[1] = 0;
+        uint64_t* repeat = bad_word();
+        *repeat = 0;
         void* bits_p = bits.device_bytes();
-        void* check_args[] = {&idx, &count, &n, &bad, &bits_p};
-        cuda::launch(fn("gpy_scatter_check_bits"), {grid}, {block}, 0, stream, check_args);
+        void* write_args[] = {&idx, &count, &n, &stride, &dst, &src, &bits_p, &repeat};
+        cuda::launch(fn("gpy_scatter_bits_" + std::to_string(elem)), {grid}, {block}, 0, stream, write_args);
         cuda::check(cuda::api().cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
-        if (bad[0] < uint64_t(count)) return int64_t(bad[0]);
-        if (bad[1]) {
-            const size_t bytes = size_t(n) * (narrow ? 4 : 8);
-            winners = BufferRef(allocate_cuda_buffer(device, bytes, false));
-            winner = winners.device_bytes();
-            cuda::check(cuda::api().cuMemsetD8Async(cuda::CUdeviceptr(winner), 0xff, bytes, stream), "cuMemsetD8Async(winner)");
-            first_bad_index(fn("gpy_scatter_check" + w), grid, stream, idx, count, n, winner);  // claims only: no bad index
+        if (!*repeat) {
+            note_device_work(device);
+            return count;
         }
-    } else if (int64_t bad = first_bad_index(fn("gpy_scatter_check" + w), grid, stream, idx, count, n, nullptr); bad < count) {
-        return bad;
+        const size_t bytes = size_t(n) * (narrow ? 4 : 8);
+        winners = BufferRef(allocate_cuda_buffer(device, bytes, false));
+        winner = winners.device_bytes();
+        cuda::check(cuda::api().cuMemsetD8Async(cuda::CUdeviceptr(winner), 0xff, bytes, stream), "cuMemsetD8Async(winner)");
+        first_bad_index(fn("gpy_scatter_check" + w), grid, stream, idx, count, n, winner);  // the claims (no bad index now)
     }
     int u = uniform || count == 1 ? 1 : 0;
     void* args[] = {&idx, &count, &n, &stride, &dst, &src, &winner, &u};

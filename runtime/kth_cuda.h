@@ -2,11 +2,12 @@
 // quantile of a long row; issue 22): a radix select on the sort's keys
 // (NumPy's order: NaN last, -0.0 == 0.0). Each pass counts, among the
 // elements whose key matches the prefix found so far, the next digit's
-// values in a block's shared-memory histogram; a one-block kernel per rank
-// then picks the digit holding the rank. Three passes over float32 data
-// (digits of 12, 10 and 10 bits), six over 64-bit keys, and no host round
-// trip between them, where sorting the whole row to read one or two of its
-// elements took 1.5x CuPy's time.
+// values in a block's shared-memory histogram (up to 12 ranks at once); a
+// one-block kernel per rank then picks the digit holding the rank. Three
+// passes over float32 data (digits of 12, 10 and 10 bits; the first, with
+// no prefix yet, counted once for all ranks), six over 64-bit keys, and no
+// host round trip between them, where sorting the whole row to read one or
+// two of its elements took 1.5x CuPy's time.
 #pragma once
 
 #include <cstdint>

@@ -219,3 +219,40 @@ TEST_CASE("scan: the look-back scan reads one buffer and writes another", "[gpu]
         }
     }
 }
+
+TEST_CASE("kth: the GPU's radix select finds each rank as a sorted copy", "[gpu]") {
+    std::string why;
+    if (cuda::device_count(&why) == 0) {
+        WARN("skipped: no GPU (" << why << ")");
+        return;
+    }
+    // Ranks at the ends, adjacent ranks, more ranks than one group (12, or 6
+    // for 64-bit keys), repeats (values mod 1001) and negative values.
+    const int64_t n = 300007;
+    std::vector<int64_t> ranks{0, 1, n / 2 - 1, n / 2, n - 2, n - 1};
+    for (int64_t k = 0; k < 14; ++k) ranks.push_back((k * 21911) % n);
+    auto run = [&](DeviceSearchType type, auto zero) {
+        using T = decltype(zero);
+        INFO(device_type_suffix(type));
+        BufferRef in(allocate_cuda_buffer(0, size_t(n) * sizeof(T), false));
+        auto* x = reinterpret_cast<T*>(in.bytes());
+        for (int64_t k = 0; k < n; ++k) x[k] = T((k * 7919) % 1001) - T(std::is_signed_v<T> ? 500 : 0) + T(k % 3) / T(4);
+        std::vector<T> sorted(x, x + n);
+        std::sort(sorted.begin(), sorted.end());
+        std::vector<T> got(ranks.size());
+        KthResult r = kth_on_device(0, type, in.device_read_bytes(), n, ranks.data(), int(ranks.size()), got.data());
+        CHECK(!r.nan);
+        CHECK(!r.negative_zero);
+        for (size_t i = 0; i < ranks.size(); ++i) {
+            INFO("rank " << ranks[i]);
+            CHECK(got[i] == sorted[size_t(ranks[i])]);
+        }
+    };
+    run(DeviceSearchType::Float, 0.0f);
+    run(DeviceSearchType::Double, 0.0);
+    run(DeviceSearchType::Int16, int16_t(0));
+    run(DeviceSearchType::UInt16, uint16_t(0));
+    run(DeviceSearchType::Int32, int32_t(0));
+    run(DeviceSearchType::Int64, int64_t(0));
+    run(DeviceSearchType::UInt64, uint64_t(0));
+}
