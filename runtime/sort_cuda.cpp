@@ -1,7 +1,9 @@
 #include "runtime/sort_cuda.h"
 
 #include <algorithm>
+#include <stdexcept>
 
+#include "runtime/cub_sort.h"
 #include "runtime/cuda_backend.h"
 #include "runtime/cuda_memory.h"
 #include "runtime/select_cuda.h"
@@ -360,6 +362,10 @@ GPY_SORT_PASSES(k32, gpy_u32) GPY_SORT_PASSES(k64, gpy_u64)
 GPY_SORT_TYPE(i8, signed char) GPY_SORT_TYPE(u8, unsigned char) GPY_SORT_TYPE(i16, short) GPY_SORT_TYPE(u16, unsigned short)
 GPY_SORT_TYPE(i32, int) GPY_SORT_TYPE(u32, gpy_u32) GPY_SORT_TYPE(i64, gpy_i64) GPY_SORT_TYPE(u64, gpy_u64)
 GPY_SORT_TYPE(f32, float) GPY_SORT_TYPE(f64, double)
+// out[i] = i: the indices CUB's pairs start from.
+extern "C" __global__ void gpy_sort_iota(gpy_u32* out, gpy_u64 n) {
+    for (gpy_u64 i = blockIdx.x * (gpy_u64)blockDim.x + threadIdx.x; i < n; i += (gpy_u64)blockDim.x * gridDim.x) out[i] = (gpy_u32)i;
+}
 )CUDA";
 
 }  // namespace
@@ -427,11 +433,14 @@ void sort_on_device(int device, DeviceSearchType type, const void* x, int64_t ro
     uint32_t len32 = uint32_t(len);
     void* counts_p = counts.device_bytes();
     void* totals_p = totals.device_bytes();
+    // One row: CUB's onesweep sort (runtime/cub_sort.h) where its module
+    // loads, over the bits that vary.
+    const CubRadixSort cub = rows == 1 && varying != 0 && n < (uint64_t(1) << 31) ? cub_radix_sort() : nullptr;
     // Keys alone, one row: the last pass writes the values themselves.
     int last_shift = -1;
     for (int shift = 0; shift < int(key_size * 8); shift += 8)
         if ((varying >> shift) & 255) last_shift = shift;
-    const bool values_in_pass = !by_index && out_values && last_shift >= 0;
+    const bool values_in_pass = !cub && !by_index && out_values && last_shift >= 0;
     auto pass = [&](bool row_digit, int shift) {
         void* up_args[] = {&k_in, &i_in, &n, &shift, &len32, &counts_p, const_cast<uint64_t*>(&tiles)};
         cuda::launch(fn((row_digit ? "gpy_sort_up_rows_" : "gpy_sort_up_") + kn), {unsigned(tiles)}, {kThreads}, 0, stream, up_args);
@@ -451,8 +460,28 @@ void sort_on_device(int device, DeviceSearchType type, const void* x, int64_t ro
             i_out = i_in == idx0.device_bytes() ? i_spare : idx0.device_bytes();
         }
     };
+    if (cub) {
+        if (by_index) {
+            void* args[] = {&i_out, &n};
+            cuda::launch(fn("gpy_sort_iota"), {stream_grid}, {kThreads}, 0, stream, args);
+        }
+        const int begin_bit = __builtin_ctzll(varying), end_bit = 64 - __builtin_clzll(varying);
+        int selector = 0, count = int(n);
+        size_t temp_bytes = 0;
+        auto* v0 = static_cast<unsigned*>(i_out);
+        auto* v1 = static_cast<unsigned*>(i_spare);
+        auto call = [&](void* temp) {
+            if (int e = cub(int(key_size), by_index, temp, &temp_bytes, k_in, k_out, v0, v1, count, begin_bit, end_bit, stream, &selector))
+                throw std::runtime_error("CUB's radix sort failed: cudaError_t " + std::to_string(e));
+        };
+        call(nullptr);
+        BufferRef temp(allocate_cuda_buffer(device, std::max<size_t>(temp_bytes, 16), false));
+        call(temp.device_bytes());
+        if (selector) std::swap(k_in, k_out);
+        if (by_index) i_in = selector ? i_spare : i_out;
+    }
     // Least significant first: the key's digits that vary, then the row's.
-    for (int shift = 0; shift < int(key_size * 8); shift += 8)
+    for (int shift = 0; !cub && shift < int(key_size * 8); shift += 8)
         if ((varying >> shift) & 255) pass(false, shift);
     for (int shift = 0; rows > 1 && shift < 32 && (uint64_t(rows - 1) >> shift) != 0; shift += 8) pass(true, shift);
 

@@ -6,5 +6,6 @@ cd "$(dirname "$0")/.."
 cmake --build build -j"$(nproc)" >/dev/null
 mkdir -p dist
 cp build/gpy build/libgpy_cpujit.so build/gpy_unit_tests dist/
-strip dist/gpy dist/libgpy_cpujit.so dist/gpy_unit_tests
+[ -f build/libgpy_cub.so ] && cp build/libgpy_cub.so dist/  # CUB's sort (a build with nvcc)
+strip dist/gpy dist/libgpy_cpujit.so dist/gpy_unit_tests $(ls dist/libgpy_cub.so 2>/dev/null)
 du -sh dist
