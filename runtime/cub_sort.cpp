@@ -12,7 +12,7 @@ namespace gpy {
 
 namespace {
 
-CubRadixSort load() {
+void* load() {
     if (const char* off = std::getenv("GPY_CUB"); off && std::string(off) == "0") return nullptr;
     std::vector<std::string> candidates;
     if (const char* env = std::getenv("GPY_CUB_LIB"); env && *env) candidates.push_back(env);
@@ -30,16 +30,25 @@ CubRadixSort load() {
     for (const std::string& path : candidates) {
         struct stat st;
         if (::stat(path.c_str(), &st) != 0) continue;
-        if (void* lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL))
-            if (void* f = ::dlsym(lib, "gpy_cub_radix_sort")) return reinterpret_cast<CubRadixSort>(f);
+        if (void* lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) return lib;
     }
     return nullptr;
+}
+
+void* module() {
+    static void* const lib = load();  // stays loaded for the process
+    return lib;
 }
 
 }  // namespace
 
 CubRadixSort cub_radix_sort() {
-    static const CubRadixSort f = load();  // the module stays loaded for the process
+    static const auto f = module() ? reinterpret_cast<CubRadixSort>(::dlsym(module(), "gpy_cub_radix_sort")) : nullptr;
+    return f;
+}
+
+CubSortValues cub_sort_values() {
+    static const auto f = module() ? reinterpret_cast<CubSortValues>(::dlsym(module(), "gpy_cub_sort_values")) : nullptr;
     return f;
 }
 

@@ -13,8 +13,13 @@ namespace gpy {
 using CubRadixSort = int (*)(int key_bytes, int pairs, void* temp, size_t* temp_bytes, void* keys0, void* keys1, unsigned* values0,
                              unsigned* values1, int n, int begin_bit, int end_bit, void* stream, int* selector);
 
-// The module's entry point, or null (not found; GPY_CUB=0 in the
+// gpy_cub_sort_values's signature: values sorted as their own type.
+using CubSortValues = int (*)(int type, void* temp, size_t* temp_bytes, const void* in, void* out, void* alt, int n, int begin_bit,
+                              int end_bit, void* stream, int* selector);
+
+// The module's entry points, or null (not found; GPY_CUB=0 in the
 // environment also says null, to measure or test gpy's own sort).
 CubRadixSort cub_radix_sort();
+CubSortValues cub_sort_values();
 
 }  // namespace gpy

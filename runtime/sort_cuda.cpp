@@ -95,7 +95,7 @@ const char* kSortKernels = R"CUDA(
 
 // out[0] |= the key bits that vary (key ^ the first key); out[1], out[2],
 // out[3] += how many elements are negative, zeros (+-0.0) and NaNs (floats).
-// keys[i] = the key of x[i], for the first pass.
+// keys[i] = the key of x[i], for the first pass (keys may be null).
 template <class T>
 static __device__ __forceinline__ void gpy_sort_analyze(const T* __restrict__ x, gpy_u64 n, gpy_u64* out, typename gpy_key<T>::K* __restrict__ keys) {
     typedef gpy_key<T> M;
@@ -106,7 +106,7 @@ static __device__ __forceinline__ void gpy_sort_analyze(const T* __restrict__ x,
     for (gpy_u64 i = blockIdx.x * (gpy_u64)blockDim.x + threadIdx.x; i < n; i += (gpy_u64)blockDim.x * gridDim.x) {
         const T v = x[i];
         const K k = M::key(v);
-        keys[i] = k;
+        if (keys) keys[i] = k;  // (null: CUB sorts the values themselves)
         diff |= k ^ first;
         if (M::special(v)) {
             zeros += v == T(0);
@@ -373,6 +373,71 @@ extern "C" __global__ void gpy_sort_iota(gpy_u32* out, gpy_u64 n) {
 std::string cuda_sort_keys_source() { return kSortKeys; }
 std::string cuda_sort_source() { return std::string(kSortKeys) + kSortKernels; }
 
+namespace {
+
+// CUB's code for the values it sorts as they are (gpy_cub_sort_values), or -1.
+int cub_value_type(DeviceSearchType t) {
+    switch (t) {
+        case DeviceSearchType::Float: return 0;
+        case DeviceSearchType::Double: return 1;
+        case DeviceSearchType::Int32: return 2;
+        case DeviceSearchType::UInt32: return 3;
+        case DeviceSearchType::Int64: return 4;
+        case DeviceSearchType::UInt64: return 5;
+        default: return -1;
+    }
+}
+
+// One row of NaN-free values (flags: the analysis's varying key bits,
+// negatives, zeros) sorted by CUB as themselves, x to out (or in place):
+// no keys made or mapped back. CUB puts -0.0 before +0.0 where NumPy keeps
+// the zeros in input order: they are rewritten from x afterwards, as in
+// the key path. Its bits are the key bits that vary, except for floats
+// holding negatives or zeros, whose keys differ from CUB's (all bits then).
+void sort_values_with_cub(int device, DeviceSearchType type, int cub_type, const void* x, uint64_t n, void* out, const uint64_t* flags) {
+    const uint64_t varying = flags[0], negatives = flags[1], zeros = flags[2];
+    const size_t elem = device_type_size(type);
+    const bool is_float = type == DeviceSearchType::Float || type == DeviceSearchType::Double;
+    cuda::CUstream stream = current_stream();
+    const cuda::Api& api = cuda::api();
+    int begin_bit = 0, end_bit = int(elem * 8);
+    if (!(is_float && (negatives || zeros))) {
+        if (varying == 0) {  // every element the same
+            if (out != x) cuda::check(api.cuMemcpyDtoDAsync(cuda::CUdeviceptr(out), cuda::CUdeviceptr(x), n * elem, stream), "cuMemcpyDtoDAsync(sort)");
+            note_device_work(device);
+            return;
+        }
+        begin_bit = __builtin_ctzll(varying);
+        end_bit = 64 - __builtin_clzll(varying);
+    }
+    // In place with zeros to rewrite: sorted into scratch (x must stay to
+    // read the zeros from), then copied back; in place without: CUB's
+    // double buffer of x and scratch.
+    BufferRef scratch;
+    const bool in_place = out == x;
+    if (in_place) scratch = BufferRef(allocate_cuda_buffer(device, n * elem, false));
+    void* dst = in_place && zeros ? scratch.device_bytes() : out;
+    void* alt = in_place && !zeros ? scratch.device_bytes() : nullptr;
+    int selector = 0, count = int(n);
+    size_t temp_bytes = 0;
+    auto call = [&](void* temp) {
+        if (int e = cub_sort_values()(cub_type, temp, &temp_bytes, x, dst, alt, count, begin_bit, end_bit, stream, &selector))
+            throw std::runtime_error("CUB's radix sort failed: cudaError_t " + std::to_string(e));
+    };
+    call(nullptr);
+    BufferRef temp(allocate_cuda_buffer(device, std::max<size_t>(temp_bytes, 16), false));
+    call(temp.device_bytes());
+    if (zeros) {
+        char* o = static_cast<char*>(dst);
+        select_on_device(device, x, elem, true, int64_t(n), x, elem, [&](int64_t) -> void* { return o + negatives * elem; }, MaskTest::Zero);
+    }
+    void* result = alt && selector ? alt : dst;
+    if (result != out) cuda::check(api.cuMemcpyDtoDAsync(cuda::CUdeviceptr(out), cuda::CUdeviceptr(result), n * elem, stream), "cuMemcpyDtoDAsync(sort)");
+    note_device_work(device);
+}
+
+}  // namespace
+
 void sort_on_device(int device, DeviceSearchType type, const void* x, int64_t rows, int64_t len, void* out_values,
                     int64_t* out_index) {
     uint64_t n = uint64_t(rows) * uint64_t(len);
@@ -391,18 +456,35 @@ void sort_on_device(int device, DeviceSearchType type, const void* x, int64_t ro
     // The keys, which of their bits vary, and whether values must travel by
     // index (the first pass makes the indices: i_in is null).
     const size_t key_size = wide ? 8 : 4;
-    BufferRef keys0(allocate_cuda_buffer(device, n * key_size, false)), keys1(allocate_cuda_buffer(device, n * key_size, false));
+    // Values of one row that CUB sorts as they are need no keys, unless
+    // they hold NaNs (sort_values_with_cub).
+    const int cub_type = cub_value_type(type);
+    const bool values_only = rows == 1 && !out_index && out_values && cub_type >= 0 && n < (uint64_t(1) << 31) && cub_sort_values();
+    BufferRef keys0, keys1;
     BufferRef info(allocate_cuda_buffer(device, 32, true));
-    void* k_in = keys0.device_bytes();
-    void* k_out = keys1.device_bytes();
-    {
+    void* k_in = nullptr;
+    void* k_out = nullptr;
+    uint64_t flags[4] = {0, 0, 0, 0};
+    auto analyze = [&](bool with_keys) {
+        if (with_keys) {
+            keys0 = BufferRef(allocate_cuda_buffer(device, n * key_size, false));
+            keys1 = BufferRef(allocate_cuda_buffer(device, n * key_size, false));
+            k_in = keys0.device_bytes();
+            k_out = keys1.device_bytes();
+            cuda::check(api.cuMemsetD8Async(cuda::CUdeviceptr(info.device_bytes()), 0, 32, stream), "cuMemsetD8Async(sort info)");
+        }
         void* info_p = info.device_bytes();
         void* args[] = {&x, &n, &info_p, &k_in};
         cuda::launch(fn("gpy_sort_analyze_" + tn), {stream_grid}, {kThreads}, 0, stream, args);
+        cuda::check(api.cuMemcpyDtoHAsync(flags, cuda::CUdeviceptr(info.device_bytes()), sizeof flags, stream), "cuMemcpyDtoHAsync(flags)");
+        cuda::check(api.cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
+    };
+    analyze(!values_only);
+    if (values_only && flags[3] == 0) {
+        sort_values_with_cub(device, type, cub_type, x, n, out_values, flags);
+        return;
     }
-    uint64_t flags[4] = {0, 0, 0, 0};
-    cuda::check(api.cuMemcpyDtoHAsync(flags, cuda::CUdeviceptr(info.device_bytes()), sizeof flags, stream), "cuMemcpyDtoHAsync(flags)");
-    cuda::check(api.cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
+    if (values_only) analyze(true);  // NaNs: keys after all
     const uint64_t varying = flags[0], negatives = flags[1], zeros = flags[2], nans = flags[3];
     // Zeros and NaNs sort as one key each, which forgets their bits and
     // order: the sorted values get them back by compacting x's own zeros and

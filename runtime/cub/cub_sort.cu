@@ -19,7 +19,42 @@ cudaError_t sort(bool pairs, void* temp, size_t* temp_bytes, void* keys0, void* 
     return e;
 }
 
+// Values of their own type in CUB's order (which puts -0.0 before +0.0 and
+// negative NaNs first: the caller sends no NaNs and rewrites the zeros).
+template <class K>
+cudaError_t sort_values(void* temp, size_t* temp_bytes, const void* in, void* out, void* alt, int n, int begin_bit, int end_bit,
+                        cudaStream_t stream, int* selector) {
+    if (alt) {  // in place: out (== in) and alt as CUB's double buffer
+        cub::DoubleBuffer<K> keys(static_cast<K*>(out), static_cast<K*>(alt));
+        cudaError_t e = cub::DeviceRadixSort::SortKeys(temp, *temp_bytes, keys, n, begin_bit, end_bit, stream);
+        *selector = keys.selector;
+        return e;
+    }
+    *selector = 0;
+    return cub::DeviceRadixSort::SortKeys(temp, *temp_bytes, static_cast<const K*>(in), static_cast<K*>(out), n, begin_bit, end_bit, stream);
+}
+
 }  // namespace
+
+// Sorts n values of `type` (0 float, 1 double, 2 int32, 3 uint32, 4 int64,
+// 5 uint64) on bits [begin_bit, end_bit) of CUB's keys: from `in` into
+// `out`, or (alt not null) in place in `out` with `alt` as scratch, then
+// *selector = 1 when the result is in alt. temp null: *temp_bytes = the
+// scratch needed. Returns a cudaError_t (0: success).
+extern "C" __attribute__((visibility("default"))) int gpy_cub_sort_values(int type, void* temp, size_t* temp_bytes, const void* in,
+                                                                         void* out, void* alt, int n, int begin_bit, int end_bit,
+                                                                         void* stream, int* selector) {
+    cudaStream_t s = static_cast<cudaStream_t>(stream);
+    switch (type) {
+        case 0: return sort_values<float>(temp, temp_bytes, in, out, alt, n, begin_bit, end_bit, s, selector);
+        case 1: return sort_values<double>(temp, temp_bytes, in, out, alt, n, begin_bit, end_bit, s, selector);
+        case 2: return sort_values<int>(temp, temp_bytes, in, out, alt, n, begin_bit, end_bit, s, selector);
+        case 3: return sort_values<unsigned>(temp, temp_bytes, in, out, alt, n, begin_bit, end_bit, s, selector);
+        case 4: return sort_values<long long>(temp, temp_bytes, in, out, alt, n, begin_bit, end_bit, s, selector);
+        case 5: return sort_values<unsigned long long>(temp, temp_bytes, in, out, alt, n, begin_bit, end_bit, s, selector);
+        default: return 1;  // cudaErrorInvalidValue
+    }
+}
 
 // Sorts n unsigned keys of key_bytes (4 or 8) bytes on bits [begin_bit,
 // end_bit), stably, with (pairs) unsigned values travelling with them,
