@@ -94,15 +94,19 @@ const char* kSortKernels = R"CUDA(
 #define GPY_SORT_MINB 3
 
 // out[0] |= the key bits that vary (key ^ the first key); out[1], out[2],
-// out[3] += how many elements are negative, zeros (+-0.0) and NaNs (floats).
+// out[3] += how many elements are negative, zeros (+-0.0) and NaNs (floats);
+// out[4] += how many are -0.0.
 // keys[i] = the key of x[i], for the first pass (keys may be null).
+template <class T> static __device__ __forceinline__ bool gpy_sign_bit(T) { return false; }
+template <> __device__ __forceinline__ bool gpy_sign_bit(float v) { return __float_as_uint(v) >> 31; }
+template <> __device__ __forceinline__ bool gpy_sign_bit(double v) { return (gpy_u64)__double_as_longlong(v) >> 63; }
 template <class T>
 static __device__ __forceinline__ void gpy_sort_analyze(const T* __restrict__ x, gpy_u64 n, gpy_u64* out, typename gpy_key<T>::K* __restrict__ keys) {
     typedef gpy_key<T> M;
     typedef typename M::K K;
     const K first = M::key(x[0]);
     K diff = 0;
-    unsigned neg = 0, zeros = 0, nans = 0;
+    unsigned neg = 0, zeros = 0, nans = 0, negzeros = 0;
     for (gpy_u64 i = blockIdx.x * (gpy_u64)blockDim.x + threadIdx.x; i < n; i += (gpy_u64)blockDim.x * gridDim.x) {
         const T v = x[i];
         const K k = M::key(v);
@@ -110,6 +114,7 @@ static __device__ __forceinline__ void gpy_sort_analyze(const T* __restrict__ x,
         diff |= k ^ first;
         if (M::special(v)) {
             zeros += v == T(0);
+            negzeros += v == T(0) && gpy_sign_bit<T>(v);
             nans += v != v;
         }
         neg += M::negative(v);
@@ -119,12 +124,14 @@ static __device__ __forceinline__ void gpy_sort_analyze(const T* __restrict__ x,
         neg += __shfl_xor_sync(0xffffffffu, neg, o);
         zeros += __shfl_xor_sync(0xffffffffu, zeros, o);
         nans += __shfl_xor_sync(0xffffffffu, nans, o);
+        negzeros += __shfl_xor_sync(0xffffffffu, negzeros, o);
     }
     if ((threadIdx.x & 31) == 0) {
         if (diff) atomicOr(out, (gpy_u64)diff);
         if (neg) atomicAdd(out + 1, (gpy_u64)neg);
         if (zeros) atomicAdd(out + 2, (gpy_u64)zeros);
         if (nans) atomicAdd(out + 3, (gpy_u64)nans);
+        if (negzeros) atomicAdd(out + 4, (gpy_u64)negzeros);
     }
 }
 
@@ -389,19 +396,18 @@ int cub_value_type(DeviceSearchType t) {
 }
 
 // One row of NaN-free values (flags: the analysis's varying key bits,
-// negatives, zeros) sorted by CUB as themselves, x to out (or in place):
-// no keys made or mapped back. CUB puts -0.0 before +0.0 where NumPy keeps
-// the zeros in input order: they are rewritten from x afterwards, as in
-// the key path. Its bits are the key bits that vary, except for floats
-// holding negatives or zeros, whose keys differ from CUB's (all bits then).
+// negatives, zeros, NaNs, -0.0s) sorted by CUB as themselves, x to out (or
+// in place): no keys made or mapped back. CUB's keys are gpy's but for
+// -0.0, which CUB puts before +0.0 where NumPy keeps the zeros in input
+// order: with a -0.0 the zeros are rewritten from x afterwards, as in the
+// key path, and CUB sorts all the bits (the varying bits are of gpy's keys).
 void sort_values_with_cub(int device, DeviceSearchType type, int cub_type, const void* x, uint64_t n, void* out, const uint64_t* flags) {
-    const uint64_t varying = flags[0], negatives = flags[1], zeros = flags[2];
+    const uint64_t varying = flags[0], negatives = flags[1], zeros = flags[4] ? flags[2] : 0;  // zeros to rewrite
     const size_t elem = device_type_size(type);
-    const bool is_float = type == DeviceSearchType::Float || type == DeviceSearchType::Double;
     cuda::CUstream stream = current_stream();
     const cuda::Api& api = cuda::api();
     int begin_bit = 0, end_bit = int(elem * 8);
-    if (!(is_float && (negatives || zeros))) {
+    if (!zeros) {
         if (varying == 0) {  // every element the same
             if (out != x) cuda::check(api.cuMemcpyDtoDAsync(cuda::CUdeviceptr(out), cuda::CUdeviceptr(x), n * elem, stream), "cuMemcpyDtoDAsync(sort)");
             note_device_work(device);
@@ -461,17 +467,17 @@ void sort_on_device(int device, DeviceSearchType type, const void* x, int64_t ro
     const int cub_type = cub_value_type(type);
     const bool values_only = rows == 1 && !out_index && out_values && cub_type >= 0 && n < (uint64_t(1) << 31) && cub_sort_values();
     BufferRef keys0, keys1;
-    BufferRef info(allocate_cuda_buffer(device, 32, true));
+    BufferRef info(allocate_cuda_buffer(device, 64, true));
     void* k_in = nullptr;
     void* k_out = nullptr;
-    uint64_t flags[4] = {0, 0, 0, 0};
+    uint64_t flags[5] = {0, 0, 0, 0, 0};
     auto analyze = [&](bool with_keys) {
         if (with_keys) {
             keys0 = BufferRef(allocate_cuda_buffer(device, n * key_size, false));
             keys1 = BufferRef(allocate_cuda_buffer(device, n * key_size, false));
             k_in = keys0.device_bytes();
             k_out = keys1.device_bytes();
-            cuda::check(api.cuMemsetD8Async(cuda::CUdeviceptr(info.device_bytes()), 0, 32, stream), "cuMemsetD8Async(sort info)");
+            cuda::check(api.cuMemsetD8Async(cuda::CUdeviceptr(info.device_bytes()), 0, 64, stream), "cuMemsetD8Async(sort info)");
         }
         void* info_p = info.device_bytes();
         void* args[] = {&x, &n, &info_p, &k_in};
