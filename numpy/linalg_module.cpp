@@ -695,6 +695,7 @@ bool eig_on_device(const Stack& st, bool vectors, std::vector<T>& wr, std::vecto
             if (k == 0) return false;
             throw std::logic_error("eig: the device solver stopped mid-stack");
         }
+        if (info < 0) throw std::logic_error("eig: cusolverDnXgeev rejected argument " + std::to_string(-info));
         if (info != 0) linalg_error("Eigenvalues did not converge");
     }
     const T* wh = reinterpret_cast<const T*>(arr(w)->buffer.host_read_bytes());

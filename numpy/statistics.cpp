@@ -259,7 +259,9 @@ std::unique_ptr<T[]> selected_row_elements(const Rows& r, DType t, const std::ve
     std::vector<int64_t> ranks(want.begin() + 1, want.end());  // distinct, each selected once
     std::sort(ranks.begin(), ranks.end());
     ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-    if (ranks.empty() || ranks.size() > 24) return nullptr;  // two passes of 12 ranks cost a third of a sort
+    // Beyond two groups of ranks (12 a group for 32-bit keys, 6 for 64-bit
+    // ones) the passes add up to a sort's cost.
+    if (ranks.empty() || ranks.size() > (sizeof(T) == 8 ? 12 : 24)) return nullptr;
     auto got = std::make_unique<T[]>(want.size() * size_t(r.rows));
     auto values = std::make_unique<T[]>(ranks.size());  // (not vector<T>: T may be bool)
     for (int64_t i = 0; i < r.rows; ++i) {
@@ -296,6 +298,7 @@ Value quantiles(Interp& in, const Value& x, const QuantileArgs& qa) {
     Method method = qa.method == Method::Linear && qa.q_integer ? Method::Lower : qa.method;
     // (Shared rows only on the device, where the select reads them in place.)
     ArrayObj* ao = arr.as<ArrayObj>();
+    materialize(ao);  // (a lazy input has no buffer to test yet)
     Rows r = gather_rows(in, arr, qa.axis, !qa.skip_nan && ao->buffer && ao->buffer->device == DeviceKind::CUDA);
     // (A tuple axis covering every axis is NumPy's 1-d path: r.kept is empty.)
     if (method == Method::Median && qa.skip_nan && is_float(t) && arr.as<ArrayObj>()->ndim() > 1 && qa.axis && !qa.axis->is_none() &&

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -35,21 +36,25 @@ void* load() {
     return nullptr;
 }
 
+std::atomic<bool> disabled{false};
+
 void* module() {
     static void* const lib = load();  // stays loaded for the process
-    return lib;
+    return disabled.load(std::memory_order_relaxed) ? nullptr : lib;
 }
 
 }  // namespace
 
 CubRadixSort cub_radix_sort() {
-    static const auto f = module() ? reinterpret_cast<CubRadixSort>(::dlsym(module(), "gpy_cub_radix_sort")) : nullptr;
-    return f;
+    void* lib = module();
+    return lib ? reinterpret_cast<CubRadixSort>(::dlsym(lib, "gpy_cub_radix_sort")) : nullptr;
 }
 
 CubSortValues cub_sort_values() {
-    static const auto f = module() ? reinterpret_cast<CubSortValues>(::dlsym(module(), "gpy_cub_sort_values")) : nullptr;
-    return f;
+    void* lib = module();
+    return lib ? reinterpret_cast<CubSortValues>(::dlsym(lib, "gpy_cub_sort_values")) : nullptr;
 }
+
+void disable_cub() { disabled.store(true, std::memory_order_relaxed); }
 
 }  // namespace gpy

@@ -21,5 +21,9 @@ using CubSortValues = int (*)(int type, void* temp, size_t* temp_bytes, const vo
 // environment also says null, to measure or test gpy's own sort).
 CubRadixSort cub_radix_sort();
 CubSortValues cub_sort_values();
+// After a failed sort (a GPU the module has no code for, a driver older
+// than its runtime): both entry points say null from then on, so sorts
+// take gpy's own passes.
+void disable_cub();
 
 }  // namespace gpy

@@ -71,13 +71,13 @@ static __device__ __forceinline__ void gpy_scatter(const int64_t* __restrict__ i
 }
 template <class E>
 static __device__ __forceinline__ void gpy_scatter_bits(const int64_t* __restrict__ idx, int64_t count, int64_t n, int64_t stride,
-                                                        char* __restrict__ dst, const E* __restrict__ src, unsigned* bits, gpy_u64* repeat) {
+                                                        char* __restrict__ dst, const E* __restrict__ src, unsigned* bits, unsigned* repeat) {
     for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
         const int64_t v = __ldg(idx + k);
         const int64_t j = v < 0 ? v + n : v;
         *(E*)(dst + j * stride) = src[k];
         const unsigned bit = 1u << (j & 31);
-        if (atomicOr(bits + (j >> 5), bit) & bit) *repeat = 1;
+        if (atomicOr(bits + (j >> 5), bit) & bit) *repeat = 1u;  // (device memory: many repeats cost no PCIe writes)
     }
 }
 // ufunc.at: x[j] = x[j] OP v[k] for each k in order. Integers with atomics
@@ -173,7 +173,7 @@ GPY_AT_RUNS(f32, float) GPY_AT_RUNS(f64, double)
     extern "C" __global__ void gpy_scatter_##N##_w64(const int64_t* idx, int64_t count, int64_t n, int64_t stride, char* dst, const E* src, const long long* winner, int u) { \
         gpy_scatter<E, long long>(idx, count, n, stride, dst, src, winner, u); \
     } \
-    extern "C" __global__ void gpy_scatter_bits_##N(const int64_t* idx, int64_t count, int64_t n, int64_t stride, char* dst, const E* src, unsigned* bits, gpy_u64* repeat) { \
+    extern "C" __global__ void gpy_scatter_bits_##N(const int64_t* idx, int64_t count, int64_t n, int64_t stride, char* dst, const E* src, unsigned* bits, unsigned* repeat) { \
         gpy_scatter_bits<E>(idx, count, n, stride, dst, src, bits, repeat); \
     }
 GPY_SCATTER(1, unsigned char) GPY_SCATTER(2, unsigned short) GPY_SCATTER(4, unsigned int) GPY_SCATTER(8, gpy_u64) GPY_SCATTER(16, gpy_b16)
@@ -244,15 +244,16 @@ int64_t scatter_on_device(int device, const int64_t* idx, int64_t count, char* d
     void* winner = nullptr;
     if (!uniform && count > 1) {
         const size_t words = size_t((n + 31) / 32);
-        BufferRef bits(allocate_cuda_buffer(device, words * 4, false));
-        cuda::check(cuda::api().cuMemsetD8Async(cuda::CUdeviceptr(bits.device_bytes()), 0, words * 4, stream), "cuMemsetD8Async(bits)");
-        uint64_t* repeat = bad_word();
-        *repeat = 0;
+        BufferRef bits(allocate_cuda_buffer(device, (words + 1) * 4, false));  // + the repeat flag
+        cuda::check(cuda::api().cuMemsetD8Async(cuda::CUdeviceptr(bits.device_bytes()), 0, (words + 1) * 4, stream), "cuMemsetD8Async(bits)");
         void* bits_p = bits.device_bytes();
-        void* write_args[] = {&idx, &count, &n, &stride, &dst, &src, &bits_p, &repeat};
+        void* repeat_p = bits.device_bytes() + words * 4;
+        void* write_args[] = {&idx, &count, &n, &stride, &dst, &src, &bits_p, &repeat_p};
         cuda::launch(fn("gpy_scatter_bits_" + std::to_string(elem)), {grid}, {block}, 0, stream, write_args);
+        unsigned repeat = 0;
+        cuda::check(cuda::api().cuMemcpyDtoHAsync(&repeat, cuda::CUdeviceptr(repeat_p), 4, stream), "cuMemcpyDtoHAsync(repeat)");
         cuda::check(cuda::api().cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
-        if (!*repeat) {
+        if (!repeat) {
             note_device_work(device);
             return count;
         }

@@ -382,6 +382,13 @@ std::string cuda_sort_source() { return std::string(kSortKeys) + kSortKernels; }
 
 namespace {
 
+// A CUB call failed before writing anything (it launches nothing it has no
+// code for): gpy's own passes from now on. False, for the callers.
+bool cub_failed() {
+    disable_cub();
+    return false;
+}
+
 // CUB's code for the values it sorts as they are (gpy_cub_sort_values), or -1.
 int cub_value_type(DeviceSearchType t) {
     switch (t) {
@@ -401,7 +408,7 @@ int cub_value_type(DeviceSearchType t) {
 // -0.0, which CUB puts before +0.0 where NumPy keeps the zeros in input
 // order: with a -0.0 the zeros are rewritten from x afterwards, as in the
 // key path, and CUB sorts all the bits (the varying bits are of gpy's keys).
-void sort_values_with_cub(int device, DeviceSearchType type, int cub_type, const void* x, uint64_t n, void* out, const uint64_t* flags) {
+bool sort_values_with_cub(int device, DeviceSearchType type, int cub_type, const void* x, uint64_t n, void* out, const uint64_t* flags) {
     const uint64_t varying = flags[0], negatives = flags[1], zeros = flags[4] ? flags[2] : 0;  // zeros to rewrite
     const size_t elem = device_type_size(type);
     cuda::CUstream stream = current_stream();
@@ -411,7 +418,7 @@ void sort_values_with_cub(int device, DeviceSearchType type, int cub_type, const
         if (varying == 0) {  // every element the same
             if (out != x) cuda::check(api.cuMemcpyDtoDAsync(cuda::CUdeviceptr(out), cuda::CUdeviceptr(x), n * elem, stream), "cuMemcpyDtoDAsync(sort)");
             note_device_work(device);
-            return;
+            return true;
         }
         begin_bit = __builtin_ctzll(varying);
         end_bit = 64 - __builtin_clzll(varying);
@@ -426,13 +433,10 @@ void sort_values_with_cub(int device, DeviceSearchType type, int cub_type, const
     void* alt = in_place && !zeros ? scratch.device_bytes() : nullptr;
     int selector = 0, count = int(n);
     size_t temp_bytes = 0;
-    auto call = [&](void* temp) {
-        if (int e = cub_sort_values()(cub_type, temp, &temp_bytes, x, dst, alt, count, begin_bit, end_bit, stream, &selector))
-            throw std::runtime_error("CUB's radix sort failed: cudaError_t " + std::to_string(e));
-    };
-    call(nullptr);
+    const CubSortValues sort = cub_sort_values();
+    if (sort(cub_type, nullptr, &temp_bytes, x, dst, alt, count, begin_bit, end_bit, stream, &selector) != 0) return cub_failed();
     BufferRef temp(allocate_cuda_buffer(device, std::max<size_t>(temp_bytes, 16), false));
-    call(temp.device_bytes());
+    if (sort(cub_type, temp.device_bytes(), &temp_bytes, x, dst, alt, count, begin_bit, end_bit, stream, &selector) != 0) return cub_failed();
     if (zeros) {
         char* o = static_cast<char*>(dst);
         select_on_device(device, x, elem, true, int64_t(n), x, elem, [&](int64_t) -> void* { return o + negatives * elem; }, MaskTest::Zero);
@@ -440,6 +444,7 @@ void sort_values_with_cub(int device, DeviceSearchType type, int cub_type, const
     void* result = alt && selector ? alt : dst;
     if (result != out) cuda::check(api.cuMemcpyDtoDAsync(cuda::CUdeviceptr(out), cuda::CUdeviceptr(result), n * elem, stream), "cuMemcpyDtoDAsync(sort)");
     note_device_work(device);
+    return true;
 }
 
 }  // namespace
@@ -486,11 +491,8 @@ void sort_on_device(int device, DeviceSearchType type, const void* x, int64_t ro
         cuda::check(api.cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
     };
     analyze(!values_only);
-    if (values_only && flags[3] == 0) {
-        sort_values_with_cub(device, type, cub_type, x, n, out_values, flags);
-        return;
-    }
-    if (values_only) analyze(true);  // NaNs: keys after all
+    if (values_only && flags[3] == 0 && sort_values_with_cub(device, type, cub_type, x, n, out_values, flags)) return;
+    if (values_only) analyze(true);  // NaNs (or CUB failed): keys after all
     const uint64_t varying = flags[0], negatives = flags[1], zeros = flags[2], nans = flags[3];
     // Zeros and NaNs sort as one key each, which forgets their bits and
     // order: the sorted values get them back by compacting x's own zeros and
@@ -523,7 +525,7 @@ void sort_on_device(int device, DeviceSearchType type, const void* x, int64_t ro
     void* totals_p = totals.device_bytes();
     // One row: CUB's onesweep sort (runtime/cub_sort.h) where its module
     // loads, over the bits that vary.
-    const CubRadixSort cub = rows == 1 && varying != 0 && n < (uint64_t(1) << 31) ? cub_radix_sort() : nullptr;
+    CubRadixSort cub = rows == 1 && varying != 0 && n < (uint64_t(1) << 31) ? cub_radix_sort() : nullptr;
     // Keys alone, one row: the last pass writes the values themselves.
     int last_shift = -1;
     for (int shift = 0; shift < int(key_size * 8); shift += 8)
@@ -558,15 +560,17 @@ void sort_on_device(int device, DeviceSearchType type, const void* x, int64_t ro
         size_t temp_bytes = 0;
         auto* v0 = static_cast<unsigned*>(i_out);
         auto* v1 = static_cast<unsigned*>(i_spare);
-        auto call = [&](void* temp) {
-            if (int e = cub(int(key_size), by_index, temp, &temp_bytes, k_in, k_out, v0, v1, count, begin_bit, end_bit, stream, &selector))
-                throw std::runtime_error("CUB's radix sort failed: cudaError_t " + std::to_string(e));
-        };
-        call(nullptr);
+        bool ok = cub(int(key_size), by_index, nullptr, &temp_bytes, k_in, k_out, v0, v1, count, begin_bit, end_bit, stream, &selector) == 0;
         BufferRef temp(allocate_cuda_buffer(device, std::max<size_t>(temp_bytes, 16), false));
-        call(temp.device_bytes());
-        if (selector) std::swap(k_in, k_out);
-        if (by_index) i_in = selector ? i_spare : i_out;
+        ok = ok && cub(int(key_size), by_index, temp.device_bytes(), &temp_bytes, k_in, k_out, v0, v1, count, begin_bit, end_bit, stream,
+                       &selector) == 0;
+        if (!ok) {
+            cub = nullptr;  // the keys are untouched: gpy's passes below
+            cub_failed();
+        } else {
+            if (selector) std::swap(k_in, k_out);
+            if (by_index) i_in = selector ? i_spare : i_out;
+        }
     }
     // Least significant first: the key's digits that vary, then the row's.
     for (int shift = 0; !cub && shift < int(key_size * 8); shift += 8)

@@ -19,8 +19,9 @@ cudaError_t sort(bool pairs, void* temp, size_t* temp_bytes, void* keys0, void* 
     return e;
 }
 
-// Values of their own type in CUB's order (which puts -0.0 before +0.0 and
-// negative NaNs first: the caller sends no NaNs and rewrites the zeros).
+// Values of their own type in CUB's order (which may put -0.0 before +0.0,
+// and puts negative NaNs first: the caller sends no NaNs and, when a -0.0 is
+// there, rewrites the zeros).
 template <class K>
 cudaError_t sort_values(void* temp, size_t* temp_bytes, const void* in, void* out, void* alt, int n, int begin_bit, int end_bit,
                         cudaStream_t stream, int* selector) {
