@@ -104,7 +104,7 @@ static __device__ __forceinline__ void gpy_at_atomic(const int64_t* __restrict__
     }
 }
 // targets[k] = idx[k] made non-negative (-1 and n - 1 are one element: the
-// runs are of targets, sorted).
+// runs are of targets, sorted); targets may be null (only the check).
 // Also sets *unsorted when some target is below the one before it (sorted
 // targets, CSR rows or grouped labels, need no sort: their runs are in place).
 extern "C" __global__ void gpy_at_targets(const int64_t* __restrict__ idx, int64_t count, int64_t n, int64_t* __restrict__ targets,
@@ -112,7 +112,7 @@ extern "C" __global__ void gpy_at_targets(const int64_t* __restrict__ idx, int64
     for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
         const int64_t i = idx[k];
         const int64_t t = i < 0 ? i + n : i;
-        targets[k] = t;
+        if (targets) targets[k] = t;
         if (k > 0) {
             const int64_t p = idx[k - 1];
             if ((p < 0 ? p + n : p) > t) *unsorted = 1;
@@ -121,20 +121,23 @@ extern "C" __global__ void gpy_at_targets(const int64_t* __restrict__ idx, int64
 }
 template <class T>
 static __device__ __forceinline__ void gpy_at_runs(const int64_t* __restrict__ targets, const int64_t* __restrict__ perm, int64_t count,
-                                                   int64_t stride, char* dst, const T* __restrict__ v, int uniform) {
-    // perm null: the targets are sorted already (the identity permutation).
+                                                   int64_t n, int64_t stride, char* dst, const T* __restrict__ v, int uniform) {
+    // perm null: the targets are sorted already (the identity permutation),
+    // and may be the indices themselves (negative ones made so here).
+    #define GPY_AT_TARGET(m) (targets[m] < 0 ? targets[m] + n : targets[m])
     for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)blockDim.x * gridDim.x) {
-        const int64_t j = targets[perm ? perm[k] : k];
-        if (k > 0 && targets[perm ? perm[k - 1] : k - 1] == j) continue;  // not the first of its run
+        const int64_t j = GPY_AT_TARGET(perm ? perm[k] : k);
+        if (k > 0 && GPY_AT_TARGET(perm ? perm[k - 1] : k - 1) == j) continue;  // not the first of its run
         T* p = (T*)(dst + j * stride);
         T acc = *p;
         for (int64_t m = k; m < count; ++m) {
             const int64_t pm = perm ? perm[m] : m;
-            if (targets[pm] != j) break;
+            if (GPY_AT_TARGET(pm) != j) break;
             acc += uniform ? v[0] : v[pm];
         }
         *p = acc;
     }
+    #undef GPY_AT_TARGET
 }
 // Few targets (bincount's bins): each block applies its share to a copy in
 // shared memory first, then once per target to x (global atomics on a few
@@ -162,8 +165,8 @@ static __device__ __forceinline__ void gpy_at_shared(const int64_t* __restrict__
         gpy_at_shared<T>(idx, count, n, stride, dst, v, u, op); }
 GPY_AT_ATOMIC(i32, int) GPY_AT_ATOMIC(u32, unsigned int) GPY_AT_ATOMIC(i64, long long) GPY_AT_ATOMIC(u64, gpy_u64)
 #define GPY_AT_RUNS(TN, T) \
-    extern "C" __global__ void gpy_at_runs_##TN(const int64_t* targets, const int64_t* perm, int64_t count, int64_t stride, char* dst, const T* v, int u) { \
-        gpy_at_runs<T>(targets, perm, count, stride, dst, v, u); }
+    extern "C" __global__ void gpy_at_runs_##TN(const int64_t* targets, const int64_t* perm, int64_t count, int64_t n, int64_t stride, char* dst, const T* v, int u) { \
+        gpy_at_runs<T>(targets, perm, count, n, stride, dst, v, u); }
 GPY_AT_RUNS(f32, float) GPY_AT_RUNS(f64, double)
 
 #define GPY_SCATTER(N, E) \
@@ -282,17 +285,28 @@ int64_t ufunc_at_on_device(int device, int op, DeviceSearchType type, const int6
     if (int64_t bad = first_bad_index(fn("gpy_scatter_check_w64"), grid, stream, idx, count, n, nullptr); bad < count) return bad;
     int u = uniform;
     if (type == DeviceSearchType::Float || type == DeviceSearchType::Double) {
-        BufferRef perm(allocate_cuda_buffer(device, size_t(count) * 8, false)), targets(allocate_cuda_buffer(device, size_t(count) * 8, false));
-        int64_t* perm_p = reinterpret_cast<int64_t*>(perm.device_bytes());
-        int64_t* targets_p = reinterpret_cast<int64_t*>(targets.device_bytes());
+        // Sorted targets (CSR rows) are read as the indices themselves; others
+        // are made non-negative and sorted, stably (NumPy's order in a run).
+        BufferRef perm, targets;
+        const int64_t* targets_p = idx;
+        int64_t* perm_p = nullptr;
         uint64_t* unsorted = bad_word();
         *unsorted = 0;
-        void* target_args[] = {&idx, &count, &n, &targets_p, &unsorted};
-        cuda::launch(fn("gpy_at_targets"), {grid}, {block}, 0, stream, target_args);
+        int64_t* no_targets = nullptr;
+        void* check_args[] = {&idx, &count, &n, &no_targets, &unsorted};
+        cuda::launch(fn("gpy_at_targets"), {grid}, {block}, 0, stream, check_args);
         cuda::check(cuda::api().cuStreamSynchronize(stream), "cuStreamSynchronize(stream)");
-        if (*unsorted) sort_on_device(device, DeviceSearchType::Int64, targets_p, 1, count, nullptr, perm_p);  // stable: NumPy's order in a run
-        else perm_p = nullptr;
-        void* args[] = {&targets_p, &perm_p, &count, &stride, &dst, const_cast<void**>(&values), &u};
+        if (*unsorted) {
+            perm = BufferRef(allocate_cuda_buffer(device, size_t(count) * 8, false));
+            targets = BufferRef(allocate_cuda_buffer(device, size_t(count) * 8, false));
+            perm_p = reinterpret_cast<int64_t*>(perm.device_bytes());
+            int64_t* made = reinterpret_cast<int64_t*>(targets.device_bytes());
+            void* target_args[] = {&idx, &count, &n, &made, &unsorted};
+            cuda::launch(fn("gpy_at_targets"), {grid}, {block}, 0, stream, target_args);
+            sort_on_device(device, DeviceSearchType::Int64, made, 1, count, nullptr, perm_p);
+            targets_p = made;
+        }
+        void* args[] = {&targets_p, &perm_p, &count, &n, &stride, &dst, const_cast<void**>(&values), &u};
         cuda::launch(fn(type == DeviceSearchType::Float ? "gpy_at_runs_f32" : "gpy_at_runs_f64"), {grid}, {block}, 0, stream, args);
     } else {
         const char* tn = type == DeviceSearchType::Int32 ? "i32" : type == DeviceSearchType::UInt32 ? "u32" : type == DeviceSearchType::Int64 ? "i64" : "u64";
