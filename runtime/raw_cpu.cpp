@@ -3,6 +3,7 @@
 // kernel, compiled by the CPU JIT (cached like generated kernels), and blocks
 // handed to the thread pool.
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -60,7 +61,9 @@ std::string rewrite_dynamic_shared(const std::string& code) {
 // `extern "C"` on its line, or inside an `extern "C" {` block (by brace depth).
 bool extern_c_kernel(const std::string& code, const std::string& name) {
     if (name.empty() || !std::regex_match(name, std::regex(R"([A-Za-z_]\w*)"))) return false;
-    const std::regex decl("__global__\\s+(?:__launch_bounds__\\s*\\([^)]*\\)\\s*)?void\\s+" + name + "\\s*\\(");
+    // (__launch_bounds__ before or after `void`: CUDA's guide writes it after.)
+    const std::regex decl("__global__\\s+(?:__launch_bounds__\\s*\\([^)]*\\)\\s*)?void\\s+(?:__launch_bounds__\\s*\\([^)]*\\)\\s*)?" + name +
+                          "\\s*\\(");
     for (auto it = std::sregex_iterator(code.begin(), code.end(), decl); it != std::sregex_iterator(); ++it) {
         const size_t at = size_t(it->position());
         const size_t line = code.rfind('\n', at);
@@ -85,7 +88,8 @@ bool extern_c_kernel(const std::string& code, const std::string& name) {
 // __global__ functions, and `expr`.
 std::vector<std::string> module_kernels(const RawSource& s, const std::string& expr) {
     std::vector<std::string> names = s.name_expressions;
-    static const std::regex global(R"(extern\s+"C"\s+__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(\w+)\s*\()");
+    static const std::regex global(
+        R"(extern\s+"C"\s+__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\()");
     for (auto it = std::sregex_iterator(s.code.begin(), s.code.end(), global); it != std::sregex_iterator(); ++it)
         names.push_back((*it)[1].str());
     if (std::find(names.begin(), names.end(), expr) == names.end()) names.push_back(expr);
@@ -95,8 +99,75 @@ std::vector<std::string> module_kernels(const RawSource& s, const std::string& e
     return unique;
 }
 
-std::string module_source(const RawSource& s, const std::vector<std::string>& kernels) {
-    std::string src = kRawCpuPrelude;
+// The code with each __global__ function's body wrapped in
+// GPY_SERIAL_BEGIN ... GPY_SERIAL_END (runtime/raw_cpu_prelude.h), on the
+// same lines (errors keep their line numbers). Strings, characters and
+// comments are skipped; a declaration without a body is left alone.
+std::string wrap_kernel_bodies(const std::string& code) {
+    const size_t n = code.size();
+    // The position after the token or literal starting at i (i itself for
+    // other characters): comments, strings and character literals skipped.
+    auto skip = [&](size_t i) {
+        if (code.compare(i, 2, "//") == 0) return std::min(n, code.find('\n', i) == std::string::npos ? n : code.find('\n', i));
+        if (code.compare(i, 2, "/*") == 0) return code.find("*/", i + 2) == std::string::npos ? n : code.find("*/", i + 2) + 2;
+        if (code[i] == '"' || code[i] == '\'') {
+            const char q = code[i];
+            for (size_t j = i + 1; j < n; ++j) {
+                if (code[j] == '\\') ++j;
+                else if (code[j] == q) return j + 1;
+            }
+            return n;
+        }
+        return i;
+    };
+    // The position of the bracket closing the one at `open`, or npos.
+    auto closing = [&](size_t open) {
+        const char o = code[open], c = o == '(' ? ')' : '}';
+        int depth = 0;
+        for (size_t i = open; i < n;) {
+            if (size_t j = skip(i); j != i) {
+                i = j;
+                continue;
+            }
+            if (code[i] == o) ++depth;
+            else if (code[i] == c && --depth == 0) return i;
+            ++i;
+        }
+        return std::string::npos;
+    };
+    std::string out;
+    size_t copied = 0;
+    for (size_t i = 0; i < n;) {
+        if (size_t j = skip(i); j != i) {
+            i = j;
+            continue;
+        }
+        if (code.compare(i, 10, "__global__") != 0 || (i > 0 && (std::isalnum((unsigned char)code[i - 1]) || code[i - 1] == '_'))) {
+            ++i;
+            continue;
+        }
+        size_t paren = code.find('(', i);
+        size_t close = paren == std::string::npos ? paren : closing(paren);
+        if (close == std::string::npos) break;
+        size_t body = close + 1;
+        while (body < n && code[body] != '{' && code[body] != ';') ++body;
+        if (body >= n || code[body] == ';') {
+            i = body;
+            continue;
+        }
+        size_t end = closing(body);
+        if (end == std::string::npos) break;
+        out += code.substr(copied, body + 1 - copied) + " GPY_SERIAL_BEGIN ";
+        out += code.substr(body + 1, end - body - 1) + " GPY_SERIAL_END ";
+        copied = end;
+        i = end;
+    }
+    return out + code.substr(copied);
+}
+
+std::string module_source(const RawSource& s, const std::vector<std::string>& kernels, bool serial_loop) {
+    std::string src = serial_loop ? "#define GPY_SERIAL_LOOP 1\n" : "";
+    src += kRawCpuPrelude;
     src += kUserMathPrelude;
     // NVRTC's -D options, which the source may test.
     for (size_t i = 0; i < s.options.size(); ++i) {
@@ -109,7 +180,7 @@ std::string module_source(const RawSource& s, const std::vector<std::string>& ke
         src += "#define " + (eq == std::string::npos ? d + " 1" : d.substr(0, eq) + " " + d.substr(eq + 1)) + "\n";
     }
     src += "#line 1 \"" + s.file + "\"\n";
-    src += rewrite_dynamic_shared(s.code);
+    src += serial_loop ? wrap_kernel_bodies(rewrite_dynamic_shared(s.code)) : rewrite_dynamic_shared(s.code);
     src += "\n#line 1 \"<gpy kernel entry points>\"\n";
     for (size_t k = 0; k < kernels.size(); ++k) {
         const std::string K = std::to_string(k), E = kernels[k];
@@ -213,12 +284,28 @@ std::shared_ptr<RawFunction> cpu_raw_function(const RawSource& s, const std::str
                              "' in the module; C++ kernels and templates need name_expressions)");
     const std::vector<std::string> kernels = module_kernels(s, expr);
     const size_t k = size_t(std::find(kernels.begin(), kernels.end(), expr) - kernels.begin());
-    const std::string source = module_source(s, kernels);
+    static const char* const barriers[] = {"__syncthreads", "__syncwarp", "__shfl", "__ballot_sync", "__any_sync", "__all_sync", nullptr};
+    const bool fibers = mentions(s.code, barriers);
     auto f = std::make_shared<CpuRawFunction>();
     SigFn sig = nullptr;
-    try {
+    auto load = [&](bool serial_loop) {
+        const std::string source = module_source(s, kernels, serial_loop);
         f->run = reinterpret_cast<RunFn>(CpuJit::instance().lookup(source, "gpy_raw_run_" + std::to_string(k), cache_dir));
         sig = reinterpret_cast<SigFn>(CpuJit::instance().lookup(source, "gpy_raw_sig_" + std::to_string(k), cache_dir));
+    };
+    try {
+        // Barrier-free kernels loop over their threads inside (vectorisable);
+        // if that does not compile (a __device__ function reading threadIdx,
+        // say), as written, a call a thread.
+        bool looped = false;
+        if (!fibers) {
+            try {
+                load(true);
+                looped = true;
+            } catch (const JitError&) {
+            }
+        }
+        if (!looped) load(false);
     } catch (const JitError& e) {
         throw RawCompileError(e.what(), e.compiler_log);
     }
@@ -230,9 +317,8 @@ std::shared_ptr<RawFunction> cpu_raw_function(const RawSource& s, const std::str
         params.push_back(RawParam{bool(c & (1 << 28)), bool(c & (1 << 29)), char(c & 0xff), (c >> 8) & 0xfffff});
     }
     f->params = std::move(params);
-    static const char* const barriers[] = {"__syncthreads", "__syncwarp", "__shfl", "__ballot_sync", "__any_sync", "__all_sync", nullptr};
     static const char* const statics[] = {"__shared__", nullptr};
-    f->fibers = mentions(s.code, barriers);
+    f->fibers = fibers;
     f->serial = f->fibers || mentions(s.code, statics);
     f->attributes = {{"max_threads_per_block", 1024}, {"shared_size_bytes", 0},  {"const_size_bytes", 0},
                      {"local_size_bytes", 0},         {"num_regs", 0},           {"ptx_version", 0},

@@ -113,6 +113,10 @@ static void serial_entry() {
     void** args = b->args;
     for (unsigned long k = b->first; k < b->end && !__atomic_load_n(b->stop, __ATOMIC_RELAXED); ++k) {
         set_block(t, k);
+#ifdef GPY_SERIAL_LOOP
+        Body(args);  // the kernel loops over its block's threads itself (GPY_SERIAL_BEGIN)
+        continue;
+#endif
         unsigned i = 0;
         for (unsigned z = 0; z < t->bdim.z; ++z)
             for (unsigned y = 0; y < t->bdim.y; ++y)
@@ -424,6 +428,36 @@ GPY_INLINE unsigned atomicDec(unsigned* p, unsigned limit) {
     while (!__atomic_compare_exchange_n(p, &old, want, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
     return old;
 }
+#ifdef GPY_SERIAL_LOOP
+// A kernel without barriers or shared memory (runtime/raw_cpu.cpp wraps each
+// __global__ body in GPY_SERIAL_BEGIN/END): the loop over the block's
+// threads runs inside the kernel, threadIdx a local and the block's ids
+// loaded once, so Clang sees a plain loop it can vectorise (read through
+// the thread's state, which the user's pointers might alias, nothing stayed
+// loop-invariant). The body is a lambda: its `return` ends one thread.
+#undef threadIdx
+#undef blockIdx
+#undef blockDim
+#undef gridDim
+#define threadIdx gpy_tid
+#define blockIdx gpy_bid
+#define blockDim gpy_bdim
+#define gridDim gpy_gdim
+#define GPY_SERIAL_BEGIN                                                                                 \
+    {                                                                                                    \
+        const ::gpy_emu::Thread* gpy_state = ::gpy_emu::self();                                          \
+        const uint3 gpy_bid = gpy_state->bid;                                                            \
+        const dim3 gpy_bdim = gpy_state->bdim, gpy_gdim = gpy_state->gdim;                               \
+        for (unsigned gpy_z = 0; gpy_z < gpy_bdim.z; ++gpy_z)                                             \
+            for (unsigned gpy_y = 0; gpy_y < gpy_bdim.y; ++gpy_y)                                         \
+                for (unsigned gpy_x = 0; gpy_x < gpy_bdim.x; ++gpy_x) {                                   \
+                    const uint3 gpy_tid{gpy_x, gpy_y, gpy_z};                                            \
+                    [&]() __attribute__((always_inline)) -> void {
+#define GPY_SERIAL_END \
+                    }();   \
+                }          \
+    }
+#endif
 )PRELUDE";
 
 }  // namespace gpy
