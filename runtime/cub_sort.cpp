@@ -38,21 +38,22 @@ void* load() {
 
 std::atomic<bool> disabled{false};
 
-void* module() {
+// The module's symbol, looked up once (null without the module).
+void* symbol(const char* name) {
     static void* const lib = load();  // stays loaded for the process
-    return disabled.load(std::memory_order_relaxed) ? nullptr : lib;
+    return lib ? ::dlsym(lib, name) : nullptr;
 }
 
 }  // namespace
 
 CubRadixSort cub_radix_sort() {
-    void* lib = module();
-    return lib ? reinterpret_cast<CubRadixSort>(::dlsym(lib, "gpy_cub_radix_sort")) : nullptr;
+    static const auto f = reinterpret_cast<CubRadixSort>(symbol("gpy_cub_radix_sort"));
+    return disabled.load(std::memory_order_relaxed) ? nullptr : f;
 }
 
 CubSortValues cub_sort_values() {
-    void* lib = module();
-    return lib ? reinterpret_cast<CubSortValues>(::dlsym(lib, "gpy_cub_sort_values")) : nullptr;
+    static const auto f = reinterpret_cast<CubSortValues>(symbol("gpy_cub_sort_values"));
+    return disabled.load(std::memory_order_relaxed) ? nullptr : f;
 }
 
 void disable_cub() { disabled.store(true, std::memory_order_relaxed); }

@@ -25,9 +25,6 @@ constexpr int kState = 48;       // [0,12) prefixes, [12,24) ranks left, [24] fl
 // rank (no prefix yet): counted once, kept for each group of ranks.
 const char* kKthKernels = R"CUDA(
 #define GPY_KTH_MAX 12
-template <class T> __device__ __forceinline__ bool gpy_negative_zero(T) { return false; }
-template <> __device__ __forceinline__ bool gpy_negative_zero(float v) { return v == 0.0f && (__float_as_uint(v) >> 31); }
-template <> __device__ __forceinline__ bool gpy_negative_zero(double v) { return v == 0.0 && ((gpy_u64)__double_as_longlong(v) >> 63); }
 
 struct gpy_kth_ranks { gpy_u64 k[GPY_KTH_MAX]; };
 extern "C" __global__ void gpy_kth_init(gpy_u64* st, gpy_kth_ranks ranks) {
@@ -60,7 +57,7 @@ static __device__ __forceinline__ void gpy_kth_count(const T* __restrict__ x, gp
         const unsigned d = (unsigned)(k >> shift) & (unsigned)(nb - 1);
         if (first) {
             if (gpy_key<T>::special(v)) {
-                negzero |= gpy_negative_zero<T>(v);
+                negzero |= v == T(0) && gpy_sign_bit<T>(v);  // (gpy_sign_bit: the sort's keys text)
                 nan |= v != v;
             }
             atomicAdd(&gpy_kth_h[d], 1u);

@@ -81,6 +81,10 @@ template <> struct gpy_key<double> {
     }
 };
 
+// The sign bit of floats (-0.0 has it: v < 0 does not say so); false for integers.
+template <class T> static __device__ __forceinline__ bool gpy_sign_bit(T) { return false; }
+template <> __device__ __forceinline__ bool gpy_sign_bit(float v) { return __float_as_uint(v) >> 31; }
+template <> __device__ __forceinline__ bool gpy_sign_bit(double v) { return (gpy_u64)__double_as_longlong(v) >> 63; }
 )CUDA";
 
 const char* kSortKernels = R"CUDA(
@@ -97,9 +101,6 @@ const char* kSortKernels = R"CUDA(
 // out[3] += how many elements are negative, zeros (+-0.0) and NaNs (floats);
 // out[4] += how many are -0.0.
 // keys[i] = the key of x[i], for the first pass (keys may be null).
-template <class T> static __device__ __forceinline__ bool gpy_sign_bit(T) { return false; }
-template <> __device__ __forceinline__ bool gpy_sign_bit(float v) { return __float_as_uint(v) >> 31; }
-template <> __device__ __forceinline__ bool gpy_sign_bit(double v) { return (gpy_u64)__double_as_longlong(v) >> 63; }
 template <class T>
 static __device__ __forceinline__ void gpy_sort_analyze(const T* __restrict__ x, gpy_u64 n, gpy_u64* out, typename gpy_key<T>::K* __restrict__ keys) {
     typedef gpy_key<T> M;
