@@ -107,9 +107,23 @@ Value device_exit(Interp&, CallArgs& a) {
     return Value::boolean(false);
 }
 
+// (free, total) bytes of device `id` (cuMemGetInfo, asked in its context,
+// the current device's made current again after).
+Value mem_info_tuple(int64_t id) {
+    cuda::Device& d = checked_device(id);
+    size_t free_bytes = 0, total_bytes = 0;
+    cuda_call([&] {
+        d.make_current();
+        GPY_CU(cuMemGetInfo(&free_bytes, &total_bytes));
+        if (cuda_backend_active()) cuda::device(array_device_index()).make_current();
+    });
+    return make_tuple({Value::integer(int64_t(free_bytes)), Value::integer(int64_t(total_bytes))});
+}
+
 Value device_getattr(Interp&, const Value& v, const std::string& name) {
     auto* d = v.as<DeviceObj>();
     if (name == "id") return Value::integer(d->id);
+    if (name == "mem_info") return mem_info_tuple(d->id);
     if (name == "compute_capability") {
         cuda::Device& dev = checked_device(d->id);
         return make_str(std::to_string(dev.cc_major) + std::to_string(dev.cc_minor));
@@ -295,6 +309,27 @@ Value get_device_properties(Interp& in, CallArgs& a) {
     return r;
 }
 
+// np.cuda.runtime: CuPy's cupy.cuda.runtime names scripts use most.
+Value runtime_mem_get_info(Interp&, CallArgs&) { return mem_info_tuple(cuda_backend_active() ? array_device_index() : 0); }
+Value runtime_get_device(Interp&, CallArgs&) {
+    if (!cuda_backend_active()) checked_device(0);  // raises without a device
+    return Value::integer(cuda_backend_active() ? array_device_index() : 0);
+}
+Value runtime_device_synchronize(Interp&, CallArgs&) {
+    materialize_all_pending();
+    wait_for_device_work();
+    if (cuda_backend_active()) checked_device(array_device_index()).synchronize();
+    return Value::none();
+}
+
+const FunctionSpec kRuntimeFunctions[] = {
+    {"getDeviceCount", device_count_fn, "getDeviceCount()", "Number of CUDA devices."},
+    {"getDevice", runtime_get_device, "getDevice()", "The current device's id."},
+    {"memGetInfo", runtime_mem_get_info, "memGetInfo()", "(free, total) bytes of the current device."},
+    {"deviceSynchronize", runtime_device_synchronize, "deviceSynchronize()", "Waits until the current device has finished its work."},
+    {"getDeviceProperties", get_device_properties, "getDeviceProperties(device)", "name, totalGlobalMem, multiProcessorCount, major, minor."},
+};
+
 void install_types() {
     if (g_device_type) return;
     g_device_type = new TypeObject("cupy.cuda.Device", nullptr, OK::Other);
@@ -394,6 +429,10 @@ void add_cuda_functions(Interp&, ModuleObj* m) {
     pinned->doc = "PinnedMemoryPool(): the pinned host memory pool (the one the host mirrors of device arrays use).";
     pinned->construct = pinned_pool_construct;
     cuda->set("PinnedMemoryPool", Value::object(pinned));
+    auto* runtime = new ModuleObj("numpy.cuda.runtime");
+    runtime->doc = "CuPy's cupy.cuda.runtime: device count, current device, memory info.";
+    add_functions(runtime, kRuntimeFunctions);
+    cuda->set("runtime", Value::object(runtime));
     m->set("cuda", Value::object(cuda));
 }
 

@@ -189,11 +189,21 @@ void pack(RawKernelObj* k, const RawFunction& f, const Value* args, size_t n, Pa
     }
 }
 
+// Records the launching statement's file:line in `f` (a GPU fault's message
+// names it), remade only when the statement changes.
+void note_launch_site(RawFunction& f) {
+    const Stmt* s = t_current_statement;
+    if (s == f.site_key) return;
+    f.site_key = s;
+    f.site = s && s->span.file ? s->span.file->name + ":" + std::to_string(s->span.line()) : std::string();
+}
+
 void launch(Interp&, RawKernelObj* k, RawDims grid, RawDims block, int64_t shared, const Value* args, size_t n) {
     if (shared < 0) raise(types::ValueError, "shared_mem must be non-negative");
     RawFunction& f = function_of(k);
     Packed packed;
     pack(k, f, args, n, packed);
+    note_launch_site(f);
     try {
         array_backend()->raw_launch(f, grid, block, size_t(shared), packed.pointers);
     } catch (const RawLaunchError& e) {
@@ -485,6 +495,7 @@ Value make_raw_kernel_object(std::shared_ptr<RawSource> source, std::string name
 void launch_packed(const Value& kernel, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args) {
     RawKernelObj* k = self_kernel(kernel);
     RawFunction& f = function_of(k);
+    note_launch_site(f);
     try {
         array_backend()->raw_launch(f, grid, block, shared_bytes, args);
     } catch (const RawLaunchError& e) {

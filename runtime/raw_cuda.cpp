@@ -105,9 +105,12 @@ void cuda_raw_launch(RawFunction& fn, RawDims grid, RawDims block, size_t shared
     cuda::device(f.device).make_current();
     // The fault message's hint: set when this thread launches another kernel than last time.
     static thread_local const CudaRawFunction* last = nullptr;
-    if (last != &f) {
-        cuda::set_fault_hint("the last user kernel launched was '" + f.name + "' (CUDA reports a fault at a later call)");
+    static thread_local const void* last_site = nullptr;
+    if (last != &f || last_site != f.site_key) {
+        cuda::set_fault_hint("the last user kernel launched was '" + f.name + "'" + (f.site.empty() ? "" : ", at " + f.site) +
+                             " (CUDA reports a fault at a later call)");
         last = &f;
+        last_site = f.site_key;
     }
     cuda::launch(f.fn, cuda::Dim3{grid.x, grid.y, grid.z}, cuda::Dim3{block.x, block.y, block.z}, unsigned(shared_bytes),
                  current_stream(), args);

@@ -47,6 +47,10 @@ struct RawFunction {
     // const_size_bytes, local_size_bytes, ptx_version, binary_version,
     // max_dynamic_shared_size_bytes, ...
     std::map<std::string, int> attributes;
+    // Where the script launches it ("file.gpy:12"), for a GPU fault's
+    // message; `site_key` (the launching statement) says when to remake it.
+    std::string site;
+    const void* site_key = nullptr;
 };
 
 struct RawDims {

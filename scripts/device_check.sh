@@ -3,6 +3,7 @@
 # root there, with a stripped Release build in dist/ (scripts/make_dist.sh
 # here; dist/ is git-ignored, carried by the tool). Logs go to $OUT.
 #   bash scripts/device_check.sh [unit] [tests] [corpus] [bench] [sweep] [sum] [ops] [programs] [kernels]
+#                                [shared] [memcheck] [racecheck]
 # With no arguments: unit tests corpus bench.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -43,6 +44,10 @@ for step in "${steps[@]}"; do
     kernels)  # issue 23: the user-kernel tests on the GPU, then bench/gpu/user_kernels.gpy against CuPy
       { GPY_BACKEND=cuda python3 tests/run_script_tests.py --gpy dist/gpy -v --exclude _cpu.gpy tests/lang/numpy/user_kernels
         dist/gpy bench/gpu/user_kernels.gpy 20; python3 bench/gpu/user_kernels.gpy 20 cupy; } 2>&1 | tee "$OUT/kernels.log" ;;
+    shared)  # two processes on one GPU; --device 1 where there are two GPUs; a kernel's fault
+      { python3 tests/gpu/shared_gpu.py --gpy dist/gpy; python3 tests/gpu/fault.py --gpy dist/gpy; } 2>&1 | tee "$OUT/shared.log" ;;
+    memcheck|racecheck)  # compute-sanitizer over the unit [gpu] cases and every script test
+      GPY_GPU_TEST_LOGS="$OUT/san" GPY_SANITIZER_TOOL="$step" bash tests/gpu/sanitize.sh dist "${GPY_SANITIZE_FILTER:-}" 2>&1 | tee "$OUT/$step.log" ;;
     *) echo "unknown step $step" ;;
   esac
 done

@@ -13,6 +13,8 @@ Expectation comments inside a test file (see tests/README.md):
     # args: a b c                        (first line only) command-line arguments
     # exit: 3                            expected exit status (default 0)
     # gpy-only                           skip this file in --python mode
+    # alone                              run after the others, with nothing
+                                         beside it (it fills the GPU's memory)
 
 Modes:
   --gpy PATH  run each file as `PATH FILE ARGS...` and check everything.
@@ -48,6 +50,7 @@ RE_EXPECT = re.compile(r"#\s*expect:(.*)$")
 RE_ARGS = re.compile(r"^\s*#\s*args:(.*)$")
 RE_EXIT = re.compile(r"#\s*exit:\s*(-?\d+)\s*$")
 RE_GPY_ONLY = re.compile(r"#\s*gpy-only\b")
+RE_ALONE = re.compile(r"^#\s*alone\s*$", re.M)
 
 # `FILE:LINE:COL: error: MESSAGE`
 RE_DIAG = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.*)$")
@@ -348,8 +351,13 @@ def main():
             return check_gpy(spec, gpy)
         return check_python(spec, opts.python_exe)
 
+    # `# alone` files (one that fills the card's memory) run after the
+    # parallel batch, one at a time, so no other test meets their pressure.
+    alone = [s for s in specs if RE_ALONE.search(open(s.path, errors="replace").read())]
+    shared = [s for s in specs if s not in alone]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as ex:
-        results = list(ex.map(run_one, specs))
+        results = list(ex.map(run_one, shared))
+    results += [run_one(s) for s in alone]
 
     passed = failed = skipped = 0
     for r in results:

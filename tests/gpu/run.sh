@@ -72,6 +72,8 @@ step golden python3 tests/golden/run.py --gpy "$build/gpy"
 step programs python3 tests/programs/run.py --gpy "$build/gpy" --jobs "$jobs"
 step fuzz_regress python3 tests/fuzz/run_regressions.py --gpy "$build/gpy"
 step interrupt python3 tests/gpu/interrupt.py --gpy "$build/gpy"
+step shared_gpu python3 tests/gpu/shared_gpu.py --gpy "$build/gpy"
+step fault python3 tests/gpu/fault.py --gpy "$build/gpy"
 step npy_interop python3 tests/io/test_npy_interop.py --gpy "$build/gpy"
 cases=5000
 [[ $quick -eq 1 ]] && cases=500
