@@ -106,7 +106,9 @@ __device__ __forceinline__ T gpy_block_scan(T v, T* warp_totals) {
     if (lane == 31) warp_totals[warp] = v;
     __syncthreads();
     if (warp == 0) {
-        T t = lane < GPY_THREADS / 32 ? warp_totals[lane] : warp_totals[0];
+        // (Lanes past the warps keep their own value: a read of warp_totals[0]
+        // there would race with lane 0's write below, racecheck's warp hazard.)
+        T t = lane < GPY_THREADS / 32 ? warp_totals[lane] : v;
         for (int d = 1; d < GPY_THREADS / 32; d *= 2) {
             T w = __shfl_up_sync(0xffffffffu, t, d);
             if (lane >= d) t = gpy_scan_op<OP, T, U>::f(w, t);
