@@ -29,6 +29,7 @@ struct Options {
     bool verbose = false;
     bool profile = false;
     bool fast_math = false;
+    bool check_kernels = false;
     std::string backend = "auto";
     int device = 0;
     std::string cache_dir, dump_kernels;
@@ -71,6 +72,15 @@ int run(Options& o) {
     gpy::Config cfg = gpy::Config::from_environment();
     cfg.fast_math = cfg.fast_math || o.fast_math;
     if (o.backend != "auto") cfg.backend = o.backend;  // the option wins over GPY_BACKEND
+    // --check-kernels runs raw kernels on the CPU, so the script runs there.
+    cfg.check_kernels = cfg.check_kernels || o.check_kernels;
+    if (cfg.check_kernels) {
+        if (o.backend == "cuda") {
+            std::fprintf(stderr, "gpy: error: --check-kernels runs raw kernels on the CPU backend; it cannot be used with --backend cuda\n");
+            return 2;
+        }
+        cfg.backend = "cpu";
+    }
     cfg.device = o.device;
     cfg.cache_dir = o.cache_dir;
     cfg.dump_kernels_dir = o.dump_kernels;
@@ -211,6 +221,9 @@ int main(int argc, char** argv) {
     app.add_flag("--verbose,-v", o.verbose, "Say which backend runs and why");
     app.add_flag("--fast-math", o.fast_math,
                  "GPU kernels with approximate division, sqrt, exp/log/sin/cos and FMA (as torch.compile); = GPY_FAST_MATH=1");
+    app.add_flag("--check-kernels", o.check_kernels,
+                 "Run raw CUDA kernels on the CPU with every access through a pointer parameter checked against its array "
+                 "(IndexError naming the thread, block and line); = GPY_CHECK_KERNELS=1");
     app.add_flag("--profile", o.profile, "Print a per-kernel table at exit: launches, time, bytes moved, GB/s (waits for each kernel)");
     app.add_option("--color", o.color, "Colour diagnostics: auto, always, never")->check(CLI::IsMember({"auto", "always", "never"}));
     app.add_option("script", o.script, "Script to run ('-' reads the program from standard input)");

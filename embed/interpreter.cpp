@@ -160,6 +160,7 @@ Config Config::from_environment() {
     };
     if (std::string b = env("GPY_BACKEND"); b == "cpu" || b == "cuda") c.backend = b;
     c.fast_math = env("GPY_FAST_MATH") == "1";
+    c.check_kernels = env("GPY_CHECK_KERNELS") == "1";
     c.debug = std::atoi(env("GPY_DEBUG").c_str());
     c.lazy = env("GPY_LAZY") != "0";
     c.numpy_py_dir = env("GPY_NUMPY_PY_DIR");

@@ -52,12 +52,15 @@ void make_array_context(Interp& in) {
     ArrayState& st = array_state(in);
     BackendOptions o;
     o.backend = in.cfg.backend;
+    // (--check-kernels runs raw kernels on the CPU: an embedder's "auto" means the CPU then.)
+    if (in.cfg.check_kernels && o.backend == "auto") o.backend = "cpu";
     o.device = in.cfg.device;
     o.cache_dir = in.cfg.cache_dir;
     o.max_array_bytes = in.cfg.max_array_bytes;
     o.fast_math = in.cfg.fast_math;
     o.debug = in.cfg.debug;
     install_backend(st, o);
+    st.check_kernels = in.cfg.check_kernels;
     st.lazy = in.cfg.lazy;
     st.runner = [run = std::move(st.runner)](KernelPlan& plan) {
         if (!plan.device_error.empty()) raise(types::ValueError, plan.device_error);

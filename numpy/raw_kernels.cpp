@@ -71,7 +71,16 @@ RawFunction& function_of(RawKernelObj* k) {
     if (it != k->compiled.end()) return *it->second;
     std::shared_ptr<RawFunction> f;
     try {
-        f = be->raw_function(*k->source, k->name);
+        // gpy --check-kernels (the CPU backend): the checked compile.
+        const ArrayContext* ctx = array_context();
+        if (ctx && ctx->check_kernels && be->kind() == DeviceKind::CPU) {
+            RawSource checked = *k->source;
+            checked.checked = true;
+            f = be->raw_function(checked, k->name);
+            if (!f->check_note.empty()) std::fprintf(stderr, "gpy: --check-kernels: %s '%s': %s\n", k->kind.c_str(), k->name.c_str(), f->check_note.c_str());
+        } else {
+            f = be->raw_function(*k->source, k->name);
+        }
         if (!f->params) {
             // A GPU's module: the parameters from the CPU's compile of the same
             // text, when the emulation can compile it (else unchecked, as CuPy).
@@ -105,7 +114,22 @@ std::optional<DType> dtype_of_param(const RawParam& p) {
 struct Packed {
     std::vector<std::array<uint8_t, 16>> values;
     std::vector<void*> pointers;
+    std::vector<RawBounds> bounds;  // each array argument's bytes (--check-kernels)
 };
+
+// The bytes a view reaches from `ptr` (its first element), strides of
+// either sign: [lowest element, past the highest).
+RawBounds view_bounds(const ArrayObj* a, const void* ptr) {
+    const char* p = static_cast<const char*>(ptr);
+    if (a->size() == 0) return {p, p, 0, true};
+    int64_t low = 0, high = 0;
+    for (size_t d = 0; d < a->shape.size(); ++d) {
+        const int64_t span = a->strides[d] * (a->shape[d] - 1);
+        (span < 0 ? low : high) += span;
+    }
+    const int64_t bytes = high - low + int64_t(itemsize(a->dtype));
+    return {p + low, p + high + int64_t(itemsize(a->dtype)), a->size(), bytes == a->size() * int64_t(itemsize(a->dtype))};
+}
 
 void put_scalar(std::array<uint8_t, 16>& out, DType t, const dag::ScalarValue& s) {
     out.fill(0);
@@ -139,6 +163,7 @@ void pack(RawKernelObj* k, const RawFunction& f, const Value* args, size_t n, Pa
                                     std::to_string(n) + " given)");
     out.values.resize(n);
     out.pointers.resize(n);
+    out.bounds.assign(n, RawBounds{});
     for (size_t i = 0; i < n; ++i) {
         const Value& v = args[i];
         const RawParam* p = f.params ? &(*f.params)[i] : nullptr;
@@ -155,6 +180,7 @@ void pack(RawKernelObj* k, const RawFunction& f, const Value* args, size_t n, Pa
             }
             void* ptr = kernel_pointer(a, !p || !p->const_pointee, arg_label(k, i));
             std::memcpy(out.values[i].data(), &ptr, sizeof ptr);
+            out.bounds[i] = view_bounds(a, ptr);
         } else if (a || v.is_number() || v.kind == VK::Bool || (v.is_obj() && v.o->type == types::complex)) {
             if (p && p->pointer)
                 raise(types::TypeError, arg_label(k, i) + " is " + raw_param_text(*p) + ": a scalar (" + type_name(v) + ") was given");
@@ -205,7 +231,9 @@ void launch(Interp&, RawKernelObj* k, RawDims grid, RawDims block, int64_t share
     pack(k, f, args, n, packed);
     note_launch_site(f);
     try {
-        array_backend()->raw_launch(f, grid, block, size_t(shared), packed.pointers);
+        array_backend()->raw_launch(f, grid, block, size_t(shared), packed.pointers, packed.bounds);
+    } catch (const RawOutOfBounds& e) {
+        raise(types::IndexError, k->kind + " '" + k->name + "': " + e.what());
     } catch (const RawLaunchError& e) {
         raise(types::RuntimeError, k->kind + " '" + k->name + "': " + e.what());
     } catch (const DeviceError& e) {

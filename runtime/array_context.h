@@ -25,6 +25,7 @@ public:
     size_t max_array_bytes = 0;               // 0: no cap (Config::max_array_bytes)
     std::string cache_dir;                    // "" = the default kernel cache folder
     bool fast_math = false;                   // NVRTC --use_fast_math (gpy --fast-math)
+    bool check_kernels = false;               // gpy --check-kernels: raw kernels' pointer accesses checked (CPU)
     // New CUDA arrays in managed memory (np.cuda.set_allocator(np.cuda.
     // malloc_managed), GPY_GPU_MEMORY=managed) instead of device memory.
     bool managed_memory = false;

@@ -131,8 +131,9 @@ public:
     // by CuPy's name. Compile errors are RawCompileErrors; refused launches
     // RawLaunchErrors (CPU) or DeviceErrors.
     virtual std::shared_ptr<RawFunction> raw_function(const RawSource& source, const std::string& expr);
-    virtual void raw_launch(RawFunction& f, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args) {
-        cpu_raw_launch(f, grid, block, shared_bytes, args);
+    virtual void raw_launch(RawFunction& f, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args,
+                            std::span<const RawBounds> bounds = {}) {
+        cpu_raw_launch(f, grid, block, shared_bytes, args, bounds);
     }
     virtual void raw_set_attribute(RawFunction& f, const std::string& name, int value);
     // The `elem`-byte element at dst + j * stride = src[k], j = idx[k] (+ n

@@ -788,7 +788,8 @@ public:
         const ArrayContext* c = array_context();
         return device_call([&] { return cuda_raw_function(array_device_index(), source, expr, c ? c->cache_dir : std::string()); });
     }
-    void raw_launch(RawFunction& f, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args) override {
+    void raw_launch(RawFunction& f, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args,
+                    std::span<const RawBounds> = {}) override {
         device_call([&] { cuda_raw_launch(f, grid, block, shared_bytes, args); });
     }
     void raw_set_attribute(RawFunction& f, const std::string& name, int value) override {

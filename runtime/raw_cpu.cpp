@@ -35,8 +35,30 @@ using SigFn = const int* (*)();
 
 struct CpuRawFunction : RawFunction {
     RunFn run = nullptr;
-    bool fibers = false;  // barriers or warp operations: a fiber per thread
-    bool serial = false;  // statics (shared memory) or fibers: one block at a time
+    bool fibers = false;   // barriers or warp operations: a fiber per thread
+    bool serial = false;   // statics (shared memory) or fibers: one block at a time
+    bool checked = false;  // --check-kernels: pointer parameters are CheckedArgs
+};
+
+// ::gpy_emu::Checked<T> and ::gpy_emu::Violation of runtime/raw_cpu_prelude.h,
+// as the host builds and reads them (the same layout).
+struct CheckedArg {
+    void* p;
+    const char* lo;
+    const char* hi;
+    void* violation;
+    int line;
+    const char* name;
+    const char* file;
+};
+struct Violation {
+    int hit, line;
+    const char* name;
+    const char* file;
+    const char* lo;
+    long offset, extent, rel;
+    unsigned size;
+    unsigned tid[3], bid[3];
 };
 
 // `extern __shared__ T name[];` (dynamic shared memory) becomes a pointer into
@@ -99,15 +121,14 @@ std::vector<std::string> module_kernels(const RawSource& s, const std::string& e
     return unique;
 }
 
-// The code with each __global__ function's body wrapped in
-// GPY_SERIAL_BEGIN ... GPY_SERIAL_END (runtime/raw_cpu_prelude.h), on the
-// same lines (errors keep their line numbers). Strings, characters and
-// comments are skipped; a declaration without a body is left alone.
-std::string wrap_kernel_bodies(const std::string& code) {
-    const size_t n = code.size();
-    // The position after the token or literal starting at i (i itself for
-    // other characters): comments, strings and character literals skipped.
-    auto skip = [&](size_t i) {
+// A view of CUDA source that steps over comments, strings and character
+// literals, and finds the bracket closing another.
+struct CodeScan {
+    const std::string& code;
+    size_t n;
+    explicit CodeScan(const std::string& c) : code(c), n(c.size()) {}
+    // The position after the comment or literal starting at i (i itself if none does).
+    size_t skip(size_t i) const {
         if (code.compare(i, 2, "//") == 0) return std::min(n, code.find('\n', i) == std::string::npos ? n : code.find('\n', i));
         if (code.compare(i, 2, "/*") == 0) return code.find("*/", i + 2) == std::string::npos ? n : code.find("*/", i + 2) + 2;
         if (code[i] == '"' || code[i] == '\'') {
@@ -119,10 +140,10 @@ std::string wrap_kernel_bodies(const std::string& code) {
             return n;
         }
         return i;
-    };
+    }
     // The position of the bracket closing the one at `open`, or npos.
-    auto closing = [&](size_t open) {
-        const char o = code[open], c = o == '(' ? ')' : '}';
+    size_t closing(size_t open) const {
+        const char o = code[open], c = o == '(' ? ')' : o == '<' ? '>' : '}';
         int depth = 0;
         for (size_t i = open; i < n;) {
             if (size_t j = skip(i); j != i) {
@@ -134,39 +155,195 @@ std::string wrap_kernel_bodies(const std::string& code) {
             ++i;
         }
         return std::string::npos;
-    };
-    std::string out;
-    size_t copied = 0;
-    for (size_t i = 0; i < n;) {
-        if (size_t j = skip(i); j != i) {
+    }
+    bool word_char(size_t i) const { return i < n && (std::isalnum((unsigned char)code[i]) || code[i] == '_'); }
+};
+
+// Each __global__ function of `code`: the positions of its parameter list's
+// brackets and of its body's braces (body == npos for a declaration).
+struct KernelSpan {
+    size_t open, close, body, end;
+};
+std::vector<KernelSpan> kernel_spans(const std::string& code) {
+    CodeScan sc(code);
+    std::vector<KernelSpan> out;
+    for (size_t i = 0; i < sc.n;) {
+        if (size_t j = sc.skip(i); j != i) {
             i = j;
             continue;
         }
-        if (code.compare(i, 10, "__global__") != 0 || (i > 0 && (std::isalnum((unsigned char)code[i - 1]) || code[i - 1] == '_'))) {
+        if (code.compare(i, 10, "__global__") != 0 || (i > 0 && sc.word_char(i - 1)) || sc.word_char(i + 10)) {
             ++i;
             continue;
         }
+        // (__launch_bounds__(...) before or after `void`: its brackets are skipped.)
         size_t paren = code.find('(', i);
-        size_t close = paren == std::string::npos ? paren : closing(paren);
+        while (paren != std::string::npos) {
+            size_t w = paren;
+            while (w > 0 && std::isspace((unsigned char)code[w - 1])) --w;
+            if (w < 17 || code.compare(w - 17, 17, "__launch_bounds__") != 0) break;
+            const size_t c = sc.closing(paren);
+            paren = c == std::string::npos ? c : code.find('(', c);
+        }
+        size_t close = paren == std::string::npos ? paren : sc.closing(paren);
         if (close == std::string::npos) break;
         size_t body = close + 1;
-        while (body < n && code[body] != '{' && code[body] != ';') ++body;
-        if (body >= n || code[body] == ';') {
+        while (body < sc.n && code[body] != '{' && code[body] != ';') ++body;
+        if (body >= sc.n || code[body] == ';') {
+            out.push_back({paren, close, std::string::npos, std::string::npos});
             i = body;
             continue;
         }
-        size_t end = closing(body);
+        size_t end = sc.closing(body);
         if (end == std::string::npos) break;
-        out += code.substr(copied, body + 1 - copied) + " GPY_SERIAL_BEGIN ";
-        out += code.substr(body + 1, end - body - 1) + " GPY_SERIAL_END ";
-        copied = end;
+        out.push_back({paren, close, body, end});
         i = end;
+    }
+    return out;
+}
+
+// The code with each __global__ function's body wrapped in
+// GPY_SERIAL_BEGIN ... GPY_SERIAL_END (runtime/raw_cpu_prelude.h), on the
+// same lines (errors keep their line numbers). Strings, characters and
+// comments are skipped; a declaration without a body is left alone.
+std::string wrap_kernel_bodies(const std::string& code) {
+    std::string out;
+    size_t copied = 0;
+    for (const KernelSpan& k : kernel_spans(code)) {
+        if (k.body == std::string::npos) continue;
+        out += code.substr(copied, k.body + 1 - copied) + " GPY_SERIAL_BEGIN ";
+        out += code.substr(k.body + 1, k.end - k.body - 1) + " GPY_SERIAL_END ";
+        copied = k.end;
     }
     return out + code.substr(copied);
 }
 
-std::string module_source(const RawSource& s, const std::vector<std::string>& kernels, bool serial_loop) {
-    std::string src = serial_loop ? "#define GPY_SERIAL_LOOP 1\n" : "";
+// One parameter's text with a pointer made ::gpy_emu::Checked<pointee>
+// (qualifiers of the pointer itself dropped); `name` gets its name. Other
+// parameters come back as they are, with `name` empty.
+std::string checked_param(const std::string& param, std::string& name) {
+    name.clear();
+    int depth = 0;
+    size_t star = std::string::npos;
+    for (size_t i = 0; i < param.size(); ++i) {
+        if (param[i] == '<' || param[i] == '(' || param[i] == '[') ++depth;
+        else if (param[i] == '>' || param[i] == ')' || param[i] == ']') --depth;
+        else if (param[i] == '*' && depth == 0) star = i;
+    }
+    if (star == std::string::npos) return param;
+    // After the last '*': qualifiers of the pointer, then the name.
+    static const std::regex tail(R"(^((?:\s*(?:const|volatile|__restrict__|__restrict|restrict)\b)*)\s*([A-Za-z_]\w*)?\s*$)");
+    std::smatch m;
+    const std::string after = param.substr(star + 1);
+    if (!std::regex_match(after, m, tail)) return param;
+    name = m[2].str();
+    static const std::regex restrict_words(R"(\b(?:__restrict__|__restrict|restrict)\b)");
+    std::string pointee = std::regex_replace(param.substr(0, star), restrict_words, "");
+    return " ::gpy_emu::Checked<" + pointee + "> " + name;
+}
+
+// A pointer declaration with an initialiser: TYPE* [qualifiers] NAME = INIT;
+// (group 1 the pointee type, 2 the name, 3 the initialiser).
+const std::regex& pointer_declaration() {
+    static const std::regex r(
+        R"((?:^|[;{}(])\s*((?:(?:const|volatile|unsigned|signed|long|short)\s+)*[A-Za-z_]\w*(?:\s*<[^;<>]*>)?(?:\s+const)?)\s*\*\s*)"
+        R"((?:(?:const|__restrict__|__restrict|restrict)\s+)*([A-Za-z_]\w*)\s*=(?!=)\s*([^;]*);)");
+    return r;
+}
+
+// Adds to `names` the local pointers of `body` initialised from one of
+// them (`const float* row = x + blockIdx.x * w;`), to a fixed point.
+void derived_pointers(const std::string& body, std::vector<std::string>& names) {
+    static const std::regex word(R"([A-Za-z_]\w*)");
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (auto it = std::sregex_iterator(body.begin(), body.end(), pointer_declaration()); it != std::sregex_iterator(); ++it) {
+            const std::string name = (*it)[2].str(), init = (*it)[3].str();
+            if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+            for (auto w = std::sregex_iterator(init.begin(), init.end(), word); w != std::sregex_iterator(); ++w)
+                if (std::find(names.begin(), names.end(), w->str()) != names.end()) {
+                    names.push_back(name);
+                    grew = true;
+                    break;
+                }
+        }
+    }
+}
+
+// `body` with each use of one of `names` made GPY_AT(name); a use after
+// '.', '->' or '::' is another name's member, left alone.
+std::string checked_uses(const std::string& body, const std::vector<std::string>& names) {
+    CodeScan sc(body);
+    std::string out;
+    for (size_t i = 0; i < sc.n;) {
+        if (size_t j = sc.skip(i); j != i) {
+            out += body.substr(i, j - i);
+            i = j;
+            continue;
+        }
+        if (!sc.word_char(i) || (i > 0 && sc.word_char(i - 1))) {
+            out += body[i++];
+            continue;
+        }
+        size_t e = i;
+        while (sc.word_char(e)) ++e;
+        const std::string word = body.substr(i, e - i);
+        const size_t before = out.find_last_not_of(" \t\n");
+        const bool member = before != std::string::npos &&
+                            (out[before] == '.' || (before > 0 && (out.compare(before - 1, 2, "->") == 0 || out.compare(before - 1, 2, "::") == 0)));
+        out += !member && std::find(names.begin(), names.end(), word) != names.end() ? "GPY_AT(" + word + ")" : word;
+        i = e;
+    }
+    return out;
+}
+
+// The derived pointers' declarations, after checked_uses: `TYPE*
+// GPY_AT(row) = ...` becomes `::gpy_emu::Checked<TYPE> row = ...`.
+std::string checked_declarations(const std::string& body) {
+    static const std::regex decl(
+        R"(((?:(?:const|volatile|unsigned|signed|long|short)\s+)*[A-Za-z_]\w*(?:\s*<[^;<>]*>)?(?:\s+const)?)\s*\*\s*)"
+        R"((?:(?:const|__restrict__|__restrict|restrict)\s+)*GPY_AT\((\w+)\)(\s*=)(?!=))");
+    return std::regex_replace(body, decl, " ::gpy_emu::Checked<$1> $2$3");
+}
+
+// gpy --check-kernels: every __global__ function's pointer parameters
+// declared ::gpy_emu::Checked<T>, and each use of one in its body made
+// GPY_AT(name) (runtime/raw_cpu_prelude.h), on the same lines; so are the
+// local pointers initialised from them.
+std::string check_kernel_pointers(const std::string& code) {
+    std::string out;
+    size_t copied = 0;
+    for (const KernelSpan& k : kernel_spans(code)) {
+        // The parameter list, split at its top-level commas.
+        std::vector<std::string> names;
+        std::string params;
+        int depth = 0;
+        size_t from = k.open + 1;
+        for (size_t i = k.open + 1; i <= k.close; ++i) {
+            const char c = code[i];
+            if (c == '<' || c == '(' || c == '[') ++depth;
+            else if ((c == '>' || c == ')' || c == ']') && i < k.close) --depth;
+            if ((c == ',' && depth == 0) || i == k.close) {
+                std::string name;
+                params += (params.empty() ? "" : ",") + checked_param(code.substr(from, i - from), name);
+                if (!name.empty()) names.push_back(name);
+                from = i + 1;
+            }
+        }
+        out += code.substr(copied, k.open + 1 - copied) + params;
+        copied = k.close;
+        if (k.body == std::string::npos || names.empty()) continue;
+        out += code.substr(copied, k.body + 1 - copied);
+        const std::string body = code.substr(k.body + 1, k.end - k.body - 1);
+        derived_pointers(body, names);
+        out += checked_declarations(checked_uses(body, names));
+        copied = k.end;
+    }
+    return out + code.substr(copied);
+}
+
+std::string module_source(const RawSource& s, const std::vector<std::string>& kernels, bool serial_loop, bool checked) {
+    std::string src = serial_loop ? "#define GPY_SERIAL_LOOP 1\n" : checked ? "#define GPY_CHECKED 1\n" : "";
     src += kRawCpuPrelude;
     src += kUserMathPrelude;
     // NVRTC's -D options, which the source may test.
@@ -180,7 +357,8 @@ std::string module_source(const RawSource& s, const std::vector<std::string>& ke
         src += "#define " + (eq == std::string::npos ? d + " 1" : d.substr(0, eq) + " " + d.substr(eq + 1)) + "\n";
     }
     src += "#line 1 \"" + s.file + "\"\n";
-    src += serial_loop ? wrap_kernel_bodies(rewrite_dynamic_shared(s.code)) : rewrite_dynamic_shared(s.code);
+    const std::string code = rewrite_dynamic_shared(s.code);
+    src += serial_loop ? wrap_kernel_bodies(code) : checked ? check_kernel_pointers(code) : code;
     src += "\n#line 1 \"<gpy kernel entry points>\"\n";
     for (size_t k = 0; k < kernels.size(); ++k) {
         const std::string K = std::to_string(k), E = kernels[k];
@@ -254,6 +432,30 @@ void shadow_compile(const RawSource& s) {
     }
 }
 
+// What --check-kernels reports: "x[1000] is outside the 1000 elements
+// (4000 bytes) of argument 1 (thread (232, 0, 0) of block (3, 0, 0),
+// kernel.cu:5)"; through a pointer derived from an argument, the element of
+// the argument too; for a strided view, the bytes it spans.
+std::string out_of_bounds_message(const Violation& v, std::span<const RawBounds> bounds) {
+    const std::string ptr = v.name && *v.name ? v.name : "a pointer";
+    const long elem = v.size ? long(v.size) : 1;
+    auto index = [&](long bytes) { return bytes % elem == 0 ? std::to_string(bytes / elem) : "(byte " + std::to_string(bytes) + ")"; };
+    auto dims = [](const unsigned* d) { return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + ")"; };
+    size_t arg = bounds.size();
+    for (size_t i = 0; i < bounds.size(); ++i)
+        if (bounds[i].lo == v.lo && bounds[i].hi) arg = i;
+    const std::string which = arg < bounds.size() ? "argument " + std::to_string(arg + 1) : "its array";
+    std::string msg = ptr + "[" + index(v.rel) + "]";
+    if (v.rel != v.offset) msg += " (element " + index(v.offset) + " of " + which + ")";
+    msg += " is outside ";
+    if (arg == bounds.size()) msg += "its array";
+    else if (bounds[arg].contiguous)
+        msg += "the " + std::to_string(bounds[arg].elements) + " elements (" + std::to_string(v.extent) + " bytes) of " + which;
+    else
+        msg += "the " + std::to_string(v.extent) + " bytes spanned by " + which + ", a strided array of " + std::to_string(bounds[arg].elements) + " elements";
+    return msg + " (thread " + dims(v.tid) + " of block " + dims(v.bid) + ", " + (v.file ? v.file : "kernel") + ":" + std::to_string(v.line) + ")";
+}
+
 }  // namespace
 
 std::string raw_param_text(const RawParam& p) {
@@ -288,8 +490,8 @@ std::shared_ptr<RawFunction> cpu_raw_function(const RawSource& s, const std::str
     const bool fibers = mentions(s.code, barriers);
     auto f = std::make_shared<CpuRawFunction>();
     SigFn sig = nullptr;
-    auto load = [&](bool serial_loop) {
-        const std::string source = module_source(s, kernels, serial_loop);
+    auto load = [&](bool serial_loop, bool checked) {
+        const std::string source = module_source(s, kernels, serial_loop, checked);
         f->run = reinterpret_cast<RunFn>(CpuJit::instance().lookup(source, "gpy_raw_run_" + std::to_string(k), cache_dir));
         sig = reinterpret_cast<SigFn>(CpuJit::instance().lookup(source, "gpy_raw_sig_" + std::to_string(k), cache_dir));
     };
@@ -297,15 +499,28 @@ std::shared_ptr<RawFunction> cpu_raw_function(const RawSource& s, const std::str
         // Barrier-free kernels loop over their threads inside (vectorisable);
         // if that does not compile (a __device__ function reading threadIdx,
         // say), as written, a call a thread.
-        bool looped = false;
-        if (!fibers) {
+        // --check-kernels: checked pointers, a call a thread (a violation
+        // names threadIdx); as written when the checks do not compile (a
+        // reinterpret_cast of a parameter, say), with a note saying so.
+        bool loaded = false;
+        if (s.checked) {
             try {
-                load(true);
-                looped = true;
+                load(false, true);
+                loaded = f->checked = true;
+            } catch (const JitError& e) {
+                std::string first = e.compiler_log.substr(0, e.compiler_log.find('\n'));
+                f->check_note = "its pointer parameters are used in a way the checks cannot follow" +
+                                (first.empty() ? std::string() : " (" + first + ")") + ": it runs unchecked";
+            }
+        }
+        if (!loaded && !fibers) {
+            try {
+                load(true, false);
+                loaded = true;
             } catch (const JitError&) {
             }
         }
-        if (!looped) load(false);
+        if (!loaded) load(false, false);
     } catch (const JitError& e) {
         throw RawCompileError(e.what(), e.compiler_log);
     }
@@ -319,7 +534,9 @@ std::shared_ptr<RawFunction> cpu_raw_function(const RawSource& s, const std::str
     f->params = std::move(params);
     static const char* const statics[] = {"__shared__", nullptr};
     f->fibers = fibers;
-    f->serial = f->fibers || mentions(s.code, statics);
+    // (Checked launches run their blocks in order on one thread: the
+    // violation reported is the first in block order, the same every run.)
+    f->serial = f->fibers || f->checked || mentions(s.code, statics);
     f->attributes = {{"max_threads_per_block", 1024}, {"shared_size_bytes", 0},  {"const_size_bytes", 0},
                      {"local_size_bytes", 0},         {"num_regs", 0},           {"ptx_version", 0},
                      {"binary_version", 0},           {"cache_mode_ca", 0},      {"max_dynamic_shared_size_bytes", int(kDynamicShared)},
@@ -327,7 +544,8 @@ std::shared_ptr<RawFunction> cpu_raw_function(const RawSource& s, const std::str
     return f;
 }
 
-void cpu_raw_launch(RawFunction& fn, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args) {
+void cpu_raw_launch(RawFunction& fn, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args,
+                    std::span<const RawBounds> bounds) {
     auto& f = static_cast<CpuRawFunction&>(fn);
     if (f.params && f.params->size() != args.size())
         throw RawLaunchError("the kernel takes " + std::to_string(f.params->size()) + " arguments, " + std::to_string(args.size()) + " given");
@@ -342,6 +560,23 @@ void cpu_raw_launch(RawFunction& fn, RawDims grid, RawDims block, size_t shared_
                              std::to_string(kDynamicShared) + ")");
     const unsigned dims[6] = {grid.x, grid.y, grid.z, block.x, block.y, block.z};
     void** a = const_cast<void**>(args.data());
+    // --check-kernels: each pointer argument with its array's bytes (all of
+    // memory where the caller gave none), and a record of the first access
+    // outside them.
+    Violation violation{};
+    std::vector<CheckedArg> checked;
+    std::vector<void*> checked_args;
+    if (f.checked && f.params) {
+        checked.resize(args.size());
+        checked_args.assign(args.begin(), args.end());
+        for (size_t i = 0; i < args.size(); ++i) {
+            if (!(*f.params)[i].pointer) continue;
+            const RawBounds b = i < bounds.size() ? bounds[i] : RawBounds{nullptr, reinterpret_cast<const char*>(UINTPTR_MAX)};
+            checked[i] = CheckedArg{*static_cast<void**>(args[i]), b.lo, b.hi, &violation, 0, "", ""};
+            checked_args[i] = &checked[i];
+        }
+        a = checked_args.data();
+    }
     const uint64_t blocks = grid.count();
     // Ctrl-C: the calling interpreter's flag, polled between blocks (a
     // thread that never returns still holds its block).
@@ -359,6 +594,7 @@ void cpu_raw_launch(RawFunction& fn, RawDims grid, RawDims block, size_t shared_
             throw RawLaunchError("the kernel deadlocked: a barrier (__syncthreads, a warp shuffle or vote) that some threads of a block "
                                  "never reach");
         if (rc == 2) throw Interrupted();
+        if (violation.hit) throw RawOutOfBounds(out_of_bounds_message(violation, bounds));
         return;
     }
     // Blocks in parallel, each worker on its own fiber stack; chunks of

@@ -428,6 +428,85 @@ GPY_INLINE unsigned atomicDec(unsigned* p, unsigned limit) {
     while (!__atomic_compare_exchange_n(p, &old, want, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
     return old;
 }
+#ifdef GPY_CHECKED
+// gpy --check-kernels: runtime/raw_cpu.cpp declares each kernel's pointer
+// parameters as Checked<T> (the host builds them: runtime/raw_cpu.cpp's
+// CheckedArg has the same layout) and turns each use of one in a kernel's
+// body into GPY_AT(name), which notes the line. Every access through it
+// (x[i], *x, x->f, after x + k or x++) is checked against the array's bytes;
+// the first one outside is recorded in the launch's Violation and then
+// served from a scratch buffer, so the kernel runs on without writing
+// anywhere it must not. Passed to a function taking T*, it is a plain
+// pointer again (unchecked from there).
+namespace gpy_emu {
+struct Violation {
+    int hit, line;
+    const char* name;
+    const char* file;
+    const char* lo;       // the argument's first byte
+    long offset, extent;  // bytes from it; its bytes
+    long rel;             // bytes from the pointer the access indexed
+    unsigned size;        // bytes of the access
+    unsigned tid[3], bid[3];
+};
+template <class T> struct Size { static constexpr unsigned long n = sizeof(T); };
+template <> struct Size<void> { static constexpr unsigned long n = 1; };
+template <> struct Size<const void> { static constexpr unsigned long n = 1; };
+__attribute__((aligned(64))) static char checked_scratch[1 << 16];
+#define GPY_MEMBER inline __attribute__((always_inline))
+template <class T> struct Checked {
+    T* p;
+    const char* lo;
+    const char* hi;
+    Violation* v;
+    int line;
+    const char* name;
+    const char* file;
+    GPY_MEMBER Checked& at(int l, const char* n, const char* f) {
+        line = l;
+        name = n;
+        file = f;
+        return *this;
+    }
+    __attribute__((noinline)) T* outside(const char* q, const T* from) const {
+        if (!__atomic_exchange_n(&v->hit, 1, __ATOMIC_RELAXED)) {
+            const Thread* t = self();
+            v->line = line;
+            v->name = name;
+            v->file = file;
+            v->lo = lo;
+            v->offset = q - lo;
+            v->rel = q - (const char*)from;
+            v->extent = hi - lo;
+            v->size = unsigned(Size<T>::n);
+            v->tid[0] = t->tid.x, v->tid[1] = t->tid.y, v->tid[2] = t->tid.z;
+            v->bid[0] = t->bid.x, v->bid[1] = t->bid.y, v->bid[2] = t->bid.z;
+        }
+        return (T*)checked_scratch;
+    }
+    GPY_MEMBER T* ok(T* q) const {
+        const char* b = (const char*)q;
+        return b >= lo && b + Size<T>::n <= hi && b + Size<T>::n >= b ? q : outside(b, p);
+    }
+    template <class U = T> GPY_MEMBER U& operator[](long i) const { return *ok(p + i); }
+    template <class U = T> GPY_MEMBER U& operator*() const { return *ok(p); }
+    template <class U = T> GPY_MEMBER U* operator->() const { return ok(p); }
+    template <class U = T> GPY_MEMBER Checked operator+(long k) const { Checked c = *this; c.p = p + k; return c; }
+    template <class U = T> GPY_MEMBER Checked operator-(long k) const { Checked c = *this; c.p = p - k; return c; }
+    template <class U = T> GPY_MEMBER Checked& operator+=(long k) { p += k; return *this; }
+    template <class U = T> GPY_MEMBER Checked& operator-=(long k) { p -= k; return *this; }
+    template <class U = T> GPY_MEMBER Checked& operator++() { ++p; return *this; }
+    template <class U = T> GPY_MEMBER Checked& operator--() { --p; return *this; }
+    template <class U = T> GPY_MEMBER Checked operator++(int) { Checked c = *this; ++p; return c; }
+    template <class U = T> GPY_MEMBER Checked operator--(int) { Checked c = *this; --p; return c; }
+    GPY_MEMBER Checked& operator=(T* q) { p = q; return *this; }
+    GPY_MEMBER operator T*() const { return p; }
+    template <class U> GPY_MEMBER explicit operator U*() const { return (U*)p; }
+};
+template <class T> struct Param<Checked<T>> : Param<T*> {};
+}  // namespace gpy_emu
+#define GPY_AT(name) name.at(__LINE__, #name, __FILE__)
+#endif
 #ifdef GPY_SERIAL_LOOP
 // A kernel without barriers or shared memory (runtime/raw_cpu.cpp wraps each
 // __global__ body in GPY_SERIAL_BEGIN/END): the loop over the block's

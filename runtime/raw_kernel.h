@@ -23,6 +23,7 @@ struct RawSource {
     std::vector<std::string> options;           // NVRTC options (the CPU ignores them but -D and -I... none)
     std::vector<std::string> name_expressions;  // RawModule(name_expressions=...): template instances
     std::string file = "kernel.cu";             // the name diagnostics use
+    bool checked = false;                       // gpy --check-kernels: pointer accesses bounds-checked (CPU)
 };
 
 // One kernel parameter as the CPU compile sees it (C++'s type, reduced).
@@ -51,6 +52,24 @@ struct RawFunction {
     // message; `site_key` (the launching statement) says when to remake it.
     std::string site;
     const void* site_key = nullptr;
+    // --check-kernels asked for, but the checked compile failed: why, for a
+    // note to the user (the kernel runs unchecked).
+    std::string check_note;
+};
+
+// --check-kernels: the bytes [lo, hi) an array argument may touch (a
+// scalar's entry is ignored).
+struct RawBounds {
+    const char* lo = nullptr;
+    const char* hi = nullptr;
+    int64_t elements = 0;     // the array's size
+    bool contiguous = true;   // false: a strided view, whose bytes [lo, hi) hold gaps
+};
+
+// A checked launch touched memory outside an argument's array: what() says
+// which element, thread, block and kernel line (the array module's IndexError).
+struct RawOutOfBounds : std::runtime_error {
+    using std::runtime_error::runtime_error;
 };
 
 struct RawDims {
@@ -78,7 +97,8 @@ std::shared_ptr<RawFunction> cpu_raw_function(const RawSource& source, const std
 // Runs it: `args` holds one pointer per parameter, to its value's bytes.
 // Throws RawLaunchError (and the kernel's own deadlock: a barrier not all
 // threads reach).
-void cpu_raw_launch(RawFunction& f, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args);
+void cpu_raw_launch(RawFunction& f, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args,
+                    std::span<const RawBounds> bounds = {});
 
 // The same on a GPU (runtime/raw_cuda.cpp): NVRTC's cubin for `device`'s
 // architecture (cached on disk with the generated kernels' cubins), loaded

@@ -25,6 +25,11 @@ struct Config {
     int device = 0;
     std::string cache_dir;          // kernel cache folder ("" = $GPY_CACHE_DIR, else ~/.cache/gpy)
     bool fast_math = false;         // GPU kernels with --use_fast_math (gpy --fast-math)
+    // gpy --check-kernels: raw kernels run on the CPU with every access
+    // through a pointer parameter checked against its array (IndexError at
+    // the first outside, naming thread, block and line). With backend "auto"
+    // the interpreter runs on the CPU; with "cuda" the kernels run unchecked.
+    bool check_kernels = false;
     std::string dump_kernels_dir;
     bool verbose = false;
     bool profile = false;           // --profile: per-kernel table to err when the interpreter ends (codegen/profile.h)
@@ -46,7 +51,7 @@ struct Config {
     // These defaults with the user's GPY_* environment variables applied,
     // read here and nowhere else (the gpy command and its REPL start from
     // it; a Config made directly ignores the environment):
-    //   GPY_BACKEND=cpu|cuda  GPY_FAST_MATH=1  GPY_DEBUG=N  GPY_LAZY=0
+    //   GPY_BACKEND=cpu|cuda  GPY_FAST_MATH=1  GPY_CHECK_KERNELS=1  GPY_DEBUG=N  GPY_LAZY=0
     //   GPY_NUMPY_PY_DIR=numpy/py
     // Process-wide settings stay in the environment: GPY_CACHE_DIR (the
     // default kernel cache folder), GPY_NUM_THREADS, GPY_TIER0, GPY_TF32,
