@@ -43,6 +43,9 @@ struct Buffer {
     // The array object the memory was allocated for (NumPy's x.base of a
     // view), cleared when that object dies; an opaque pointer at this layer.
     const void* owner = nullptr;
+    // Memory an embedder lent (include/gpy/gpy.h ArrayRef): its keep-alive
+    // handle, which `ops->free` releases; null otherwise.
+    void* external = nullptr;
 
     // 64-byte aligned, zero-initialised when `zero` is set. Throws std::bad_alloc.
     static Buffer* allocate_host(size_t nbytes, bool zero = false);

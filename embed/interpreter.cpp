@@ -9,8 +9,11 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "base/interrupt.h"
+#include "embed/host_values.h"
+#include "runtime/backend.h"
 #include "lang/diagnostics.h"
 #include "lang/interp.h"
 #include "lang/lexer.h"
@@ -26,6 +29,10 @@ const char* version() { return "0.1.0"; }
 // Background kernel compiles belong to the array runtime (runtime/compile_queue.h).
 void finish_background_work() { finish_background_compiles(); }
 
+// This thread's limit, computed once per thread: an interpreter may run on
+// several threads in turn, each with its own stack.
+static char* thread_stack_limit();
+
 static char* compute_stack_limit() {
     pthread_attr_t attr;
     if (pthread_getattr_np(pthread_self(), &attr) != 0) return nullptr;
@@ -39,7 +46,40 @@ static char* compute_stack_limit() {
     return static_cast<char*>(addr) + margin;
 }
 
+static char* thread_stack_limit() {
+    static thread_local char* limit = compute_stack_limit();
+    return limit;
+}
+
 // ---- error rendering ----
+
+// The innermost frame of the user's code in an exception's traceback (a
+// library module written in the language is NumPy's inside), or null.
+static const Span* user_frame(const ExceptionObj* e) {
+    const Span* at = nullptr;
+    for (const auto& frame : e->traceback)
+        if (frame.span.file && (!at || !frame.span.file->library)) {
+            if (!at || at->file->library) at = &frame.span;
+            if (!frame.span.file->library) break;
+        }
+    return at;
+}
+
+// An exception as data (include/gpy/gpy.h ErrorInfo).
+static ErrorInfo error_info(Interp& in, const Value& exc) {
+    ErrorInfo info;
+    info.type = exc.o->type->name;
+    try {
+        info.message = to_str(in, exc);
+    } catch (GpyError&) {
+        info.message = "<exception str() failed>";
+    }
+    if (const Span* at = user_frame(exc.as<ExceptionObj>())) {
+        info.file = at->file->name;
+        std::tie(info.line, info.column) = at->file->line_col(at->begin);
+    }
+    return info;
+}
 
 static std::string exception_text(Interp& in, const Value& exc) {
     std::string msg;
@@ -80,12 +120,7 @@ static void report_exception(Interp& in, const Value& exc) {
     std::string text = exception_text(in, exc);
     // The caret goes to the innermost frame of the user's code (a library
     // module written in the language is NumPy's inside, not the user's).
-    const Span* at = nullptr;
-    for (const auto& frame : e->traceback)
-        if (frame.span.file && (!at || !frame.span.file->library)) {
-            if (!at || at->file->library) at = &frame.span;
-            if (!frame.span.file->library) break;
-        }
+    const Span* at = user_frame(e);
     if (at) out += render_diagnostic(*at, "error", text, color);
     else out += "error: " + text + "\n";
     in.write_err(out);
@@ -109,11 +144,35 @@ struct Interpreter::Impl {
             return {Status::Exit, 1};
         }
         report_exception(in, exc);
-        return {Status::RuntimeError, e->type == types::KeyboardInterrupt ? 130 : 1};
+        return {Status::RuntimeError, e->type == types::KeyboardInterrupt ? 130 : 1, error_info(in, exc)};
+    }
+
+    // Runs f with this interpreter bound to the thread (stack limit, Ctrl-C
+    // flag, array context), the array module imported first when `arrays`;
+    // the script's exception comes out as ScriptError.
+    template <class F>
+    auto with_interp(bool arrays, F&& f) -> decltype(f()) {
+        in.native_stack_limit = thread_stack_limit();
+        InterruptScope interrupt_scope(&in.interrupted);
+        // (Restores the thread's binding at the end: importing the array
+        // module binds the context it makes.)
+        ContextScope restore(nullptr);
+        try {
+            if (arrays && !in.array_context) in.import_module("numpy");
+            ContextScope context_scope(in.array_context.get());
+            return f();
+        } catch (GpyError& e) {
+            in.handling.clear();
+            throw ScriptError(error_info(in, e.exc));
+        } catch (const ScriptError&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw ScriptError(error_info(in, python_error_from(e).exc));
+        }
     }
 
     Result run(std::string source, std::string name, bool interactive) {
-        if (!in.native_stack_limit) in.native_stack_limit = compute_stack_limit();
+        in.native_stack_limit = thread_stack_limit();
         in.interrupted = 0;  // a Ctrl-C that arrived between two inputs is not for this one
         std::shared_ptr<Program> prog;
         // The file outlives the parse: a SyntaxError's span points into it.
@@ -128,7 +187,9 @@ struct Interpreter::Impl {
             });
         } catch (const SyntaxError& e) {
             in.write_err(render_syntax_error(e, in.cfg.color));
-            return {Status::SyntaxError, 2};
+            ErrorInfo info{"SyntaxError", e.message, e.span.file ? e.span.file->name : std::string(), 0, 0};
+            if (e.span.file) std::tie(info.line, info.column) = e.span.file->line_col(e.span.begin);
+            return {Status::SyntaxError, 2, info};
         }
         in.programs.push_back(prog);
         Result r;
@@ -167,7 +228,51 @@ Config Config::from_environment() {
     return c;
 }
 
-Interpreter::Interpreter(Config config) : impl_(std::make_unique<Impl>(std::move(config))) {}
+Interpreter::Interpreter(Config config) {
+    // A backend that cannot be had is the embedder's error now, not a
+    // silent CPU run at the first import.
+    if (config.backend == "cuda") {
+        BackendChoice c = choose_backend(config.backend, config.device);
+        if (!c.error.empty()) throw std::runtime_error("gpy::Interpreter: " + c.error);
+    }
+    impl_ = std::make_unique<Impl>(std::move(config));
+}
+
+void Interpreter::set(std::string_view name, const HostValue& value) {
+    Impl& m = *impl_;
+    m.with_interp(value.index() == 5, [&] {
+        m.in.main->set(std::string(name), script_value(m.in, value));
+        return 0;
+    });
+}
+
+std::optional<HostValue> Interpreter::get(std::string_view name) {
+    Impl& m = *impl_;
+    const Value* v = m.in.main->get(std::string(name));
+    if (!v) return std::nullopt;
+    Value held = *v;
+    return m.with_interp(false, [&] { return std::optional<HostValue>(host_value(m.in, held)); });
+}
+
+void Interpreter::define(std::string_view name, HostFunction fn) {
+    impl_->in.main->set(std::string(name), host_function(std::string(name), std::move(fn)));
+}
+
+HostValue Interpreter::call(std::string_view name, const std::vector<HostValue>& args) {
+    Impl& m = *impl_;
+    const Value* f = m.in.main->get(std::string(name));
+    if (!f) throw ScriptError(ErrorInfo{"NameError", "name '" + std::string(name) + "' is not defined", "", 0, 0});
+    Value callee = *f;
+    bool arrays = false;
+    for (const HostValue& a : args) arrays = arrays || a.index() == 5;
+    return m.with_interp(arrays, [&] {
+        std::vector<Value> values;
+        for (const HostValue& a : args) values.push_back(script_value(m.in, a));
+        CallArgs ca{values.data(), values.size(), nullptr};
+        Value r = m.in.call(callee, ca);
+        return host_value(m.in, r);
+    });
+}
 Interpreter::~Interpreter() {
     ContextScope bound(impl_->in.array_context.get());  // the objects freed now may touch it
     // --profile: the interpreter's kernel table, after everything it printed.

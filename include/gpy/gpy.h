@@ -8,7 +8,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <variant>
 #include <string_view>
 #include <vector>
 
@@ -68,9 +71,55 @@ enum class Status {
     Exit,         // sys.exit() was called; see exit_code
 };
 
+// An uncaught exception or syntax error, as data: `type` is the exception's
+// class name ("ValueError", "SyntaxError"), `message` its text, and the
+// location is the innermost frame of the user's code (0 when unknown).
+struct ErrorInfo {
+    std::string type, message, file;
+    int line = 0, column = 0;
+};
+
 struct Result {
     Status status = Status::Ok;
     int exit_code = 0;  // 0, 1, 2, or the value passed to sys.exit
+    ErrorInfo error;    // set for SyntaxError and RuntimeError
+};
+
+// ---- values across the boundary ----
+
+// An array's element type, NumPy's names.
+enum class ElementType : uint8_t { Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float16, Float32, Float64, Complex64, Complex128 };
+
+// Array memory shared with the host, not copied. Passed in (set), the
+// script's array reads and writes `data` in place; `owner` is held until
+// the script's last view of the memory is gone, then released (so a
+// shared_ptr with a deleter frees the host's buffer exactly then). Read out
+// (get), `data` points into the interpreter's array and `owner` keeps that
+// memory alive for as long as the host holds it.
+struct ArrayRef {
+    void* data = nullptr;
+    std::vector<int64_t> shape;
+    std::vector<int64_t> strides;  // in bytes; empty: C-contiguous
+    ElementType dtype = ElementType::Float64;
+    bool readonly = false;
+    std::shared_ptr<void> owner;
+};
+
+// A value on the host side: None, bool, int, float, str or an array.
+using HostValue = std::variant<std::monostate, bool, int64_t, double, std::string, ArrayRef>;
+
+// A host function the script can call: its arguments converted to
+// HostValues (a list, dict or other object is a TypeError in the script).
+// An exception it throws becomes the script's: std::invalid_argument a
+// ValueError, std::out_of_range an IndexError, std::bad_alloc a
+// MemoryError, any other std::exception a RuntimeError, with what().
+using HostFunction = std::function<HostValue(const std::vector<HostValue>& args)>;
+
+// What Interpreter::get/call throw when a value cannot cross (a type with
+// no HostValue form) or a called script function raised: `info` says what.
+struct ScriptError : std::runtime_error {
+    ErrorInfo info;
+    explicit ScriptError(ErrorInfo i) : std::runtime_error(i.type + ": " + i.message), info(std::move(i)) {}
 };
 
 // Whether a REPL buffer is a complete input, needs more lines, or is an error.
@@ -109,6 +158,18 @@ public:
     };
     uint64_t kernels_launched() const;
     std::vector<KernelInfo> kernels_since(uint64_t first) const;
+
+    // Globals of __main__. set() binds `name` (an ArrayRef without copying,
+    // on the CPU backend; on a GPU the array is copied to the device). get()
+    // is empty when `name` is unbound, and throws ScriptError for a value
+    // with no HostValue form; an array read out is computed first.
+    void set(std::string_view name, const HostValue& value);
+    std::optional<HostValue> get(std::string_view name);
+    // Binds `name` in __main__ to a function that calls `fn`.
+    void define(std::string_view name, HostFunction fn);
+    // Calls the global callable `name` with `args`; its exception is thrown
+    // as ScriptError (with the raising line).
+    HostValue call(std::string_view name, const std::vector<HostValue>& args = {});
 
     // Async-signal-safe: the running statement raises KeyboardInterrupt at its
     // next loop iteration or call.

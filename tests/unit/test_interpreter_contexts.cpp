@@ -22,6 +22,19 @@ using gpy::test::Session;
 
 namespace {
 
+// Whether an interpreter with backend "cuda" can be made (it throws at
+// construction without a usable GPU).
+bool gpu_usable() {
+    gpy::Config c;
+    c.backend = "cuda";
+    try {
+        Interpreter probe(c);
+        return true;
+    } catch (const std::runtime_error&) {
+        return false;
+    }
+}
+
 // A fresh folder under the temporary directory, removed at the end of the test.
 struct TempDir {
     std::filesystem::path path;
@@ -171,6 +184,10 @@ TEST_CASE("contexts: interpreters on different threads run at once") {
 TEST_CASE("contexts: a GPU interpreter and a CPU interpreter side by side", "[gpu]") {
     gpy::Config gc;
     gc.backend = "cuda";
+    if (!gpu_usable()) {
+        WARN("skipped: no GPU");
+        return;
+    }
     Session g(gc), c(cpu_config());
     if (g.ok("import numpy as np\nprint(np.zeros(2).device)").rfind("<CUDA Device", 0) != 0) {
         WARN("skipped: no GPU");
@@ -210,6 +227,10 @@ TEST_CASE("contexts: fast math is one interpreter's; another keeps IEEE arithmet
     gpy::Config fast, exact;
     fast.backend = exact.backend = "cuda";
     fast.fast_math = true;
+    if (!gpu_usable()) {
+        WARN("skipped: no GPU");
+        return;
+    }
     Session f(fast), e(exact);
     if (f.ok("import numpy as np\nprint(np.zeros(2).device)").rfind("<CUDA Device", 0) != 0) {
         WARN("skipped: no GPU");
