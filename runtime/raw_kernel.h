@@ -96,7 +96,9 @@ struct RawLaunchError : std::runtime_error {
 std::shared_ptr<RawFunction> cpu_raw_function(const RawSource& source, const std::string& expr, const std::string& cache_dir);
 // Runs it: `args` holds one pointer per parameter, to its value's bytes.
 // Throws RawLaunchError (and the kernel's own deadlock: a barrier not all
-// threads reach).
+// threads reach). A checked kernel (RawSource::checked) takes each pointer
+// argument's array bytes from `bounds` (none given: unbounded) and throws
+// RawOutOfBounds after the launch when an access fell outside them.
 void cpu_raw_launch(RawFunction& f, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args,
                     std::span<const RawBounds> bounds = {});
 
