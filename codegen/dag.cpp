@@ -47,6 +47,16 @@ std::vector<int64_t> contiguous_strides(const Shape& shape, size_t itemsize) {
     return s;
 }
 
+std::pair<int64_t, int64_t> byte_extent(const Shape& shape, const std::vector<int64_t>& strides, size_t itemsize) {
+    int64_t lo = 0, hi = int64_t(itemsize);
+    for (size_t d = 0; d < shape.size(); ++d) {
+        if (shape[d] == 0) return {0, 0};
+        const int64_t span = strides[d] * (shape[d] - 1);
+        (span < 0 ? lo : hi) += span;
+    }
+    return {lo, hi};
+}
+
 // 1 + the pending weight of the inputs (computed inputs weigh nothing).
 static void weigh(Node& n) {
     uint64_t w = 1;

@@ -244,6 +244,9 @@ NodeP make_expand(NodeP x, std::vector<int> axes);
 
 // C-contiguous byte strides of a shape.
 std::vector<int64_t> contiguous_strides(const Shape& shape, size_t itemsize);
+// The bytes [lo, hi) a view's elements occupy, relative to its first
+// element (strides of either sign); {0, 0} when it has none.
+std::pair<int64_t, int64_t> byte_extent(const Shape& shape, const std::vector<int64_t>& strides, size_t itemsize);
 
 
 // Distinct un-computed nodes in n's graph, counting stops at `limit`.

@@ -28,19 +28,14 @@ Value array_over_host_memory(Interp& in, const ArrayRef& a) {
     const int64_t item = int64_t(itemsize(t));
     if (!a.strides.empty() && a.strides.size() != a.shape.size())
         raise(types::ValueError, "ArrayRef: " + std::to_string(a.strides.size()) + " strides for " + std::to_string(a.shape.size()) + " dimensions");
-    std::vector<int64_t> strides = a.strides;
-    if (strides.empty()) {  // C order
-        strides.assign(a.shape.size(), item);
-        for (size_t d = a.shape.size(); d-- > 1;) strides[d - 1] = strides[d] * a.shape[d];
+    const dag::Shape shape(a.shape.begin(), a.shape.end());
+    int64_t count = 1;
+    for (int64_t d : a.shape) {
+        if (d < 0) raise(types::ValueError, "ArrayRef: negative dimensions are not allowed");
+        count *= d;
     }
-    // The bytes the view reaches: [low, high) around its first element.
-    int64_t low = 0, high = item, count = 1;
-    for (size_t d = 0; d < a.shape.size(); ++d) {
-        if (a.shape[d] < 0) raise(types::ValueError, "ArrayRef: negative dimensions are not allowed");
-        count *= a.shape[d];
-        const int64_t span = strides[d] * (a.shape[d] - 1);
-        (span < 0 ? low : high) += a.shape[d] > 0 ? span : 0;
-    }
+    std::vector<int64_t> strides = a.strides.empty() ? dag::contiguous_strides(shape, size_t(item)) : a.strides;
+    const auto [low, high] = dag::byte_extent(shape, strides, size_t(item));  // around the first element
     if (count > 0 && !a.data) raise(types::ValueError, "ArrayRef: null data for a non-empty array");
     in.import_module("numpy");  // the array module and this interpreter's array context
     ArrayContext* ctx = array_context();
@@ -52,18 +47,18 @@ Value array_over_host_memory(Interp& in, const ArrayRef& a) {
             want *= a.shape[size_t(d)];
         }
         if (!contiguous) raise(types::ValueError, "ArrayRef: a strided host array cannot go to a GPU context yet (pass a C-contiguous one)");
-        Value out = new_array(t, dag::Shape(a.shape.begin(), a.shape.end()));
+        Value out = new_array(t, shape);
         if (count > 0) std::memcpy(out.as<ArrayObj>()->buffer.bytes(), a.data, size_t(count * item));
         return out;
     }
     auto* b = new Buffer();
     b->data = static_cast<char*>(a.data) + low;
-    b->nbytes = size_t(count > 0 ? high - low : 0);
+    b->nbytes = size_t(high - low);
     b->device = DeviceKind::CPU;
     b->ops = &kLentHostMemory;
     b->external = new std::shared_ptr<void>(a.owner);
     if (!b->data) b->data = b;  // (an empty array's memory: any non-null address; ~Buffer skips null)
-    return array_from_buffer(BufferRef(b), t, dag::Shape(a.shape.begin(), a.shape.end()), std::move(strides), count > 0 ? -low : 0);
+    return array_from_buffer(BufferRef(b), t, shape, std::move(strides), -low);
 }
 
 // A host function and its conversions, as the builtin's bound object.

@@ -29,10 +29,6 @@ const char* version() { return "0.1.0"; }
 // Background kernel compiles belong to the array runtime (runtime/compile_queue.h).
 void finish_background_work() { finish_background_compiles(); }
 
-// This thread's limit, computed once per thread: an interpreter may run on
-// several threads in turn, each with its own stack.
-static char* thread_stack_limit();
-
 static char* compute_stack_limit() {
     pthread_attr_t attr;
     if (pthread_getattr_np(pthread_self(), &attr) != 0) return nullptr;
@@ -46,6 +42,8 @@ static char* compute_stack_limit() {
     return static_cast<char*>(addr) + margin;
 }
 
+// This thread's limit, computed once per thread: an interpreter may run on
+// several threads in turn, each with its own stack.
 static char* thread_stack_limit() {
     static thread_local char* limit = compute_stack_limit();
     return limit;
@@ -65,15 +63,20 @@ static const Span* user_frame(const ExceptionObj* e) {
     return at;
 }
 
+// str(exc), or a placeholder when that raises.
+static std::string exception_message(Interp& in, const Value& exc) {
+    try {
+        return to_str(in, exc);
+    } catch (GpyError&) {
+        return "<exception str() failed>";
+    }
+}
+
 // An exception as data (include/gpy/gpy.h ErrorInfo).
 static ErrorInfo error_info(Interp& in, const Value& exc) {
     ErrorInfo info;
     info.type = exc.o->type->name;
-    try {
-        info.message = to_str(in, exc);
-    } catch (GpyError&) {
-        info.message = "<exception str() failed>";
-    }
+    info.message = exception_message(in, exc);
     if (const Span* at = user_frame(exc.as<ExceptionObj>())) {
         info.file = at->file->name;
         std::tie(info.line, info.column) = at->file->line_col(at->begin);
@@ -82,13 +85,7 @@ static ErrorInfo error_info(Interp& in, const Value& exc) {
 }
 
 static std::string exception_text(Interp& in, const Value& exc) {
-    std::string msg;
-    try {
-        msg = to_str(in, exc);
-    } catch (GpyError&) {
-        msg = "<exception str() failed>";
-    }
-    std::string name = exc.o->type->name;
+    const std::string msg = exception_message(in, exc), name = exc.o->type->name;
     return msg.empty() ? name : name + ": " + msg;
 }
 

@@ -124,13 +124,9 @@ void slot_setattr(Interp& in, const Value& self, const std::string& name, Value 
 
 // The byte range [lo, hi) an array's elements occupy in its buffer.
 std::pair<int64_t, int64_t> extent(const ArrayObj* a) {
-    int64_t lo = a->offset, hi = a->offset + int64_t(itemsize(a->dtype));
-    for (size_t d = 0; d < a->shape.size(); ++d) {
-        if (a->shape[d] == 0) return {0, 0};
-        int64_t span = a->strides[d] * (a->shape[d] - 1);
-        (span < 0 ? lo : hi) += span;
-    }
-    return {lo, hi};
+    auto [lo, hi] = dag::byte_extent(a->shape, a->strides, itemsize(a->dtype));
+    if (lo == hi) return {0, 0};
+    return {a->offset + lo, a->offset + hi};
 }
 
 // Byte offsets of every element of a (C order).

@@ -117,18 +117,12 @@ struct Packed {
     std::vector<RawBounds> bounds;  // each array argument's bytes (--check-kernels)
 };
 
-// The bytes a view reaches from `ptr` (its first element), strides of
-// either sign: [lowest element, past the highest).
+// The bytes a view reaches from `ptr` (its first element), for
+// --check-kernels.
 RawBounds view_bounds(const ArrayObj* a, const void* ptr) {
     const char* p = static_cast<const char*>(ptr);
-    if (a->size() == 0) return {p, p, 0, true};
-    int64_t low = 0, high = 0;
-    for (size_t d = 0; d < a->shape.size(); ++d) {
-        const int64_t span = a->strides[d] * (a->shape[d] - 1);
-        (span < 0 ? low : high) += span;
-    }
-    const int64_t bytes = high - low + int64_t(itemsize(a->dtype));
-    return {p + low, p + high + int64_t(itemsize(a->dtype)), a->size(), bytes == a->size() * int64_t(itemsize(a->dtype))};
+    auto [lo, hi] = dag::byte_extent(a->shape, a->strides, itemsize(a->dtype));
+    return {p + lo, p + hi, a->size(), hi - lo == a->size() * int64_t(itemsize(a->dtype))};
 }
 
 void put_scalar(std::array<uint8_t, 16>& out, DType t, const dag::ScalarValue& s) {
@@ -163,7 +157,7 @@ void pack(RawKernelObj* k, const RawFunction& f, const Value* args, size_t n, Pa
                                     std::to_string(n) + " given)");
     out.values.resize(n);
     out.pointers.resize(n);
-    out.bounds.assign(n, RawBounds{});
+    if (f.checked) out.bounds.assign(n, RawBounds{});  // (only a checked kernel reads them)
     for (size_t i = 0; i < n; ++i) {
         const Value& v = args[i];
         const RawParam* p = f.params ? &(*f.params)[i] : nullptr;
@@ -180,7 +174,7 @@ void pack(RawKernelObj* k, const RawFunction& f, const Value* args, size_t n, Pa
             }
             void* ptr = kernel_pointer(a, !p || !p->const_pointee, arg_label(k, i));
             std::memcpy(out.values[i].data(), &ptr, sizeof ptr);
-            out.bounds[i] = view_bounds(a, ptr);
+            if (f.checked) out.bounds[i] = view_bounds(a, ptr);
         } else if (a || v.is_number() || v.kind == VK::Bool || (v.is_obj() && v.o->type == types::complex)) {
             if (p && p->pointer)
                 raise(types::TypeError, arg_label(k, i) + " is " + raw_param_text(*p) + ": a scalar (" + type_name(v) + ") was given");

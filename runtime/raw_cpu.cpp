@@ -35,9 +35,8 @@ using SigFn = const int* (*)();
 
 struct CpuRawFunction : RawFunction {
     RunFn run = nullptr;
-    bool fibers = false;   // barriers or warp operations: a fiber per thread
-    bool serial = false;   // statics (shared memory) or fibers: one block at a time
-    bool checked = false;  // --check-kernels: pointer parameters are CheckedArgs
+    bool fibers = false;  // barriers or warp operations: a fiber per thread
+    bool serial = false;  // statics (shared memory) or fibers: one block at a time
 };
 
 // ::gpy_emu::Checked<T> and ::gpy_emu::Violation of runtime/raw_cpu_prelude.h,
@@ -143,7 +142,7 @@ struct CodeScan {
     }
     // The position of the bracket closing the one at `open`, or npos.
     size_t closing(size_t open) const {
-        const char o = code[open], c = o == '(' ? ')' : o == '<' ? '>' : '}';
+        const char o = code[open], c = o == '(' ? ')' : '}';
         int depth = 0;
         for (size_t i = open; i < n;) {
             if (size_t j = skip(i); j != i) {
@@ -242,12 +241,16 @@ std::string checked_param(const std::string& param, std::string& name) {
     return " ::gpy_emu::Checked<" + pointee + "> " + name;
 }
 
+// A local pointer's declaration up to its name: the pointee type (group 1),
+// '*', the pointer's own qualifiers.
+#define GPY_POINTER_DECLARATOR                                                                                        \
+    R"(((?:(?:const|volatile|unsigned|signed|long|short)\s+)*[A-Za-z_]\w*(?:\s*<[^;<>]*>)?(?:\s+const)?)\s*\*\s*)" \
+    R"((?:(?:const|__restrict__|__restrict|restrict)\s+)*)"
+
 // A pointer declaration with an initialiser: TYPE* [qualifiers] NAME = INIT;
 // (group 1 the pointee type, 2 the name, 3 the initialiser).
 const std::regex& pointer_declaration() {
-    static const std::regex r(
-        R"((?:^|[;{}(])\s*((?:(?:const|volatile|unsigned|signed|long|short)\s+)*[A-Za-z_]\w*(?:\s*<[^;<>]*>)?(?:\s+const)?)\s*\*\s*)"
-        R"((?:(?:const|__restrict__|__restrict|restrict)\s+)*([A-Za-z_]\w*)\s*=(?!=)\s*([^;]*);)");
+    static const std::regex r(R"((?:^|[;{}(])\s*)" GPY_POINTER_DECLARATOR R"(([A-Za-z_]\w*)\s*=(?!=)\s*([^;]*);)");
     return r;
 }
 
@@ -300,9 +303,7 @@ std::string checked_uses(const std::string& body, const std::vector<std::string>
 // The derived pointers' declarations, after checked_uses: `TYPE*
 // GPY_AT(row) = ...` becomes `::gpy_emu::Checked<TYPE> row = ...`.
 std::string checked_declarations(const std::string& body) {
-    static const std::regex decl(
-        R"(((?:(?:const|volatile|unsigned|signed|long|short)\s+)*[A-Za-z_]\w*(?:\s*<[^;<>]*>)?(?:\s+const)?)\s*\*\s*)"
-        R"((?:(?:const|__restrict__|__restrict|restrict)\s+)*GPY_AT\((\w+)\)(\s*=)(?!=))");
+    static const std::regex decl(GPY_POINTER_DECLARATOR R"(GPY_AT\((\w+)\)(\s*=)(?!=))");
     return std::regex_replace(body, decl, " ::gpy_emu::Checked<$1> $2$3");
 }
 

@@ -52,8 +52,10 @@ struct RawFunction {
     // message; `site_key` (the launching statement) says when to remake it.
     std::string site;
     const void* site_key = nullptr;
-    // --check-kernels asked for, but the checked compile failed: why, for a
-    // note to the user (the kernel runs unchecked).
+    // --check-kernels: compiled with checked pointers (its launches take
+    // each array argument's bytes); or asked for, but the checked compile
+    // failed: why, for a note to the user (the kernel runs unchecked).
+    bool checked = false;
     std::string check_note;
 };
 

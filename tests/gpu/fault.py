@@ -16,6 +16,8 @@ import sys
 import tempfile
 import time
 
+from gpu_checks import Tally, gpu_count
+
 SCRIPT = """import numpy as np
 poke = np.RawKernel(r'''
 extern "C" __global__ void poke_far(float* x, long long n) {
@@ -37,16 +39,10 @@ def main():
     args = ap.parse_args()
     gpy = os.path.abspath(args.gpy)
     env = dict(os.environ, GPY_BACKEND="cuda")
-    probe = subprocess.run([gpy, "-c", "import numpy as np; print(np.cuda.device_count())"], capture_output=True, text=True, env=env)
-    if probe.returncode != 0 or int(probe.stdout.strip() or 0) == 0:
-        print("fault: no usable GPU:", probe.stdout, probe.stderr)
+    if gpu_count(gpy, env) == 0:
         return 2
-    passed = failed = 0
-
-    def check(name, ok, detail=""):
-        nonlocal passed, failed
-        print(("ok   " if ok else "FAIL ") + name + ("" if ok else ": " + detail))
-        passed, failed = passed + ok, failed + (not ok)
+    tally = Tally()
+    check = tally.check
 
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "fault.gpy")
@@ -57,8 +53,7 @@ def main():
             r = subprocess.run([gpy, path], capture_output=True, text=True, env=env, timeout=120)
         except subprocess.TimeoutExpired:
             check("the script ends", False, "still running after 120 s")
-            print(f"{passed} passed, {failed} failed")
-            return 1
+            return tally.finish()
         took = time.time() - t0
         detail = f"rc {r.returncode} in {took:.1f} s\nstdout {r.stdout!r}\nstderr {r.stderr[-1500:]!r}"
         check("exit status 1", r.returncode == 1, detail)
@@ -67,8 +62,7 @@ def main():
         check("names CUDA's error", "CUDA_ERROR_ILLEGAL_ADDRESS" in r.stderr, detail)
         check("names the kernel", "poke_far" in r.stderr, detail)
         check("names the launching line", "fault.gpy:10" in r.stderr, detail)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return tally.finish()
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ import tempfile
 
 import numpy as np
 
+from gpu_checks import Tally, gpu_count
+
 # Valid as gpy and as Python with NumPy: one line of checksums per round.
 WORK = """import numpy as np
 import sys
@@ -63,17 +65,11 @@ def main():
     args = ap.parse_args()
     gpy = os.path.abspath(args.gpy)
     env = dict(os.environ, GPY_BACKEND="cuda")
-    probe = run([gpy, "-c", "import numpy as np; print(np.cuda.device_count())"], env)
-    devices = int(probe.stdout.strip() or 0) if probe.returncode == 0 else 0
+    devices = gpu_count(gpy, env)
     if devices == 0:
-        print("shared_gpu: no usable GPU:", probe.stdout, probe.stderr)
         return 2
-    passed = failed = 0
-
-    def check(name, ok, detail=""):
-        nonlocal passed, failed
-        print(("ok   " if ok else "FAIL ") + name + ("" if ok else ": " + detail))
-        passed, failed = passed + ok, failed + (not ok)
+    tally = Tally()
+    check = tally.check
 
     with tempfile.TemporaryDirectory() as tmp:
         work = os.path.join(tmp, "work.gpy")
@@ -98,8 +94,7 @@ def main():
                   f"got {got.stdout!r} {got.stderr[-500:]!r}, want {ref.stdout!r} {ref.stderr[-300:]!r}")
         else:
             print(f"skip --device 1: {devices} GPU")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return tally.finish()
 
 
 if __name__ == "__main__":
