@@ -293,11 +293,15 @@ Value set_allow_tf32_fn(Interp&, CallArgs& a) {
 
 Value get_allow_tf32_fn(Interp&, CallArgs&) { return Value::boolean(cublas::allow_tf32()); }
 
-Value device_count_fn(Interp&, CallArgs&) { return Value::integer(cuda::device_count()); }
+Value device_count_fn(Interp&, CallArgs& a) {
+    expect_args(a, "device_count", 0, 0);
+    return Value::integer(cuda::device_count());
+}
 
 Value get_device_properties(Interp& in, CallArgs& a) {
+    expect_args(a, "get_device_properties", 0, 1);
     const Value* v = arg(a, 0, "device");
-    int64_t id = v && !v->is_none() ? v->i : 0;
+    int64_t id = v && !v->is_none() ? index_arg(*v) : 0;  // an int, a NumPy integer; else TypeError
     cuda::Device& d = checked_device(id);
     auto* dict = new DictObj();
     Value r = Value::object(dict);
@@ -310,12 +314,17 @@ Value get_device_properties(Interp& in, CallArgs& a) {
 }
 
 // np.cuda.runtime: CuPy's cupy.cuda.runtime names scripts use most.
-Value runtime_mem_get_info(Interp&, CallArgs&) { return mem_info_tuple(cuda_backend_active() ? array_device_index() : 0); }
-Value runtime_get_device(Interp&, CallArgs&) {
+Value runtime_mem_get_info(Interp&, CallArgs& a) {
+    expect_args(a, "memGetInfo", 0, 0);
+    return mem_info_tuple(cuda_backend_active() ? array_device_index() : 0);
+}
+Value runtime_get_device(Interp&, CallArgs& a) {
+    expect_args(a, "getDevice", 0, 0);
     if (!cuda_backend_active()) checked_device(0);  // raises without a device
     return Value::integer(cuda_backend_active() ? array_device_index() : 0);
 }
-Value runtime_device_synchronize(Interp&, CallArgs&) {
+Value runtime_device_synchronize(Interp&, CallArgs& a) {
+    expect_args(a, "deviceSynchronize", 0, 0);
     materialize_all_pending();
     wait_for_device_work();
     if (cuda_backend_active()) checked_device(array_device_index()).synchronize();
