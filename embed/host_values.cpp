@@ -30,9 +30,11 @@ Value array_over_host_memory(Interp& in, const ArrayRef& a) {
         raise(types::ValueError, "ArrayRef: " + std::to_string(a.strides.size()) + " strides for " + std::to_string(a.shape.size()) + " dimensions");
     const dag::Shape shape(a.shape.begin(), a.shape.end());
     int64_t count = 1;
+    int64_t bytes = 0;
     for (int64_t d : a.shape) {
         if (d < 0) raise(types::ValueError, "ArrayRef: negative dimensions are not allowed");
-        count *= d;
+        if (__builtin_mul_overflow(count, d, &count) || __builtin_mul_overflow(count, item, &bytes))
+            raise(types::ValueError, "ArrayRef: the array is too big (its byte count overflows int64)");
     }
     std::vector<int64_t> strides = a.strides.empty() ? dag::contiguous_strides(shape, size_t(item)) : a.strides;
     const auto [low, high] = dag::byte_extent(shape, strides, size_t(item));  // around the first element
@@ -48,7 +50,7 @@ Value array_over_host_memory(Interp& in, const ArrayRef& a) {
         }
         if (!contiguous) raise(types::ValueError, "ArrayRef: a strided host array cannot go to a GPU context yet (pass a C-contiguous one)");
         Value out = new_array(t, shape);
-        if (count > 0) std::memcpy(out.as<ArrayObj>()->buffer.bytes(), a.data, size_t(count * item));
+        if (count > 0) std::memcpy(out.as<ArrayObj>()->buffer.bytes(), a.data, size_t(bytes));
         return out;
     }
     auto* b = new Buffer();

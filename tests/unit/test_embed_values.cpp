@@ -96,6 +96,15 @@ TEST_CASE("embed: a host array is the script's array, not a copy", "[embed]") {
     s.interp.set("v", view);
     s.ok("v += 100\n");
     CHECK(cols.data == std::vector<double>{100, 1, 102, 3, 104, 5, 106, 7});
+    // Hostile shapes are a ValueError at set(), nothing is bound.
+    ArrayRef huge = cols.ref({int64_t(1) << 40, int64_t(1) << 40});
+    CHECK_THROWS_WITH(s.interp.set("h", huge), "ValueError: ArrayRef: the array is too big (its byte count overflows int64)");
+    ArrayRef negative = cols.ref({-1});
+    CHECK_THROWS_WITH(s.interp.set("h", negative), "ValueError: ArrayRef: negative dimensions are not allowed");
+    ArrayRef ragged = cols.ref({2, 2});
+    ragged.strides = {8};
+    CHECK_THROWS_AS(s.interp.set("h", ragged), gpy::ScriptError);
+    CHECK(!s.interp.get("h").has_value());
 }
 
 TEST_CASE("embed: the host's memory is released when the script's last view is gone", "[embed]") {
