@@ -88,6 +88,24 @@ Buffer* Buffer::allocate(size_t nbytes, bool zero) {
     return allocate_host(nbytes, zero);
 }
 
+namespace {
+// Lent host memory: nothing to free but the lender's keep-alive handle; host
+// and kernel code reach the same bytes.
+uint8_t* lent_bytes(Buffer* b, bool) { return static_cast<uint8_t*>(b->data); }
+void release_lent(Buffer* b) noexcept { delete static_cast<std::shared_ptr<void>*>(b->external); }
+const DeviceMemoryOps kLentHostMemory{release_lent, lent_bytes, lent_bytes};
+}  // namespace
+
+Buffer* Buffer::lend_host(void* data, size_t nbytes, std::shared_ptr<void> keep) {
+    auto* b = new Buffer();
+    b->data = data ? data : b;  // (an empty array's memory: any non-null address; ~Buffer skips null)
+    b->nbytes = nbytes;
+    b->device = DeviceKind::CPU;
+    b->ops = &kLentHostMemory;
+    b->external = new std::shared_ptr<void>(std::move(keep));
+    return b;
+}
+
 Buffer::~Buffer() {
     if (!data) return;
     if (ops) {

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <utility>
 
 namespace gpy {
@@ -43,8 +44,9 @@ struct Buffer {
     // The array object the memory was allocated for (NumPy's x.base of a
     // view), cleared when that object dies; an opaque pointer at this layer.
     const void* owner = nullptr;
-    // Memory an embedder lent (include/gpy/gpy.h ArrayRef): its keep-alive
-    // handle, which `ops->free` releases; null otherwise.
+    // Memory an embedder lent (include/gpy/gpy.h ArrayRef, a DLPack
+    // tensor): its keep-alive handle, a std::shared_ptr<void>* that
+    // `ops->free` deletes; null otherwise.
     void* external = nullptr;
 
     // 64-byte aligned, zero-initialised when `zero` is set. Throws std::bad_alloc.
@@ -53,6 +55,9 @@ struct Buffer {
     // context, base/context.h: host or device, within its limit); host
     // memory when no interpreter is bound.
     static Buffer* allocate(size_t nbytes, bool zero = false);
+    // Host memory the caller owns, not copied: `keep` is held until the
+    // buffer dies (the last array viewing it), then released.
+    static Buffer* lend_host(void* data, size_t nbytes, std::shared_ptr<void> keep);
     ~Buffer();
 };
 

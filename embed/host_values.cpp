@@ -7,6 +7,7 @@
 #include "base/buffer.h"
 #include "base/dtype.h"
 #include "numpy/array.h"
+#include "numpy/dlpack.h"
 #include "runtime/array_context.h"
 
 namespace gpy {
@@ -16,51 +17,35 @@ static_assert(int(ElementType::Complex128) == int(DType::Complex128) && int(Elem
 
 namespace {
 
-// The host's memory as a Buffer: nothing to free but the host's keep-alive
-// handle; host and device code reach the same bytes (the CPU backend).
-uint8_t* lent_bytes(Buffer* b, bool) { return static_cast<uint8_t*>(b->data); }
-void release_lent(Buffer* b) noexcept { delete static_cast<std::shared_ptr<void>*>(b->external); }
-const DeviceMemoryOps kLentHostMemory{release_lent, lent_bytes, lent_bytes};
-
+// The script array over an ArrayRef's memory: DLPack's import, with the
+// ArrayRef's byte strides as element strides.
 Value array_over_host_memory(Interp& in, const ArrayRef& a) {
-    if (a.readonly) raise(types::ValueError, "gpy has no read-only arrays yet: pass a writable ArrayRef (or a copy)");
     const DType t = DType(a.dtype);
     const int64_t item = int64_t(itemsize(t));
     if (!a.strides.empty() && a.strides.size() != a.shape.size())
         raise(types::ValueError, "ArrayRef: " + std::to_string(a.strides.size()) + " strides for " + std::to_string(a.shape.size()) + " dimensions");
-    const dag::Shape shape(a.shape.begin(), a.shape.end());
-    int64_t count = 1;
-    int64_t bytes = 0;
+    int64_t count = 1, bytes = 0;
     for (int64_t d : a.shape) {
         if (d < 0) raise(types::ValueError, "ArrayRef: negative dimensions are not allowed");
         if (__builtin_mul_overflow(count, d, &count) || __builtin_mul_overflow(count, item, &bytes))
             raise(types::ValueError, "ArrayRef: the array is too big (its byte count overflows int64)");
     }
-    std::vector<int64_t> strides = a.strides.empty() ? dag::contiguous_strides(shape, size_t(item)) : a.strides;
-    const auto [low, high] = dag::byte_extent(shape, strides, size_t(item));  // around the first element
     if (count > 0 && !a.data) raise(types::ValueError, "ArrayRef: null data for a non-empty array");
-    in.import_module("numpy");  // the array module and this interpreter's array context
-    ArrayContext* ctx = array_context();
-    if (ctx && ctx->array_kind == DeviceKind::CUDA) {
-        // A GPU context: a device copy (host memory is not the device's).
-        bool contiguous = true;
-        for (int64_t d = int64_t(a.shape.size()) - 1, want = item; d >= 0; --d) {
-            if (a.shape[size_t(d)] != 1 && strides[size_t(d)] != want) contiguous = false;
-            want *= a.shape[size_t(d)];
-        }
-        if (!contiguous) raise(types::ValueError, "ArrayRef: a strided host array cannot go to a GPU context yet (pass a C-contiguous one)");
-        Value out = new_array(t, shape);
-        if (count > 0) std::memcpy(out.as<ArrayObj>()->buffer.bytes(), a.data, size_t(bytes));
-        return out;
+    std::vector<int64_t> shape = a.shape, strides;
+    for (int64_t s : a.strides) {
+        if (s % item != 0) raise(types::ValueError, "ArrayRef: stride " + std::to_string(s) + " is not a multiple of the element size");
+        strides.push_back(s / item);
     }
-    auto* b = new Buffer();
-    b->data = static_cast<char*>(a.data) + low;
-    b->nbytes = size_t(high - low);
-    b->device = DeviceKind::CPU;
-    b->ops = &kLentHostMemory;
-    b->external = new std::shared_ptr<void>(a.owner);
-    if (!b->data) b->data = b;  // (an empty array's memory: any non-null address; ~Buffer skips null)
-    return array_from_buffer(BufferRef(b), t, shape, std::move(strides), -low);
+    DLTensor dl{};
+    dl.data = a.data;
+    dl.device = a.device < 0 ? DLDevice{kDLCPU, 0} : DLDevice{kDLCUDA, a.device};
+    dl.ndim = int(shape.size());
+    const bool is_bool = t == DType::Bool, is_int = kind(t) == DKind::Int, is_uint = kind(t) == DKind::UInt, is_float = kind(t) == DKind::Float;
+    dl.dtype = {uint8_t(is_bool ? GPY_DL_BOOL : is_int ? kDLInt : is_uint ? kDLUInt : is_float ? kDLFloat : kDLComplex), uint8_t(8 * item), 1};
+    dl.shape = shape.data();
+    dl.strides = strides.empty() ? nullptr : strides.data();
+    in.import_module("numpy");  // the array module and this interpreter's array context
+    return array_from_dltensor(dl, a.owner, a.readonly);
 }
 
 // A host function and its conversions, as the builtin's bound object.
@@ -83,6 +68,12 @@ Value call_host_function(Interp& in, CallArgs& a) {
         r = h->fn(args);
     } catch (const GpyError&) {
         throw;  // the script's own exception, raised through a nested call
+    } catch (const ScriptError& e) {
+        // An exception the host names: that built-in type (RuntimeError for a name it lacks).
+        TypeObject* type = types::RuntimeError;
+        for (TypeObject* t : types::all_exceptions())
+            if (t->name == e.info.type) type = t;
+        raise(type, e.info.message);
     } catch (const std::invalid_argument& e) {
         raise(types::ValueError, e.what());
     } catch (const std::out_of_range& e) {

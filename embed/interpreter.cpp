@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <tuple>
 
 #include "base/interrupt.h"
@@ -19,8 +20,11 @@
 #include "lang/lexer.h"
 #include "lang/parser.h"
 #include "lang/resolver.h"
+#include "numpy/array.h"
+#include "numpy/dlpack.h"
 #include "numpy/numpy_module.h"
 #include "runtime/compile_queue.h"
+#include "runtime/cuda_memory.h"
 
 namespace gpy {
 
@@ -125,6 +129,11 @@ static void report_exception(Interp& in, const Value& exc) {
 
 struct Interpreter::Impl {
     Interp in;
+    // The thread inside a call, and how deep (a host function may call
+    // back in): one thread at a time (gpy.h, "Threads").
+    std::atomic<std::thread::id> owner{};
+    int depth = 0;
+    void* host_stream = nullptr;  // use_stream()'s, while it is current
     explicit Impl(Config c) : in(std::move(c)) {
         // One array module under all three names, so NumPy and CuPy scripts run unchanged.
         in.native_modules.push_back({{"numpy", "cupy", "gpy"}, make_numpy_module});
@@ -144,11 +153,31 @@ struct Interpreter::Impl {
         return {Status::RuntimeError, e->type == types::KeyboardInterrupt ? 130 : 1, error_info(in, exc)};
     }
 
+    // Marks the calling thread as the one inside the interpreter for a scope.
+    struct Entry {
+        Impl& m;
+        explicit Entry(Impl& impl) : m(impl) {
+            const std::thread::id me = std::this_thread::get_id();
+            if (m.owner.load(std::memory_order_acquire) == me) {
+                ++m.depth;
+                return;
+            }
+            std::thread::id nobody;
+            if (!m.owner.compare_exchange_strong(nobody, me, std::memory_order_acq_rel))
+                throw BusyError("gpy: this interpreter is running a call on another thread (an interpreter runs one call at a time)");
+            m.depth = 1;
+        }
+        ~Entry() {
+            if (--m.depth == 0) m.owner.store(std::thread::id(), std::memory_order_release);
+        }
+    };
+
     // Runs f with this interpreter bound to the thread (stack limit, Ctrl-C
     // flag, array context), the array module imported first when `arrays`;
     // the script's exception comes out as ScriptError.
     template <class F>
     auto with_interp(bool arrays, F&& f) -> decltype(f()) {
+        Entry entry(*this);
         in.native_stack_limit = thread_stack_limit();
         InterruptScope interrupt_scope(&in.interrupted);
         // (Restores the thread's binding at the end: importing the array
@@ -169,6 +198,13 @@ struct Interpreter::Impl {
     }
 
     Result run(std::string source, std::string name, bool interactive) {
+        std::optional<Entry> entry;
+        try {
+            entry.emplace(*this);
+        } catch (const BusyError& e) {
+            in.write_err(std::string(e.what()) + "\n");
+            return {Status::RuntimeError, 1, ErrorInfo{"RuntimeError", e.what(), "", 0, 0}};
+        }
         in.native_stack_limit = thread_stack_limit();
         in.interrupted = 0;  // a Ctrl-C that arrived between two inputs is not for this one
         std::shared_ptr<Program> prog;
@@ -252,7 +288,76 @@ std::optional<HostValue> Interpreter::get(std::string_view name) {
 }
 
 void Interpreter::define(std::string_view name, HostFunction fn) {
+    Impl::Entry entry(*impl_);
     impl_->in.main->set(std::string(name), host_function(std::string(name), std::move(fn)));
+}
+
+namespace {
+// Calls a DLPack tensor's deleter unless the tensor was handed on.
+template <class Tensor>
+struct TensorGuard {
+    Tensor* t;
+    ~TensorGuard() {
+        if (t && t->deleter) t->deleter(t);
+    }
+    Tensor* release() { return std::exchange(t, nullptr); }
+};
+}  // namespace
+
+template <class Tensor>
+static void set_tensor(Interpreter::Impl& m, std::string_view name, Tensor* tensor) {
+    TensorGuard<Tensor> guard{tensor};  // owned from the call on, even when it fails before the import
+    m.with_interp(true, [&] {
+        m.in.main->set(std::string(name), array_from_dlpack(guard.release()));
+        return 0;
+    });
+}
+void Interpreter::set_dlpack(std::string_view name, DLManagedTensorVersioned* t) { set_tensor(*impl_, name, t); }
+void Interpreter::set_dlpack(std::string_view name, DLManagedTensor* t) { set_tensor(*impl_, name, t); }
+
+template <class Make>
+static auto get_tensor(Interpreter::Impl& m, std::string_view name, Make make) -> decltype(make(nullptr)) {
+    const Value* v = m.in.main->get(std::string(name));
+    if (!v) return nullptr;
+    Value held = *v;
+    return m.with_interp(false, [&] {
+        ArrayObj* a = as_array(held);
+        if (!a) raise(types::TypeError, "'" + std::string(name) + "' is a '" + type_name(held) + "', not an array");
+        auto* t = make(a);
+        // The host reads at once: gpy's queued work on the array finishes
+        // first, unless it went to the host's own stream.
+        if (a->buffer->device == DeviceKind::CUDA && (!m.host_stream || current_stream() != m.host_stream)) {
+            try {
+                GPY_CU(cuStreamSynchronize(current_stream()));
+            } catch (...) {
+                t->deleter(t);
+                throw;
+            }
+        }
+        return t;
+    });
+}
+DLManagedTensorVersioned* Interpreter::get_dlpack_versioned(std::string_view name) {
+    return get_tensor(*impl_, name, [](ArrayObj* a) { return dlpack_versioned_from_array(a); });
+}
+DLManagedTensor* Interpreter::get_dlpack(std::string_view name) {
+    return get_tensor(*impl_, name, [](ArrayObj* a) { return dlpack_from_array(a); });
+}
+
+void Interpreter::use_stream(void* stream) {
+    Impl& m = *impl_;
+    if (!m.with_interp(true, [] { return array_device_kind() == DeviceKind::CUDA; }))
+        throw std::logic_error("gpy: use_stream needs an interpreter on a GPU (this one runs on the CPU)");
+    m.with_interp(true, [&] {
+        // Through the language, so the script's get_current_stream() and
+        // `with stream:` blocks see it.
+        Value cuda = get_attr(m.in, Value::object(m.in.import_module("numpy")), "cuda");
+        Value s = stream ? m.in.call1(get_attr(m.in, cuda, "ExternalStream"), Value::integer(int64_t(reinterpret_cast<uintptr_t>(stream))))
+                         : get_attr(m.in, get_attr(m.in, cuda, "Stream"), "null");
+        m.in.call0(get_attr(m.in, s, "use"));
+        m.host_stream = stream;
+        return 0;
+    });
 }
 
 HostValue Interpreter::call(std::string_view name, const std::vector<HostValue>& args) {
@@ -337,6 +442,7 @@ InputState Interpreter::check_input(std::string_view source) {
 }
 
 std::vector<std::string> Interpreter::complete(std::string_view line) {
+    Impl::Entry entry(*impl_);
     Interp& in = impl_->in;
     ContextScope bound(in.array_context.get());  // an attribute may compute an array
     size_t b = line.size();
@@ -390,6 +496,7 @@ std::vector<std::string> Interpreter::complete(std::string_view line) {
 }
 
 std::string Interpreter::help_text(std::string_view name) {
+    Impl::Entry entry(*impl_);
     Interp& in = impl_->in;
     ContextScope bound(in.array_context.get());  // repr of an array computes it
     const Value* v = in.main->get(std::string(name));

@@ -1,5 +1,7 @@
 // The interpreter state (lang/interp.h): construction, the tick that checks
 // Ctrl-C and the step budget, output buffering, the native stack check.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -17,6 +19,7 @@ Interp::Interp(Config c) : cfg(std::move(c)) {
     stack.resize(1 << 17);  // 2 MiB of frame slots: ~130 slots per frame at the default recursion limit
     recursion_limit = cfg.recursion_limit > 0 ? cfg.recursion_limit : 1000;
     main = Ref<ModuleObj>(new ModuleObj("__main__"));
+    line_buffered = cfg.out || isatty(STDOUT_FILENO);
     install_builtins(*this);
     main->set("__name__", make_str("__main__"));
     steps_left = cfg.max_steps;
@@ -54,6 +57,15 @@ void Interp::flush_out() {
         std::fflush(stdout);
     }
     outbuf.clear();
+}
+
+void Interp::flush_lines() {
+    size_t end = outbuf.rfind('\n');
+    if (end == std::string::npos) return;
+    std::string rest = outbuf.substr(end + 1);
+    outbuf.resize(end + 1);
+    flush_out();
+    outbuf = std::move(rest);
 }
 
 void Interp::write_err(std::string_view s) {

@@ -72,9 +72,17 @@ public:
     void (*synchronize_hook)() = nullptr;
 
     // ---- output ----
+    // Printed text waits here: in blocks of 64 KiB for a pipe or file (as
+    // CPython's stdout), line by line for a terminal or an embedder's sink.
     std::string outbuf;
-    void write_out(std::string_view s) { outbuf.append(s); if (outbuf.size() > (1 << 16)) flush_out(); }
+    bool line_buffered = false;
+    void write_out(std::string_view s) {
+        outbuf.append(s);
+        if (outbuf.size() > (1 << 16)) flush_out();
+        else if (line_buffered && s.find('\n') != std::string_view::npos) flush_lines();
+    }
     void flush_out();
+    void flush_lines();  // the text up to the last newline
     void write_err(std::string_view s);
 
     // ---- running code ----

@@ -93,7 +93,8 @@ extern TypeObject *type, *none, *boolean, *integer, *real, *complex, *str, *list
 extern TypeObject *BaseException, *Exception, *ArithmeticError, *ZeroDivisionError, *OverflowError, *LookupError,
     *IndexError, *KeyError, *ValueError, *TypeError, *NameError, *UnboundLocalError, *AttributeError, *ImportError,
     *ModuleNotFoundError, *RuntimeError, *RecursionError, *NotImplementedError, *MemoryError, *SystemError, *AssertionError,
-    *KeyboardInterrupt, *SystemExit, *StopIteration, *UnicodeError, *OSError, *FileNotFoundError, *FloatingPointError;
+    *KeyboardInterrupt, *SystemExit, *StopIteration, *UnicodeError, *OSError, *FileNotFoundError, *FloatingPointError,
+    *BufferError;
 void init();  // idempotent, thread-safe
 const std::vector<TypeObject*>& all_exceptions();
 }  // namespace types

@@ -17,7 +17,8 @@ TypeObject *type, *none, *boolean, *integer, *real, *complex, *str, *list, *tupl
 TypeObject *BaseException, *Exception, *ArithmeticError, *ZeroDivisionError, *OverflowError, *LookupError,
     *IndexError, *KeyError, *ValueError, *TypeError, *NameError, *UnboundLocalError, *AttributeError, *ImportError,
     *ModuleNotFoundError, *RuntimeError, *RecursionError, *NotImplementedError, *MemoryError, *SystemError, *AssertionError,
-    *KeyboardInterrupt, *SystemExit, *StopIteration, *UnicodeError, *OSError, *FileNotFoundError, *FloatingPointError;
+    *KeyboardInterrupt, *SystemExit, *StopIteration, *UnicodeError, *OSError, *FileNotFoundError, *FloatingPointError,
+    *BufferError;
 
 static std::vector<TypeObject*> g_exceptions;
 
@@ -89,6 +90,7 @@ void init() {
         OSError = exc("OSError", Exception, "Base class for I/O related errors.");
         FileNotFoundError = exc("FileNotFoundError", OSError, "File not found.");
         FloatingPointError = exc("FloatingPointError", ArithmeticError, "Floating-point operation failed.");
+        BufferError = exc("BufferError", Exception, "Buffer error.");
         // The warning categories, so that scripts can name them (gpy issues none).
         TypeObject* warning = exc("Warning", Exception, "Base class for warning categories.");
         for (const char* w : {"UserWarning", "DeprecationWarning", "PendingDeprecationWarning", "SyntaxWarning", "RuntimeWarning",

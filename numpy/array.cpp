@@ -1,6 +1,7 @@
 // ndarray: the object, its type slots (printing, truth, len, iteration,
 // attributes), conversion from Python values, materialisation and views.
 #include "numpy/array.h"
+#include "numpy/dlpack.h"
 #include "runtime/array_memory.h"
 #include "runtime/array_context.h"
 #include "numpy/module_parts.h"
@@ -950,6 +951,7 @@ void init_array_types() {
         install_scan_methods();
         install_indexing_methods();
         install_complex_methods();
+        install_dlpack_methods();
         inherit_array_methods(types::ndarray);
     });
 }

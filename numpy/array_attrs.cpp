@@ -129,14 +129,14 @@ std::pair<int64_t, int64_t> extent(const ArrayObj* a) {
     return {a->offset + lo, a->offset + hi};
 }
 
-// Byte offsets of every element of a (C order).
-std::vector<int64_t> element_offsets(const ArrayObj* a) {
+// Addresses of every element of a (C order), from `base`.
+std::vector<int64_t> element_offsets(const ArrayObj* a, int64_t base) {
     std::vector<int64_t> out;
     out.reserve(size_t(a->size()));
     std::vector<int64_t> idx(a->shape.size(), 0);
     int64_t n = a->size();
     for (int64_t i = 0; i < n; ++i) {
-        int64_t off = a->offset;
+        int64_t off = base + a->offset;
         for (size_t d = 0; d < idx.size(); ++d) off += idx[d] * a->strides[d];
         out.push_back(off);
         for (size_t d = idx.size(); d-- > 0;) {
@@ -155,12 +155,18 @@ bool overlap(Interp& in, const Value& x, const Value& y, bool exact) {
     if (!a || !b) return false;  // a list becomes a new array: it shares nothing
     materialize(a);
     materialize(b);
-    if (!a->buffer || a->buffer.get() != b->buffer.get()) return false;
+    if (!a->buffer || !b->buffer) return false;
+    // By address, not by buffer: two buffers may lend the same memory (arrays
+    // over one host buffer or DLPack tensor passed in twice).
+    Buffer *ba = a->buffer.get(), *bb = b->buffer.get();
+    if (ba->device != bb->device || (ba->device == DeviceKind::CUDA && ba->device_index != bb->device_index)) return false;
+    const int64_t base_a = int64_t(reinterpret_cast<uintptr_t>(ba->data)), base_b = int64_t(reinterpret_cast<uintptr_t>(bb->data));
     auto [alo, ahi] = extent(a);
     auto [blo, bhi] = extent(b);
+    alo += base_a, ahi += base_a, blo += base_b, bhi += base_b;
     if (alo >= ahi || blo >= bhi || ahi <= blo || bhi <= alo) return false;
     if (!exact || a->size() + b->size() > (int64_t(1) << 22)) return true;
-    std::vector<int64_t> oa = element_offsets(a), ob = element_offsets(b);
+    std::vector<int64_t> oa = element_offsets(a, base_a), ob = element_offsets(b, base_b);
     std::sort(oa.begin(), oa.end());
     int64_t ia = int64_t(itemsize(a->dtype)), ib = int64_t(itemsize(b->dtype));
     for (int64_t s : ob) {

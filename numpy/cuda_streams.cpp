@@ -32,23 +32,25 @@ bool on_gpu() { return array_device_kind() == DeviceKind::CUDA; }
 TypeObject* g_stream_type = nullptr;
 
 struct StreamObj : Object {
-    std::unique_ptr<cuda::Stream> stream;  // null: the legacy default stream (or the CPU backend)
+    std::unique_ptr<cuda::Stream> stream;  // null: the legacy default stream (or the CPU backend), or external
+    cuda::CUstream external = nullptr;     // ExternalStream's: a stream of the host's, not ours to destroy
     int device = -1;                       // the device `stream` belongs to (-1: any)
     std::vector<Value> saved;              // streams to restore when `with` blocks end
     StreamObj() : Object(g_stream_type) {}
     ~StreamObj() override {
-        if (stream) retire_cuda_stream(device, stream->handle());
+        if (handle()) retire_cuda_stream(device, handle());
     }
-    cuda::CUstream handle() const { return stream ? stream->handle() : nullptr; }
+    cuda::CUstream handle() const { return stream ? stream->handle() : external; }
 };
 
+TypeObject* g_external_stream_type = nullptr;
 Value g_null_stream;  // Stream.null
 // The object of the current device's current stream in the interpreter's
 // state (ArrayState::current_streams).
 Value& current_slot() { return bound_array_state().current_streams[std::min(array_device_index(), 63)]; }
 
 StreamObj* self_stream(CallArgs& a, const char* method) {
-    if (a.npos < 1 || !a.pos[0].is_obj() || a.pos[0].o->type != g_stream_type)
+    if (a.npos < 1 || !a.pos[0].is_obj() || !a.pos[0].o->type->is_subtype_of(g_stream_type))
         raise(types::TypeError, std::string("Stream.") + method + "() needs a Stream");
     return static_cast<StreamObj*>(a.pos[0].o);
 }
@@ -71,6 +73,21 @@ Value stream_construct(Interp&, CallArgs& a) {
             s->device = array_device_index();
         });
     }
+    return r;
+}
+
+// ExternalStream(ptr, device_id=-1): a stream another library made (CuPy's
+// name), used without owning it.
+Value external_stream_construct(Interp&, CallArgs& a) {
+    const Value* p = arg(a, 0, "ptr");
+    if (!p) raise(types::TypeError, "ExternalStream() missing required argument 'ptr' (pos 1)");
+    if (!p->is_intlike()) raise(types::TypeError, std::string("an integer is required (got type ") + type_name(*p) + ")");
+    const Value* d = arg(a, 1, "device_id");
+    auto* s = new StreamObj();
+    s->type = g_external_stream_type;
+    Value r = Value::object(s);
+    s->external = reinterpret_cast<cuda::CUstream>(uintptr_t(p->as_int()));
+    s->device = d && d->is_intlike() && d->as_int() >= 0 ? int(d->as_int()) : (on_gpu() ? array_device_index() : -1);
     return r;
 }
 
@@ -120,6 +137,7 @@ Value stream_synchronize(Interp&, CallArgs& a) {
     if (!on_gpu()) return Value::none();
     cuda_call([&] {
         if (s->stream) s->stream->synchronize();
+        else if (s->external) GPY_CU(cuStreamSynchronize(s->external));
         else cuda::device(array_device_index()).synchronize();
     });
     return Value::none();
@@ -174,7 +192,7 @@ void record(EventObj* e, const StreamObj* stream) {
 
 const StreamObj* stream_arg(const Value* v) {
     if (!v || v->is_none()) return nullptr;
-    if (!v->is_obj() || v->o->type != g_stream_type) raise(types::TypeError, "stream must be a Stream");
+    if (!v->is_obj() || !v->o->type->is_subtype_of(g_stream_type)) raise(types::TypeError, "stream must be a Stream");
     return static_cast<const StreamObj*>(v->o);
 }
 
@@ -213,9 +231,9 @@ Value stream_wait_event(Interp&, CallArgs& a) {
     const Value* v = arg(rest, 0, "event");
     EventObj* e = v ? as_event(*v) : nullptr;
     if (!e) raise(types::TypeError, "wait_event() needs an Event");
-    if (s->stream && e->event) {
-        cuda_call([&] { s->stream->wait(e->event->handle()); });
-    } else if (!s->stream && e->event && e->recorded) {
+    if (s->handle() && e->event) {
+        cuda_call([&] { GPY_CU(cuStreamWaitEvent(s->handle(), e->event->handle(), 0)); });
+    } else if (!s->handle() && e->event && e->recorded) {
         // The legacy default stream waits for the event by making the host wait.
         cuda_call([&] { e->event->synchronize(); });
     }
@@ -227,7 +245,7 @@ Value stream_getattr(Interp&, const Value& v, const std::string& name) {
     if (name == "done") {
         if (!on_gpu()) return Value::boolean(true);
         return Value::boolean(cuda_call([&] {
-            return s->stream ? s->stream->done() : cuda::api().cuStreamQuery(nullptr) == cuda::CUDA_SUCCESS;
+            return cuda::api().cuStreamQuery(s->handle()) == cuda::CUDA_SUCCESS;
         }));
     }
     if (name == "ptr") return Value::integer(int64_t(reinterpret_cast<uintptr_t>(s->handle())));
@@ -279,6 +297,12 @@ void install_types() {
     g_null_stream = Value::object(new StreamObj());
     g_stream_type->dict["null"] = g_null_stream;  // Stream.null: the legacy default stream
 
+    g_external_stream_type = new TypeObject("cupy.cuda.ExternalStream", g_stream_type, OK::Other);
+    g_external_stream_type->doc = "ExternalStream(ptr, device_id=-1): a CUDA stream made elsewhere (a cudaStream_t), used without owning it.";
+    g_external_stream_type->construct = external_stream_construct;
+    g_external_stream_type->getattr = stream_getattr;
+    g_external_stream_type->repr = g_stream_type->repr;
+
     g_event_type = new TypeObject("cupy.cuda.Event", nullptr, OK::Other);
     g_event_type->doc = "Event(block=False, disable_timing=False): a CUDA event.";
     g_event_type->construct = event_construct;
@@ -299,6 +323,7 @@ void add_stream_functions(Interp&, ModuleObj* m) {
     for (ModuleObj* target : {m, (*m->get("cuda")).as<ModuleObj>()}) {
         add_functions(target, kFunctions);
         target->set("Stream", Value::object(g_stream_type));
+        target->set("ExternalStream", Value::object(g_external_stream_type));
         target->set("Event", Value::object(g_event_type));
     }
 }

@@ -16,6 +16,7 @@
 
 #include "codegen/plan.h"
 #include "numpy/array.h"
+#include "numpy/dlpack.h"
 #include "numpy/array_state.h"
 #include "numpy/indexing.h"
 #include "numpy/module_parts.h"
@@ -741,6 +742,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     add_histogram_functions(in, m);
     add_indexing_functions(in, m);
     add_complex_functions(in, m);
+    add_dlpack_functions(in, m);
     add_cuda_functions(in, m);
     add_stream_functions(in, m);
     add_benchmark_function(in, m);

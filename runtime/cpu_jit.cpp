@@ -7,6 +7,7 @@
 // (-DGPY_CPUJIT_DLOPEN=OFF) the back end is linked in instead.
 // See cpu_jit.h for the options and the threading rules.
 #include "runtime/cpu_jit.h"
+#include "base/module_path.h"
 
 #include "codegen/kernel.h"
 
@@ -50,27 +51,9 @@ std::string first_error_line(const std::string& log) {
 #if defined(GPY_CPUJIT_LINKED)
 const cpujit_abi::Backend* find_backend(std::string&) { return ::gpy_cpujit_backend(); }
 #else
-std::string dir_of(const std::string& path) {
-    size_t slash = path.rfind('/');
-    return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
-// Finds and loads libgpy_cpujit.so: $GPY_CPUJIT_LIB, next to the executable,
-// <exe>/../lib/gpy/, the build tree it was built in, then the loader's path.
+// Finds and loads libgpy_cpujit.so (base/module_path.h).
 const cpujit_abi::Backend* find_backend(std::string& error) {
-    std::vector<std::string> candidates;
-    if (const char* env = std::getenv("GPY_CPUJIT_LIB"); env && *env) candidates.push_back(env);
-    char exe[4096];
-    ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        std::string dir = dir_of(exe);
-        candidates.push_back(dir + "/libgpy_cpujit.so");
-        candidates.push_back(dir + "/../lib/gpy/libgpy_cpujit.so");
-    }
-#ifdef GPY_CPUJIT_BUILD_PATH
-    candidates.push_back(GPY_CPUJIT_BUILD_PATH);
-#endif
+    const std::vector<std::string> candidates = module_search_paths("libgpy_cpujit.so", "GPY_CPUJIT_LIB");
     std::string tried;
     for (const auto& path : candidates) {
         struct stat st;

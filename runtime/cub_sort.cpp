@@ -1,4 +1,5 @@
 #include "runtime/cub_sort.h"
+#include "base/module_path.h"
 
 #include <dlfcn.h>
 #include <sys/stat.h>
@@ -15,25 +16,13 @@ namespace {
 
 void* load() {
     if (const char* off = std::getenv("GPY_CUB"); off && std::string(off) == "0") return nullptr;
-    std::vector<std::string> candidates;
-    if (const char* env = std::getenv("GPY_CUB_LIB"); env && *env) candidates.push_back(env);
-    char exe[4096];
-    if (ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1); n > 0) {
-        exe[n] = '\0';
-        std::string path = exe;
-        std::string dir = path.substr(0, path.rfind('/') == std::string::npos ? 0 : path.rfind('/'));
-        candidates.push_back(dir + "/libgpy_cub.so");
-        candidates.push_back(dir + "/../lib/gpy/libgpy_cub.so");
-    }
-#ifdef GPY_CUB_BUILD_PATH
-    candidates.push_back(GPY_CUB_BUILD_PATH);
-#endif
+    const std::vector<std::string> candidates = module_search_paths("libgpy_cub.so", "GPY_CUB_LIB");
     for (const std::string& path : candidates) {
         struct stat st;
         if (::stat(path.c_str(), &st) != 0) continue;
         if (void* lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) return lib;
     }
-    return nullptr;
+    return ::dlopen("libgpy_cub.so", RTLD_NOW | RTLD_LOCAL);  // the loader's path
 }
 
 std::atomic<bool> disabled{false};

@@ -168,19 +168,9 @@ Buffer* allocate_cuda_buffer(int device, size_t nbytes, bool zero) {
 
 bool is_managed_buffer(const Buffer* b) { return b->ops == &kManagedMemory; }
 
-void free_cuda_buffer(Buffer* b) noexcept {
-    // A block freed at process exit, after the driver shut down, is left to it.
-    if (!cuda::try_api()) return;
-    phase::Scope timed(phase::Free);
-    // Back to the free list of the stream it was allocated on (the pool's
-    // default): other streams get it only after an event recorded there.
-    // Freeing runs in ~Buffer: a driver error here cannot be raised, and the
-    // block is then left to the driver.
-    try {
-        cuda::device(b->device_index).make_current();
-        cuda::device_pool(b->device_index, is_managed_buffer(b)).free(reinterpret_cast<uintptr_t>(b->data));
-    } catch (...) {
-    }
+namespace {
+// Gives a buffer's host mirror back (from ~Buffer). Never throws.
+void free_mirror(Buffer* b) noexcept {
     if (!b->host_mirror) return;
     if (b->coherence.load() & kPlainMirror) {
         std::free(b->host_mirror);
@@ -194,6 +184,43 @@ void free_cuda_buffer(Buffer* b) noexcept {
         cuda::pinned_pool().free(reinterpret_cast<uintptr_t>(b->host_mirror), stream);
     } catch (...) {
     }
+}
+
+// Device memory a host lent (a DLPack tensor, an embedder's pointer): the
+// mirror is ours, the memory the lender's, held by its keep-alive handle.
+void free_lent_cuda_buffer(Buffer* b) noexcept {
+    if (cuda::try_api()) free_mirror(b);
+    delete static_cast<std::shared_ptr<void>*>(b->external);
+}
+const DeviceMemoryOps kLentDeviceMemory{free_lent_cuda_buffer, device_host_access, device_device_access};
+}  // namespace
+
+Buffer* lend_cuda_buffer(int device, void* data, size_t nbytes, std::shared_ptr<void> keep) {
+    auto* b = new Buffer();
+    b->data = data ? data : b;  // (an empty array: any non-null address; ~Buffer skips null)
+    b->nbytes = nbytes;
+    b->device = DeviceKind::CUDA;
+    b->device_index = device;
+    b->ops = &kLentDeviceMemory;
+    b->external = new std::shared_ptr<void>(std::move(keep));
+    b->coherence.store(kDeviceCurrent);  // the lender's bytes are the current ones
+    return b;
+}
+
+void free_cuda_buffer(Buffer* b) noexcept {
+    // A block freed at process exit, after the driver shut down, is left to it.
+    if (!cuda::try_api()) return;
+    phase::Scope timed(phase::Free);
+    // Back to the free list of the stream it was allocated on (the pool's
+    // default): other streams get it only after an event recorded there.
+    // Freeing runs in ~Buffer: a driver error here cannot be raised, and the
+    // block is then left to the driver.
+    try {
+        cuda::device(b->device_index).make_current();
+        cuda::device_pool(b->device_index, is_managed_buffer(b)).free(reinterpret_cast<uintptr_t>(b->data));
+    } catch (...) {
+    }
+    free_mirror(b);
 }
 
 void copy_on_device(const BufferRef& dst, size_t dst_offset, const BufferRef& src, size_t src_offset, size_t n) {

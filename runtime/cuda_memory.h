@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 
 #include "runtime/array_memory.h"
 #include "runtime/cuda_driver.h"
@@ -17,6 +18,9 @@ Buffer* allocate_cuda_buffer(int device, size_t nbytes, bool zero);
 // Gives the block (and its host mirror) back to its pool (from ~Buffer), to
 // the free list of the stream it was allocated on. Never throws.
 void free_cuda_buffer(Buffer* b) noexcept;
+// Device memory the caller owns, not copied (a DLPack tensor, an embedder's
+// pointer): `keep` is held until the buffer dies, then released.
+Buffer* lend_cuda_buffer(int device, void* data, size_t nbytes, std::shared_ptr<void> keep);
 // Copies n bytes between two buffers of one device on the current stream.
 void copy_on_device(const BufferRef& dst, size_t dst_offset, const BufferRef& src, size_t src_offset, size_t n);
 // The buffer is CUDA managed memory (one address for host and device).

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 DEB_PACKAGES=(cmake ninja-build g++ python3 python3-pip
   llvm-16-dev libclang-16-dev libclang-cpp16-dev clang-16 libclang-rt-16-dev
-  libcli11-dev catch2 libedit-dev libopenblas0-pthread)
+  libcli11-dev catch2 libedit-dev libopenblas0-pthread libdlpack-dev pkg-config)
 
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do

@@ -15,9 +15,15 @@
 #include <string_view>
 #include <vector>
 
+// DLPack's tensors (include/gpy/dlpack.h), for Interpreter::set_dlpack & co.
+struct DLManagedTensor;
+struct DLManagedTensorVersioned;
+
 namespace gpy {
 
 // Where printed text and diagnostics go. Defaults write to stdout / stderr.
+// A sink receives whole lines as they are printed (print(..., end='') text
+// waits for its line's end, or for the end of the run).
 using TextSink = std::function<void(std::string_view)>;
 
 struct Config {
@@ -96,6 +102,8 @@ enum class ElementType : uint8_t { Bool, Int8, Int16, Int32, Int64, UInt8, UInt1
 // shared_ptr with a deleter frees the host's buffer exactly then). Read out
 // (get), `data` points into the interpreter's array and `owner` keeps that
 // memory alive for as long as the host holds it.
+// A read-only ArrayRef, or host memory passed to an interpreter on a GPU,
+// is copied (gpy has no read-only arrays) and `owner` released at once.
 struct ArrayRef {
     void* data = nullptr;
     std::vector<int64_t> shape;
@@ -103,6 +111,7 @@ struct ArrayRef {
     ElementType dtype = ElementType::Float64;
     bool readonly = false;
     std::shared_ptr<void> owner;
+    int device = -1;  // -1: host memory; n >= 0: memory of CUDA device n (a device pointer)
 };
 
 // A value on the host side: None, bool, int, float, str or an array.
@@ -112,7 +121,9 @@ using HostValue = std::variant<std::monostate, bool, int64_t, double, std::strin
 // HostValues (a list, dict or other object is a TypeError in the script).
 // An exception it throws becomes the script's: std::invalid_argument a
 // ValueError, std::out_of_range an IndexError, std::bad_alloc a
-// MemoryError, any other std::exception a RuntimeError, with what().
+// MemoryError, a ScriptError the built-in exception its info.type names
+// (TypeError, KeyError, ...), any other std::exception a RuntimeError, with
+// what().
 using HostFunction = std::function<HostValue(const std::vector<HostValue>& args)>;
 
 // What Interpreter::get/call throw when a value cannot cross (a type with
@@ -122,9 +133,20 @@ struct ScriptError : std::runtime_error {
     explicit ScriptError(ErrorInfo i) : std::runtime_error(i.type + ": " + i.message), info(std::move(i)) {}
 };
 
+// What a call into an Interpreter throws while another thread is inside
+// it: an interpreter runs one call at a time (it may move between threads).
+struct BusyError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // Whether a REPL buffer is a complete input, needs more lines, or is an error.
 enum class InputState { Complete, Incomplete, Invalid };
 
+// Threads: an Interpreter may be used from any thread, one call at a time.
+// A call made while another thread is inside it throws BusyError (run_*
+// return it as a RuntimeError result instead); interrupt() may come from
+// any thread at any time. A host function may call back into its own
+// interpreter (same thread).
 class Interpreter {
 public:
     explicit Interpreter(Config config = {});
@@ -170,6 +192,22 @@ public:
     // Calls the global callable `name` with `args`; its exception is thrown
     // as ScriptError (with the raising line).
     HostValue call(std::string_view name, const std::vector<HostValue>& args = {});
+
+    // DLPack (include/gpy/dlpack.h), without copying. set_dlpack binds
+    // `name` to an array over the tensor's memory and owns the tensor from
+    // the call on (even when it throws): its deleter runs exactly once, when
+    // the script's last view is gone. get_dlpack* return a tensor over the
+    // global array `name` (computed first; on a GPU, device memory whose
+    // queued work has finished unless use_stream() put gpy's work on the
+    // host's stream), null when unbound; the caller calls its deleter once.
+    void set_dlpack(std::string_view name, DLManagedTensorVersioned* tensor);
+    void set_dlpack(std::string_view name, DLManagedTensor* tensor);
+    DLManagedTensorVersioned* get_dlpack_versioned(std::string_view name);
+    DLManagedTensor* get_dlpack(std::string_view name);
+    // Work on the current device goes to the host's CUDA stream (a CUstream
+    // or cudaStream_t; null: gpy's own again) from now on. Throws
+    // std::logic_error on the CPU backend.
+    void use_stream(void* cuda_stream);
 
     // Async-signal-safe: the running statement raises KeyboardInterrupt at its
     // next loop iteration or call.
