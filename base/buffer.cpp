@@ -107,6 +107,7 @@ Buffer* Buffer::lend_host(void* data, size_t nbytes, std::shared_ptr<void> keep)
 }
 
 Buffer::~Buffer() {
+    if (budget) budget->fetch_sub(int64_t(nbytes), std::memory_order_relaxed);
     if (!data) return;
     if (ops) {
         ops->free(this);

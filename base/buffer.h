@@ -48,6 +48,9 @@ struct Buffer {
     // tensor): its keep-alive handle, a std::shared_ptr<void>* that
     // `ops->free` deletes; null otherwise.
     void* external = nullptr;
+    // The live-bytes counter of the interpreter whose budget this array
+    // counts against (Config::max_memory_bytes); ~Buffer gives the bytes back.
+    std::shared_ptr<std::atomic<int64_t>> budget;
 
     // 64-byte aligned, zero-initialised when `zero` is set. Throws std::bad_alloc.
     static Buffer* allocate_host(size_t nbytes, bool zero = false);

@@ -229,6 +229,8 @@ gpy_interp* gpy_new(const gpy_config* cfg) {
             if (cfg->err) c.err = [fn = cfg->err, user = cfg->err_user](std::string_view s) { fn(user, s.data(), s.size()); };
             if (cfg->max_array_bytes < 0) throw std::invalid_argument("max_array_bytes must be >= 0");
             c.max_array_bytes = size_t(cfg->max_array_bytes);
+            if (cfg->max_memory_bytes < 0) throw std::invalid_argument("max_memory_bytes must be >= 0");
+            c.max_memory_bytes = size_t(cfg->max_memory_bytes);
             c.lazy = cfg->lazy != 0;
             c.fast_math = cfg->fast_math != 0;
         }

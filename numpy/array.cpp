@@ -1,6 +1,7 @@
 // ndarray: the object, its type slots (printing, truth, len, iteration,
 // attributes), conversion from Python values, materialisation and views.
 #include "numpy/array.h"
+#include "numpy/array_interface.h"
 #include "numpy/dlpack.h"
 #include "runtime/array_memory.h"
 #include "runtime/array_context.h"
@@ -827,6 +828,7 @@ Value slot_getattr(Interp& in, const Value& v, const std::string& name) {
     if (name == "flat") return flat_iterator(v);
     if (name == "mT") return matrix_transpose_view(a);
     if (name == "real" || name == "imag") return complex_part(v, name == "imag");
+    if (name == "data" || name == "__array_interface__" || name == "__cuda_array_interface__") return array_interface_attr(in, v, name);
     return Value();
 }
 
@@ -952,6 +954,7 @@ void init_array_types() {
         install_indexing_methods();
         install_complex_methods();
         install_dlpack_methods();
+        install_array_interface();
         inherit_array_methods(types::ndarray);
     });
 }

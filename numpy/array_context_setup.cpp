@@ -57,6 +57,7 @@ void make_array_context(Interp& in) {
     o.device = in.cfg.device;
     o.cache_dir = in.cfg.cache_dir;
     o.max_array_bytes = in.cfg.max_array_bytes;
+    o.max_memory_bytes = in.cfg.max_memory_bytes;
     o.fast_math = in.cfg.fast_math;
     o.debug = in.cfg.debug;
     install_backend(st, o);

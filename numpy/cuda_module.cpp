@@ -17,6 +17,7 @@
 #include "runtime/device_pool.h"
 #include "numpy/array.h"
 #include "numpy/cuda_errors.h"
+#include "numpy/array_interface.h"
 #include "numpy/module_parts.h"
 #include "numpy/np_args.h"
 #include "numpy/shape_funcs.h"
@@ -442,6 +443,7 @@ void add_cuda_functions(Interp&, ModuleObj* m) {
     runtime->doc = "CuPy's cupy.cuda.runtime: device count, current device, memory info.";
     add_functions(runtime, kRuntimeFunctions);
     cuda->set("runtime", Value::object(runtime));
+    add_array_interface_names(cuda);
     m->set("cuda", Value::object(cuda));
 }
 

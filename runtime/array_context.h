@@ -5,7 +5,9 @@
 // `with Device(i):` and `with stream:` change it for a block.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -23,6 +25,10 @@ public:
     // host (HostArraysScope), as NumPy's do; null on the CPU.
     std::shared_ptr<Backend> host_backend;
     size_t max_array_bytes = 0;               // 0: no cap (Config::max_array_bytes)
+    size_t max_memory_bytes = 0;              // 0: no budget (Config::max_memory_bytes)
+    // The bytes of this interpreter's live arrays, while it has a budget
+    // (shared with its buffers, which may outlive it).
+    std::shared_ptr<std::atomic<int64_t>> live_bytes = std::make_shared<std::atomic<int64_t>>(0);
     std::string cache_dir;                    // "" = the default kernel cache folder
     bool fast_math = false;                   // NVRTC --use_fast_math (gpy --fast-math)
     bool check_kernels = false;               // gpy --check-kernels: raw kernels' pointer accesses checked (CPU)

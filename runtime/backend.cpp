@@ -84,6 +84,7 @@ BackendChoice install_backend(ArrayContext& ctx, const BackendOptions& o) {
     ctx.array_kind = cuda ? DeviceKind::CUDA : DeviceKind::CPU;
     ctx.array_device = cuda ? o.device : 0;
     ctx.max_array_bytes = o.max_array_bytes;
+    ctx.max_memory_bytes = o.max_memory_bytes;
     ctx.cache_dir = o.cache_dir;
     ctx.fast_math = o.fast_math;
     ctx.debug = o.debug;

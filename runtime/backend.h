@@ -183,6 +183,7 @@ struct BackendOptions {
     int device = 0;
     std::string cache_dir;         // "" = the default kernel cache folder
     size_t max_array_bytes = 0;
+    size_t max_memory_bytes = 0;
     bool fast_math = false;
     int debug = 0;                 // Config::debug
     // CUDA arrays in managed memory instead of device memory (also

@@ -50,7 +50,7 @@ for step in "${steps[@]}"; do
       GPY_GPU_TEST_LOGS="$OUT/san" GPY_SANITIZER_TOOL="$step" bash tests/gpu/sanitize.sh dist "${GPY_SANITIZE_FILTER:-}" 2>&1 | tee "$OUT/$step.log" ;;
     embed)  # issue 24: the C ABI's tests, a CUDA host sharing memory and a stream, DLPack with torch and CuPy
       { dist/gpy_api_c_test; dist/cuda_host; python3 tests/gpu/dlpack_peers.py dist/libgpy.so.0
-        dist/gpy_unit_tests "[embed]"; } 2>&1 | tee "$OUT/embed.log" ;;
+        dist/gpy_unit_tests "[embed]"; dist/gpy_bench_embed 20; } 2>&1 | tee "$OUT/embed.log" ;;
     *) echo "unknown step $step" ;;
   esac
 done

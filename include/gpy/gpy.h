@@ -50,6 +50,11 @@ struct Config {
     // Strings and lists that a program asks to grow past it (or past the
     // machine's memory) raise MemoryError before allocating, per interpreter.
     size_t max_array_bytes = 0;
+    // A budget for all of the interpreter's arrays together: an allocation
+    // that would take the bytes of its live arrays past it raises
+    // MemoryError (0 = unlimited). Memory the host lends (ArrayRef, DLPack)
+    // does not count.
+    size_t max_memory_bytes = 0;
     int recursion_limit = 1000;     // as Python's sys.getrecursionlimit()
     int debug = 0;                  // 1: report each kernel and what forced it (stderr); 3: with its source
     bool lazy = true;               // false: an array is computed when it is bound to a name

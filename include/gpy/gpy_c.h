@@ -40,6 +40,7 @@ typedef struct gpy_config {
     gpy_text_fn err;       /* tracebacks and diagnostics; NULL: stderr */
     void* err_user;
     int64_t max_array_bytes;  /* one array's bytes (more: MemoryError); 0: unlimited */
+    int64_t max_memory_bytes; /* all its arrays together (more: MemoryError); 0: unlimited */
     int lazy;              /* 1 (default): arrays are computed when observed */
     int fast_math;
 } gpy_config;

@@ -36,7 +36,7 @@ TEXT_FN = C.CFUNCTYPE(None, C.c_void_p, C.c_char_p, C.c_size_t)
 class Config(C.Structure):
     _fields_ = [("backend", C.c_char_p), ("device", C.c_int), ("cache_dir", C.c_char_p),
                 ("out", TEXT_FN), ("out_user", C.c_void_p), ("err", TEXT_FN), ("err_user", C.c_void_p),
-                ("max_array_bytes", C.c_int64), ("lazy", C.c_int), ("fast_math", C.c_int)]
+                ("max_array_bytes", C.c_int64), ("max_memory_bytes", C.c_int64), ("lazy", C.c_int), ("fast_math", C.c_int)]
 
 
 class Value(C.Structure):

@@ -276,6 +276,22 @@ int main(void) {
 
     gpy_free(g);
     gpy_free(NULL);
+
+    /* a memory budget for all of an interpreter's arrays */
+    gpy_config small;
+    gpy_config_init(&small);
+    small.backend = "cpu";
+    small.max_memory_bytes = 100000;
+    small.err = capture_err;
+    gpy_interp* b = gpy_new(&small);
+    CHECK(b != NULL);
+    CHECK(gpy_run_string(b, "import numpy as np\nx = np.ones(10000)\nx[0] = 2\n", NULL) == 0);
+    CHECK(gpy_run_string(b, "y = np.ones(10000)\ny[0] = 2\n", NULL) == 1);
+    CHECK(strcmp(gpy_last_error_info(b)->type, "MemoryError") == 0);
+    CHECK(strstr(gpy_last_error(b), "max_memory_bytes") != NULL);
+    gpy_free(b);
+    small.max_memory_bytes = -1;
+    CHECK(gpy_new(&small) == NULL);
     if (failures) fprintf(stderr, "%d checks failed\n", failures);
     else printf("test_c_api: all checks passed\n");
     return failures ? 1 : 0;

@@ -173,3 +173,22 @@ TEST_CASE("embed api: DLPack tensors in and out without copying", "[embed]") {
     CHECK(s.interp.get_dlpack_versioned("never_bound") == nullptr);
     CHECK_THROWS_AS(s.interp.use_stream(nullptr), std::logic_error);
 }
+
+TEST_CASE("embed api: max_memory_bytes bounds all of an interpreter's arrays together", "[embed]") {
+    gpy::Config c = cpu_config();
+    c.max_memory_bytes = 1 << 20;
+    Session s(c);
+    Session unbounded(cpu_config());
+    // Two arrays of 400,000 bytes fit the MiB; a third does not (each alone would).
+    s.ok("import numpy as np\na = np.ones(50000)\na[0] = 2.0\nb = np.ones(50000)\nb[0] = 2.0\n");
+    gpy::Result r = s.run("c = np.ones(50000)\nc[0] = 2.0\n");
+    CHECK(r.status == gpy::Status::RuntimeError);
+    CHECK(r.error.type == "MemoryError");
+    // (The two arrays, and a few bytes of small ones the module keeps.)
+    CHECK_THAT(r.error.message, Catch::Matchers::StartsWith("an array of 400000 bytes would take this interpreter's arrays to 12000"));
+    CHECK_THAT(r.error.message, Catch::Matchers::EndsWith(" bytes, over its budget of 1048576 bytes (max_memory_bytes)"));
+    // Freeing gives the bytes back; the script goes on.
+    CHECK(s.ok("del a\nc = np.ones(50000)\nc[0] = 2.0\nprint(float(c.sum()))\n") == "50001.0\n");
+    // Another interpreter's arrays are its own business.
+    CHECK(unbounded.ok("import numpy as np\nz = np.ones(500000)\nz[0] = 2.0\nprint(z.size)\n") == "500000\n");
+}
