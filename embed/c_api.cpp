@@ -22,6 +22,10 @@ struct gpy_interp {
     bool raised = false;
 };
 
+struct gpy_function {
+    gpy::Interpreter::Function f;
+};
+
 namespace {
 
 thread_local std::string t_new_error;  // gpy_new's failure on this thread
@@ -353,6 +357,26 @@ int gpy_call(gpy_interp* g, const char* name, const gpy_value* args, size_t narg
         if (result) to_c(g, r, result);
     });
 }
+
+gpy_function* gpy_get_function(gpy_interp* g, const char* name) {
+    if (!name) return nullptr;
+    gpy_function* out = nullptr;
+    guarded(g, [&] { out = new gpy_function{g->interp->function(name)}; });
+    return out;
+}
+
+int gpy_call_function(gpy_interp* g, gpy_function* f, const gpy_value* args, size_t nargs, gpy_value* result) {
+    if (!f || (nargs && !args)) return g ? fail(begin(g), {"ValueError", "gpy_call_function: null function or arguments", "", 0, 0}) : -1;
+    if (result) *result = gpy_value{};
+    return guarded(g, [&] {
+        std::vector<gpy::HostValue> in;
+        for (size_t k = 0; k < nargs; ++k) in.push_back(host_value(&args[k]));
+        gpy::HostValue r = g->interp->call(f->f, in);
+        if (result) to_c(g, r, result);
+    });
+}
+
+void gpy_function_free(gpy_function* f) { delete f; }
 
 void gpy_value_release(gpy_value* v) {
     if (!v) return;

@@ -360,11 +360,29 @@ void Interpreter::use_stream(void* stream) {
     });
 }
 
-HostValue Interpreter::call(std::string_view name, const std::vector<HostValue>& args) {
-    Impl& m = *impl_;
-    const Value* f = m.in.main->get(std::string(name));
+Interpreter::Function Interpreter::function(std::string_view name) {
+    Impl::Entry entry(*impl_);
+    const Value* f = impl_->in.main->get(std::string(name));
     if (!f) throw ScriptError(ErrorInfo{"NameError", "name '" + std::string(name) + "' is not defined", "", 0, 0});
-    Value callee = *f;
+    Function h;
+    h.ref_ = std::make_shared<Value>(*f);
+    return h;
+}
+
+HostValue Interpreter::call(const Function& f, const std::vector<HostValue>& args) {
+    if (!f) throw std::invalid_argument("gpy::Interpreter::call: an empty Function handle");
+    return call_value(*static_cast<const Value*>(f.ref_.get()), args);
+}
+
+HostValue Interpreter::call(std::string_view name, const std::vector<HostValue>& args) {
+    const Value* f = impl_->in.main->get(std::string(name));
+    if (!f) throw ScriptError(ErrorInfo{"NameError", "name '" + std::string(name) + "' is not defined", "", 0, 0});
+    return call_value(*f, args);
+}
+
+HostValue Interpreter::call_value(const Value& fn, const std::vector<HostValue>& args) {
+    Impl& m = *impl_;
+    Value callee = fn;
     bool arrays = false;
     for (const HostValue& a : args) arrays = arrays || a.index() == 5;
     return m.with_interp(arrays, [&] {

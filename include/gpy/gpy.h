@@ -21,6 +21,8 @@ struct DLManagedTensorVersioned;
 
 namespace gpy {
 
+class Value;  // a script value (internal: lang/value.h)
+
 // Where printed text and diagnostics go. Defaults write to stdout / stderr.
 // A sink receives whole lines as they are printed (print(..., end='') text
 // waits for its line's end, or for the end of the run).
@@ -197,6 +199,20 @@ public:
     // Calls the global callable `name` with `args`; its exception is thrown
     // as ScriptError (with the raising line).
     HostValue call(std::string_view name, const std::vector<HostValue>& args = {});
+    // A handle to the callable bound to `name` now (a ScriptError NameError
+    // when unbound): calls through it reach that function even after the
+    // script rebinds the name, without a lookup. It holds the function
+    // alive; use it with the interpreter it came from, while that lives.
+    class Function {
+    public:
+        Function() = default;
+        explicit operator bool() const { return ref_ != nullptr; }
+    private:
+        friend class Interpreter;
+        std::shared_ptr<void> ref_;
+    };
+    Function function(std::string_view name);
+    HostValue call(const Function& f, const std::vector<HostValue>& args = {});
 
     // DLPack (include/gpy/dlpack.h), without copying. set_dlpack binds
     // `name` to an array over the tensor's memory and owns the tensor from
@@ -224,6 +240,7 @@ public:
     struct Impl;
 
 private:
+    HostValue call_value(const Value& fn, const std::vector<HostValue>& args);  // a script value (lang/value.h)
     std::unique_ptr<Impl> impl_;
 };
 

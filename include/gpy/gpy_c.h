@@ -109,6 +109,14 @@ const char* gpy_get_str(gpy_interp* g, const char* name);
 /* Calls the global callable `name`; its result in *result (NULL: dropped). */
 int gpy_call(gpy_interp* g, const char* name, const gpy_value* args, size_t nargs, gpy_value* result);
 
+/* A handle to the callable bound to `name` now (NULL when unbound): calls
+ * through it reach that function even after the script rebinds the name.
+ * Free it with gpy_function_free before gpy_free. */
+typedef struct gpy_function gpy_function;
+gpy_function* gpy_get_function(gpy_interp* g, const char* name);
+int gpy_call_function(gpy_interp* g, gpy_function* f, const gpy_value* args, size_t nargs, gpy_value* result);
+void gpy_function_free(gpy_function* f);
+
 /* Deletes an array a gpy_value holds (calls its deleter) and clears it. */
 void gpy_value_release(gpy_value* v);
 

@@ -175,6 +175,13 @@ int main(void) {
     CHECK(gpy_call(g, "boom", NULL, 0, &r) == 1 && strcmp(gpy_last_error_info(g)->type, "KeyError") == 0);
     CHECK(gpy_last_error_info(g)->line == 4);
     CHECK(gpy_call(g, "missing", NULL, 0, NULL) != 0);
+    gpy_function* poly = gpy_get_function(g, "poly");
+    CHECK(poly != NULL);
+    CHECK(gpy_run_string(g, "poly = None\n", NULL) == 0);
+    CHECK(gpy_call_function(g, poly, args, 2, &r) == 0 && r.kind == GPY_FLOAT && r.f == 13.0);
+    CHECK(gpy_call(g, "poly", args, 2, &r) != 0 && strcmp(gpy_last_error_info(g)->type, "TypeError") == 0);
+    gpy_function_free(poly);
+    CHECK(gpy_get_function(g, "missing") == NULL && strcmp(gpy_last_error_info(g)->type, "NameError") == 0);
 
     /* host functions */
     double scale = 2.0;

@@ -192,3 +192,32 @@ TEST_CASE("embed api: max_memory_bytes bounds all of an interpreter's arrays tog
     // Another interpreter's arrays are its own business.
     CHECK(unbounded.ok("import numpy as np\nz = np.ones(500000)\nz[0] = 2.0\nprint(z.size)\n") == "500000\n");
 }
+
+TEST_CASE("embed api: a function handle outlives the script's rebinding of its name", "[embed]") {
+    Session s(cpu_config());
+    s.ok("def scale(v, k):\n    return v * k\n");
+    gpy::Interpreter::Function f = s.interp.function("scale");
+    REQUIRE(f);
+    s.ok("def scale(v, k):\n    return -1\n");
+    CHECK(std::get<int64_t>(s.interp.call(f, {int64_t(6), int64_t(7)})) == 42);
+    CHECK(std::get<int64_t>(s.interp.call("scale", {int64_t(6), int64_t(7)})) == -1);
+    CHECK_THROWS_AS(s.interp.function("nope"), gpy::ScriptError);
+    CHECK_THROWS_AS(s.interp.call(gpy::Interpreter::Function{}, {}), std::invalid_argument);
+    s.ok("def bad(x):\n    return x[5]\n");
+    gpy::Interpreter::Function b = s.interp.function("bad");
+    try {
+        s.interp.call(b, {std::string("abc")});
+        FAIL("no exception");
+    } catch (const gpy::ScriptError& e) {
+        CHECK(e.info.type == "IndexError");
+        CHECK(e.info.line == 2);
+    }
+}
+
+TEST_CASE("embed api: print options are each interpreter's own", "[embed]") {
+    Session a(cpu_config()), b(cpu_config());
+    a.ok("import numpy as np\nnp.set_printoptions(precision=3)\n");
+    b.ok("import numpy as np\n");
+    CHECK(a.ok("print(np.array([1 / 3]))\n") == "[0.333]\n");
+    CHECK(b.ok("print(np.array([1 / 3]))\n") == "[0.33333333]\n");
+}
