@@ -4,10 +4,12 @@
 // returns its failure as a code and gpy_last_error's text.
 #include "gpy/gpy_c.h"
 
+#include <atomic>
 #include <cstring>
 #include <deque>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "gpy/gpy.h"
 
@@ -20,6 +22,10 @@ struct gpy_interp {
     // Inside a host function: the exception it asked for (gpy_raise).
     std::string raise_type, raise_message;
     bool raised = false;
+    // The thread inside a call and how deep (a host function may call back
+    // in): a second thread is turned away before it touches anything.
+    std::atomic<std::thread::id> owner{};
+    int depth = 0;
 };
 
 struct gpy_function {
@@ -37,13 +43,44 @@ std::string error_line(const gpy::ErrorInfo& e) {
     return e.file + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": error: " + text;
 }
 
-// Starts a call: the previous call's strings and error are dropped.
-gpy_interp* begin(gpy_interp* g) {
-    g->strings.clear();
-    g->error = {};
-    g->error_text.clear();
-    return g;
-}
+// A thread turned away by a busy interpreter: its gpy_last_error(g) says
+// so (the interpreter's own error belongs to the thread inside it).
+thread_local gpy_interp* t_busy = nullptr;
+const char* const kBusyText =
+    "error: RuntimeError: gpy: this interpreter is running a call on another thread (an interpreter runs one call at a time)";
+constexpr int kBusy = -2;
+
+// One call into g, on this thread. The outermost call drops the previous
+// call's strings; every call drops the previous error. `ok` is false when
+// another thread is inside g: then nothing of g was touched.
+struct Call {
+    gpy_interp* g;
+    bool ok = false;
+    explicit Call(gpy_interp* interp) : g(interp) {
+        if (!g) return;
+        const std::thread::id me = std::this_thread::get_id();
+        if (g->owner.load(std::memory_order_acquire) == me) {
+            ++g->depth;
+        } else {
+            std::thread::id nobody;
+            if (!g->owner.compare_exchange_strong(nobody, me, std::memory_order_acq_rel)) {
+                t_busy = g;
+                return;
+            }
+            g->depth = 1;
+            g->strings.clear();  // (a host function's string arguments live until its call ends)
+        }
+        if (t_busy == g) t_busy = nullptr;
+        ok = true;
+        g->error = {};
+        g->error_text.clear();
+    }
+    ~Call() {
+        if (ok && --g->depth == 0) g->owner.store(std::thread::id(), std::memory_order_release);
+    }
+    Call(const Call&) = delete;
+    Call& operator=(const Call&) = delete;
+};
 
 int fail(gpy_interp* g, gpy::ErrorInfo info, int code = 1) {
     g->error = std::move(info);
@@ -51,11 +88,12 @@ int fail(gpy_interp* g, gpy::ErrorInfo info, int code = 1) {
     return code;
 }
 
-// Runs f (a call on the C++ API), turning what it throws into a code.
+// Runs f (a call on the C++ API) inside a Call, turning what it throws into a code.
 template <class F>
 int guarded(gpy_interp* g, F&& f) {
     if (!g) return -1;
-    begin(g);
+    Call call(g);
+    if (!call.ok) return kBusy;
     try {
         f();
         return 0;
@@ -67,8 +105,28 @@ int guarded(gpy_interp* g, F&& f) {
         return fail(g, {"MemoryError", "out of memory", "", 0, 0});
     } catch (const std::exception& e) {
         return fail(g, {"RuntimeError", e.what(), "", 0, 0});
+    } catch (...) {
+        return fail(g, {"RuntimeError", "unknown C++ exception", "", 0, 0});
     }
 }
+
+// A call refused for its arguments: ValueError `message`.
+int refuse(gpy_interp* g, const char* message) {
+    if (!g) return -1;
+    Call call(g);
+    if (!call.ok) return kBusy;
+    return fail(g, {"ValueError", message, "", 0, 0});
+}
+
+// Deletes the arrays of values gpy was given but will not take (an early failure).
+void consume_arrays(const gpy_value* v, size_t n) {
+    for (size_t k = 0; v && k < n; ++k)
+        if (v[k].kind == GPY_ARRAY && v[k].array && v[k].array->deleter) v[k].array->deleter(v[k].array);
+}
+
+// The values' host forms; all arrays are owned from here on (those after a
+// value that fails to convert are deleted).
+std::vector<gpy::HostValue> host_values(const gpy_value* args, size_t n);
 
 const char* keep_string(gpy_interp* g, std::string s) {
     g->strings.push_back(std::move(s));
@@ -125,11 +183,17 @@ gpy::ArrayRef array_ref(DLManagedTensorVersioned* t) {
     gpy::ArrayRef r;
     r.dtype = element_type(dl.dtype);
     const int64_t item = dl.dtype.bits / 8;
+    if (t->version.major != DLPACK_MAJOR_VERSION) throw std::invalid_argument("DLPack version " + std::to_string(t->version.major) + " (gpy reads 1.x)");
     r.data = dl.data ? static_cast<char*>(dl.data) + dl.byte_offset : nullptr;
-    if (dl.ndim < 0) throw std::invalid_argument("DLPack tensor with a negative ndim");
+    if (dl.ndim < 0 || dl.ndim > 64) throw std::invalid_argument("DLPack tensor with " + std::to_string(dl.ndim) + " dimensions");
+    if (dl.ndim > 0 && !dl.shape) throw std::invalid_argument("DLPack tensor with a null shape");
     r.shape.assign(dl.shape, dl.shape + dl.ndim);
     if (dl.strides)
-        for (int k = 0; k < dl.ndim; ++k) r.strides.push_back(dl.strides[k] * item);
+        for (int k = 0; k < dl.ndim; ++k) {
+            int64_t s = 0;
+            if (__builtin_mul_overflow(dl.strides[k], item, &s)) throw std::invalid_argument("DLPack tensor strides overflow");
+            r.strides.push_back(s);
+        }
     r.readonly = t->flags & DLPACK_FLAG_BITMASK_READ_ONLY;
     switch (int(dl.device.device_type)) {
     case kDLCPU: case kDLCUDAHost: r.device = -1; break;
@@ -154,6 +218,19 @@ gpy::HostValue host_value(const gpy_value* v) {
         return array_ref(v->array);
     default: throw std::invalid_argument("gpy_value of unknown kind " + std::to_string(v->kind));
     }
+}
+
+std::vector<gpy::HostValue> host_values(const gpy_value* args, size_t n) {
+    std::vector<gpy::HostValue> out;
+    for (size_t k = 0; k < n; ++k) {
+        try {
+            out.push_back(host_value(&args[k]));
+        } catch (...) {
+            consume_arrays(args + k + 1, n - k - 1);
+            throw;
+        }
+    }
+    return out;
 }
 
 // What an ArrayRef that gpy handed out owns, for the tensor made over it.
@@ -259,30 +336,70 @@ static int run_result(gpy_interp* g, const gpy::Result& r) {
 }
 
 int gpy_run_string(gpy_interp* g, const char* source, const char* name) {
-    if (!g || !source) return -1;
-    begin(g);
-    return run_result(g, g->interp->run_string(source, name ? name : "<string>"));
+    if (!g) return -1;
+    if (!source) return refuse(g, "gpy_run_string: null source");
+    Call call(g);
+    if (!call.ok) return kBusy;
+    try {
+        return run_result(g, g->interp->run_string(source, name ? name : "<string>"));
+    } catch (const std::exception& e) {
+        return fail(g, {"RuntimeError", e.what(), "", 0, 0});
+    } catch (...) {
+        return fail(g, {"RuntimeError", "unknown C++ exception", "", 0, 0});
+    }
 }
 
 int gpy_run_file(gpy_interp* g, const char* path) {
-    if (!g || !path) return -1;
-    begin(g);
-    gpy::Result r = g->interp->run_file(path);
-    if (r.status == gpy::Status::SyntaxError && r.error.type.empty())
-        return fail(g, {"FileNotFoundError", std::string("can't open file '") + path + "'", "", 0, 0}, 2);
-    return run_result(g, r);
+    if (!g) return -1;
+    if (!path) return refuse(g, "gpy_run_file: null path");
+    Call call(g);
+    if (!call.ok) return kBusy;
+    try {
+        gpy::Result r = g->interp->run_file(path);
+        if (r.status == gpy::Status::SyntaxError && r.error.type.empty())
+            return fail(g, {"FileNotFoundError", std::string("can't open file '") + path + "'", "", 0, 0}, 2);
+        return run_result(g, r);
+    } catch (const std::exception& e) {
+        return fail(g, {"RuntimeError", e.what(), "", 0, 0});
+    } catch (...) {
+        return fail(g, {"RuntimeError", "unknown C++ exception", "", 0, 0});
+    }
 }
 
-const char* gpy_last_error(gpy_interp* g) { return g ? g->error_text.c_str() : t_new_error.c_str(); }
+// A thread turned away by a busy g reads its own error, not the running call's.
+const char* gpy_last_error(gpy_interp* g) {
+    if (!g) return t_new_error.c_str();
+    return t_busy == g ? kBusyText : g->error_text.c_str();
+}
 
 const gpy_error* gpy_last_error_info(gpy_interp* g) {
     if (!g) return nullptr;
+    if (t_busy == g) {
+        static thread_local gpy_error busy;
+        busy = {"RuntimeError", kBusyText + std::strlen("error: RuntimeError: "), "", 0, 0};
+        return &busy;
+    }
     g->error_view = {g->error.type.c_str(), g->error.message.c_str(), g->error.file.c_str(), g->error.line, g->error.column};
     return &g->error_view;
 }
 
+int gpy_last_error_frames(gpy_interp* g) { return g && t_busy != g ? int(g->error.traceback.size()) : 0; }
+
+int gpy_last_error_frame(gpy_interp* g, int k, const char** function, const char** file, int* line, int* column) {
+    if (!g || t_busy == g || k < 0 || size_t(k) >= g->error.traceback.size()) return -1;
+    const gpy::ErrorInfo::Frame& f = g->error.traceback[size_t(k)];
+    if (function) *function = f.function.c_str();
+    if (file) *file = f.file.c_str();
+    if (line) *line = f.line;
+    if (column) *column = f.column;
+    return 0;
+}
+
 int gpy_set(gpy_interp* g, const char* name, const gpy_value* v) {
-    if (!name || !v) return g ? fail(begin(g), {"ValueError", "gpy_set: null name or value", "", 0, 0}) : -1;
+    if (!g || !name || !v) {
+        consume_arrays(v, 1);  // owned from the call on
+        return refuse(g, "gpy_set: null name or value");
+    }
     return guarded(g, [&] { g->interp->set(name, host_value(v)); });
 }
 int gpy_set_int(gpy_interp* g, const char* name, int64_t v) {
@@ -299,7 +416,7 @@ int gpy_set_str(gpy_interp* g, const char* name, const char* v) {
 }
 
 int gpy_get(gpy_interp* g, const char* name, gpy_value* out) {
-    if (!name || !out) return g ? fail(begin(g), {"ValueError", "gpy_get: null name or output", "", 0, 0}) : -1;
+    if (!name || !out) return refuse(g, "gpy_get: null name or output");
     *out = gpy_value{};
     return guarded(g, [&] {
         std::optional<gpy::HostValue> v;
@@ -315,6 +432,9 @@ int gpy_get(gpy_interp* g, const char* name, gpy_value* out) {
 }
 
 int gpy_get_int(gpy_interp* g, const char* name, int64_t* out) {
+    if (!out) return refuse(g, "gpy_get_int: null output");
+    Call call(g);  // (one call: the nested gpy_get's strings stay)
+    if (!call.ok) return kBusy;
     gpy_value v;
     if (int rc = gpy_get(g, name, &v)) return rc;
     if (v.kind != GPY_INT && v.kind != GPY_BOOL) {
@@ -326,6 +446,9 @@ int gpy_get_int(gpy_interp* g, const char* name, int64_t* out) {
 }
 
 int gpy_get_float(gpy_interp* g, const char* name, double* out) {
+    if (!out) return refuse(g, "gpy_get_float: null output");
+    Call call(g);  // (one call: the nested gpy_get's strings stay)
+    if (!call.ok) return kBusy;
     gpy_value v;
     if (int rc = gpy_get(g, name, &v)) return rc;
     if (v.kind != GPY_INT && v.kind != GPY_BOOL && v.kind != GPY_FLOAT) {
@@ -337,6 +460,8 @@ int gpy_get_float(gpy_interp* g, const char* name, double* out) {
 }
 
 const char* gpy_get_str(gpy_interp* g, const char* name) {
+    Call call(g);  // (one call: the nested gpy_get's strings stay)
+    if (!call.ok) return nullptr;
     gpy_value v;
     if (gpy_get(g, name, &v)) return nullptr;
     if (v.kind != GPY_STR) {
@@ -348,11 +473,13 @@ const char* gpy_get_str(gpy_interp* g, const char* name) {
 }
 
 int gpy_call(gpy_interp* g, const char* name, const gpy_value* args, size_t nargs, gpy_value* result) {
-    if (!name || (nargs && !args)) return g ? fail(begin(g), {"ValueError", "gpy_call: null name or arguments", "", 0, 0}) : -1;
+    if (!g || !name || (nargs && !args)) {
+        consume_arrays(args, nargs);  // owned from the call on
+        return refuse(g, "gpy_call: null name or arguments");
+    }
     if (result) *result = gpy_value{};
     return guarded(g, [&] {
-        std::vector<gpy::HostValue> in;
-        for (size_t k = 0; k < nargs; ++k) in.push_back(host_value(&args[k]));
+        std::vector<gpy::HostValue> in = host_values(args, nargs);
         gpy::HostValue r = g->interp->call(name, in);
         if (result) to_c(g, r, result);
     });
@@ -366,11 +493,13 @@ gpy_function* gpy_get_function(gpy_interp* g, const char* name) {
 }
 
 int gpy_call_function(gpy_interp* g, gpy_function* f, const gpy_value* args, size_t nargs, gpy_value* result) {
-    if (!f || (nargs && !args)) return g ? fail(begin(g), {"ValueError", "gpy_call_function: null function or arguments", "", 0, 0}) : -1;
+    if (!g || !f || (nargs && !args)) {
+        consume_arrays(args, nargs);  // owned from the call on
+        return refuse(g, "gpy_call_function: null function or arguments");
+    }
     if (result) *result = gpy_value{};
     return guarded(g, [&] {
-        std::vector<gpy::HostValue> in;
-        for (size_t k = 0; k < nargs; ++k) in.push_back(host_value(&args[k]));
+        std::vector<gpy::HostValue> in = host_values(args, nargs);
         gpy::HostValue r = g->interp->call(f->f, in);
         if (result) to_c(g, r, result);
     });
@@ -385,7 +514,7 @@ void gpy_value_release(gpy_value* v) {
 }
 
 int gpy_define(gpy_interp* g, const char* name, gpy_host_fn fn, void* user) {
-    if (!name || !fn) return g ? fail(begin(g), {"ValueError", "gpy_define: null name or function", "", 0, 0}) : -1;
+    if (!name || !fn) return refuse(g, "gpy_define: null name or function");
     return guarded(g, [&] {
         g->interp->define(name, [g, fn, user, fname = std::string(name)](const std::vector<gpy::HostValue>& args) -> gpy::HostValue {
             std::vector<gpy_value> in(args.size());
@@ -405,6 +534,10 @@ int gpy_define(gpy_interp* g, const char* name, gpy_host_fn fn, void* user) {
                 g->raised = false;
                 throw gpy::ScriptError({g->raise_type, g->raise_message, "", 0, 0});
             }
+            // An argument array handed back as the result is the result's
+            // now: not deleted with the arguments.
+            for (gpy_value& a : in)
+                if (out.kind == GPY_ARRAY && a.kind == GPY_ARRAY && a.array == out.array) a = gpy_value{};
             return host_value(&out);
         });
     });
@@ -420,7 +553,7 @@ void gpy_raise(gpy_interp* g, const char* type, const char* message) {
 int gpy_set_dlpack(gpy_interp* g, const char* name, DLManagedTensor* t) {
     if (!g || !name || !t) {
         if (t && t->deleter) t->deleter(t);  // owned from the call on
-        return g ? fail(begin(g), {"ValueError", "gpy_set_dlpack: null name or tensor", "", 0, 0}) : -1;
+        return refuse(g, "gpy_set_dlpack: null name or tensor");
     }
     return guarded(g, [&] { g->interp->set_dlpack(name, t); });
 }
@@ -428,7 +561,7 @@ int gpy_set_dlpack(gpy_interp* g, const char* name, DLManagedTensor* t) {
 int gpy_set_dlpack_versioned(gpy_interp* g, const char* name, DLManagedTensorVersioned* t) {
     if (!g || !name || !t) {
         if (t && t->deleter) t->deleter(t);
-        return g ? fail(begin(g), {"ValueError", "gpy_set_dlpack_versioned: null name or tensor", "", 0, 0}) : -1;
+        return refuse(g, "gpy_set_dlpack_versioned: null name or tensor");
     }
     return guarded(g, [&] { g->interp->set_dlpack(name, t); });
 }

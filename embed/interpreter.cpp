@@ -71,7 +71,7 @@ static const Span* user_frame(const ExceptionObj* e) {
 static std::string exception_message(Interp& in, const Value& exc) {
     try {
         return to_str(in, exc);
-    } catch (GpyError&) {
+    } catch (...) {  // a raise, or a C++ error computing an array in it (MemoryError, CUDA)
         return "<exception str() failed>";
     }
 }
@@ -84,6 +84,15 @@ static ErrorInfo error_info(Interp& in, const Value& exc) {
     if (const Span* at = user_frame(exc.as<ExceptionObj>())) {
         info.file = at->file->name;
         std::tie(info.line, info.column) = at->file->line_col(at->begin);
+    }
+    const auto& tb = exc.as<ExceptionObj>()->traceback;  // innermost first
+    for (auto it = tb.rbegin(); it != tb.rend(); ++it) {
+        if (!it->span.file) continue;
+        ErrorInfo::Frame f;
+        f.function = it->function;
+        f.file = it->span.file->name;
+        std::tie(f.line, f.column) = it->span.file->line_col(it->span.begin);
+        info.traceback.push_back(std::move(f));
     }
     return info;
 }
@@ -146,7 +155,7 @@ struct Interpreter::Impl {
             auto& args = e->args.as<TupleObj>()->items;
             if (args.empty() || args[0].is_none()) return {Status::Exit, 0};
             if (args[0].is_intlike()) return {Status::Exit, int(args[0].as_int())};
-            in.write_err(to_str(in, args[0]) + "\n");
+            in.write_err(exception_message(in, args[0]) + "\n");
             return {Status::Exit, 1};
         }
         report_exception(in, exc);
@@ -202,7 +211,10 @@ struct Interpreter::Impl {
         try {
             entry.emplace(*this);
         } catch (const BusyError& e) {
-            in.write_err(std::string(e.what()) + "\n");
+            // (Not through write_err: the output buffer is the other thread's.)
+            std::string text = std::string(e.what()) + "\n";
+            if (in.cfg.err) in.cfg.err(text);
+            else std::fwrite(text.data(), 1, text.size(), stderr);
             return {Status::RuntimeError, 1, ErrorInfo{"RuntimeError", e.what(), "", 0, 0}};
         }
         in.native_stack_limit = thread_stack_limit();
@@ -281,6 +293,7 @@ void Interpreter::set(std::string_view name, const HostValue& value) {
 
 std::optional<HostValue> Interpreter::get(std::string_view name) {
     Impl& m = *impl_;
+    Impl::Entry entry(m);
     const Value* v = m.in.main->get(std::string(name));
     if (!v) return std::nullopt;
     Value held = *v;
@@ -317,6 +330,7 @@ void Interpreter::set_dlpack(std::string_view name, DLManagedTensor* t) { set_te
 
 template <class Make>
 static auto get_tensor(Interpreter::Impl& m, std::string_view name, Make make) -> decltype(make(nullptr)) {
+    Interpreter::Impl::Entry entry(m);
     const Value* v = m.in.main->get(std::string(name));
     if (!v) return nullptr;
     Value held = *v;
@@ -371,10 +385,12 @@ Interpreter::Function Interpreter::function(std::string_view name) {
 
 HostValue Interpreter::call(const Function& f, const std::vector<HostValue>& args) {
     if (!f) throw std::invalid_argument("gpy::Interpreter::call: an empty Function handle");
+    Impl::Entry entry(*impl_);
     return call_value(*static_cast<const Value*>(f.ref_.get()), args);
 }
 
 HostValue Interpreter::call(std::string_view name, const std::vector<HostValue>& args) {
+    Impl::Entry entry(*impl_);
     const Value* f = impl_->in.main->get(std::string(name));
     if (!f) throw ScriptError(ErrorInfo{"NameError", "name '" + std::string(name) + "' is not defined", "", 0, 0});
     return call_value(*f, args);
@@ -382,6 +398,7 @@ HostValue Interpreter::call(std::string_view name, const std::vector<HostValue>&
 
 HostValue Interpreter::call_value(const Value& fn, const std::vector<HostValue>& args) {
     Impl& m = *impl_;
+    Impl::Entry entry(m);
     Value callee = fn;
     bool arrays = false;
     for (const HostValue& a : args) arrays = arrays || a.index() == 5;

@@ -164,19 +164,41 @@ Value ndarray_construct(Interp& in, CallArgs& a) {
     }
     if (!memptr->is_obj() || memptr->o->type != g_pointer_type) raise(types::TypeError, "memptr must be a MemoryPointer");
     auto* p = static_cast<PointerObj*>(memptr->o);
-    auto [low, high] = dag::byte_extent(shape, strides, item);
-    int64_t count = 1;
-    for (int64_t d : shape) count *= d;
-    if (count == 0) low = high = 0;
-    // A pointer into an UnownedMemory: the view must stay inside it.
+    // The bytes the view reaches, [low, high) from the pointer, with
+    // checked arithmetic (hostile shapes and strides raise, never wrap).
+    int64_t count = 1, low = 0, high = 0;
+    for (size_t k = 0; k < shape.size(); ++k)
+        if (__builtin_mul_overflow(count, shape[k], &count)) raise(types::ValueError, "ndarray: the array is too big");
+    if (count > 0) {
+        high = int64_t(item);
+        for (size_t k = 0; k < shape.size(); ++k) {
+            int64_t span = 0;
+            int64_t& end = strides[k] < 0 ? low : high;
+            if (__builtin_mul_overflow(shape[k] - 1, strides[k], &span) || __builtin_add_overflow(end, span, &end))
+                raise(types::ValueError, "ndarray: the array's strides overflow");
+        }
+    }
+    // The memory the pointer is in: the view must stay inside it.
+    int64_t start = 0, size = 0;
+    ArrayObj* x = as_array(p->mem);  // x.data: a pointer into x's buffer
     if (p->mem.is_obj() && p->mem.o->type == g_unowned_type) {
         auto* u = static_cast<UnownedObj*>(p->mem.o);
-        const int64_t start = int64_t(p->ptr - u->ptr);
-        if (start + low < 0 || start + high > u->size)
-            raise(types::ValueError, "ndarray: the array (" + std::to_string(high - low) + " bytes) reaches outside its UnownedMemory of " +
-                                         std::to_string(u->size) + " bytes");
+        start = int64_t(p->ptr - u->ptr);
+        size = u->size;
+    } else if (x && x->buffer) {
+        start = int64_t(p->ptr - reinterpret_cast<uintptr_t>(x->buffer->data));
+        size = int64_t(x->buffer->nbytes);
+    } else {
+        raise(types::ValueError, "ndarray: a MemoryPointer into unknown memory");
     }
-    auto keep = std::make_shared<Value>(*memptr);  // the pointer, its memory object and its owner live as long as the array
+    if (count > 0 && (start + low < 0 || start + high > size))
+        raise(types::ValueError, "ndarray: the array (" + std::to_string(high - low) + " bytes) reaches outside its memory of " +
+                                     std::to_string(size) + " bytes");
+    // Into a gpy array: a view of its buffer, so gpy's aliasing and
+    // host/device coherence see one memory.
+    if (x) return array_from_buffer(x->buffer, t, shape, std::move(strides), start);
+    if (count == 0) low = high = 0;
+    auto keep = std::make_shared<Value>(*memptr);  // the pointer, its UnownedMemory and that one's owner
     char* base = reinterpret_cast<char*>(p->ptr) + low;
     Buffer* b = array_device_kind() == DeviceKind::CUDA ? lend_cuda_buffer(p->device, base, size_t(high - low), keep)
                                                         : Buffer::lend_host(base, size_t(high - low), keep);

@@ -100,6 +100,9 @@ Value array_from_dltensor(const DLTensor& t, std::shared_ptr<void> keep, bool re
         if (!gpu_context)
             buffer_error("a CUDA tensor (device " + std::to_string(t.device.device_id) +
                          ") cannot be used by the CPU backend: run gpy with --backend cuda, or copy it to the host first");
+        if (t.device.device_id != array_device_index())
+            buffer_error("the tensor is on CUDA device " + std::to_string(t.device.device_id) + ", the current device is " +
+                         std::to_string(array_device_index()) + " (use `with np.cuda.Device(" + std::to_string(t.device.device_id) + "):`)");
         Buffer* b = lend_cuda_buffer(t.device.device_id, base, nbytes, std::move(keep));
         Value v = array_from_buffer(BufferRef(b), *dt, shape, std::move(strides), -low);
         // gpy has no read-only arrays: a read-only tensor is copied.
@@ -226,13 +229,25 @@ Value m_dlpack(Interp& in, CallArgs& a) {
     if (x->buffer && x->buffer->device == DeviceKind::CPU) {
         if (const Value* s = kwarg(a, "stream"); s && !s->is_none()) raise(types::RuntimeError, "NumPy only supports stream=None.");
     }
-    // The consumer reads on its stream: the work queued on ours completes
-    // first (a consumer on our own stream needs no wait).
+    // The consumer reads on its stream: that stream waits for the work
+    // queued on ours (an event, no host wait), as CuPy does; a consumer on
+    // our own stream needs nothing. DLPack's 1 and 2 are the legacy and
+    // per-thread default streams, which the driver takes as handles.
     if (x->buffer && x->buffer->device == DeviceKind::CUDA) {
         const Value* s = kwarg(a, "stream");
-        uintptr_t theirs = s && !s->is_none() ? uintptr_t(to_index(*s, "stream")) : 1;  // None: the legacy default stream
-        uintptr_t ours = reinterpret_cast<uintptr_t>(current_stream());
-        if (!(theirs == ours || (theirs == 1 && ours == 0))) cuda_call([] { return GPY_CU(cuStreamSynchronize(current_stream())); });
+        const int64_t v = s && !s->is_none() ? to_index(*s, "stream") : 1;  // None: the legacy default stream
+        if (v == 0) raise(types::ValueError, "stream=0 is ambiguous in DLPack: pass 1 (legacy default stream), 2 (per-thread) or a stream");
+        if (v < -1) raise(types::ValueError, "stream must be -1 (no synchronisation), 1, 2 or a CUDA stream, not " + std::to_string(v));
+        const uintptr_t theirs = uintptr_t(v), ours = reinterpret_cast<uintptr_t>(current_stream());
+        // (-1: the consumer synchronises itself. Another value is trusted to
+        // be a live stream of this device, as CuPy trusts it.)
+        if (v != -1 && !(theirs == ours || (theirs == 1 && ours == 0))) {
+            cuda_call([&] {
+                cuda::Event done;
+                done.record(current_stream());
+                GPY_CU(cuStreamWaitEvent(reinterpret_cast<cuda::CUstream>(theirs), done.handle(), 0));
+            });  // (the event's resources go once it has completed)
+        }
     }
     if (major >= 1) return Value::object(new CapsuleObj(dlpack_versioned_from_array(x), "dltensor_versioned"));
     return Value::object(new CapsuleObj(dlpack_from_array(x), "dltensor"));
@@ -241,6 +256,10 @@ Value m_dlpack(Interp& in, CallArgs& a) {
 // np.from_dlpack(x, /, *, device=None, copy=None)
 Value np_from_dlpack(Interp& in, CallArgs& a) {
     if (a.npos != 1) raise(types::TypeError, "from_dlpack() takes exactly 1 positional argument (" + std::to_string(a.npos) + " given)");
+    for (size_t k = 0; k < a.nkw(); ++k) {
+        const std::string& n = (*a.kw)[k].first;
+        if (n != "device" && n != "copy") raise(types::TypeError, "from_dlpack() got an unexpected keyword argument '" + n + "'");
+    }
     const Value* copy = kwarg(a, "copy");
     const bool copying = copy && !copy->is_none() && truthy(*copy);
     const Value& obj = a.pos[0];
@@ -275,6 +294,11 @@ template <class Tensor>
 std::optional<Value> own_export(Tensor* t) {
     if (t->deleter != delete_export<Tensor>) return std::nullopt;
     const DLTensor& dl = t->dl_tensor;
+    // (Another interpreter's array on another device, or with a device
+    // array for a CPU one, takes the general path and its checks.)
+    const bool gpu_context = array_device_kind() == DeviceKind::CUDA;
+    if ((dl.device.device_type == kDLCUDA) != gpu_context || (gpu_context && dl.device.device_id != array_device_index()))
+        return std::nullopt;
     BufferRef buf = static_cast<Export*>(t->manager_ctx)->buffer;
     const DType dt = *dtype_of(dl.dtype);
     const int64_t item = int64_t(itemsize(dt));

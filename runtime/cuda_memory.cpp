@@ -189,7 +189,15 @@ void free_mirror(Buffer* b) noexcept {
 // Device memory a host lent (a DLPack tensor, an embedder's pointer): the
 // mirror is ours, the memory the lender's, held by its keep-alive handle.
 void free_lent_cuda_buffer(Buffer* b) noexcept {
-    if (cuda::try_api()) free_mirror(b);
+    if (cuda::try_api()) {
+        // Kernels queued on gpy's streams may still read the memory: they
+        // finish before the lender gets it back (and may reuse it).
+        try {
+            cuda::device(b->device_index).synchronize();
+        } catch (...) {
+        }
+        free_mirror(b);
+    }
     delete static_cast<std::shared_ptr<void>*>(b->external);
 }
 const DeviceMemoryOps kLentDeviceMemory{free_lent_cuda_buffer, device_host_access, device_device_access};

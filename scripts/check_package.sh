@@ -14,6 +14,7 @@ prefix="$work/moved"
 cmake -S "$root/examples/embed" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release > /dev/null
 cmake --build "$work/build" > "$work/build.log" || { cat "$work/build.log"; exit 1; }
 "$work/build/image_filter"
+"$work/build/image_filter_static" > /dev/null
 "$work/build/c_host"
 python3 "$root/examples/embed/ctypes_host.py" "$prefix/lib/libgpy.so"
 if [ -x "$work/build/cuda_host" ] && ldconfig -p | grep -q "libcuda.so.1"; then  # (it links the driver)

@@ -10,7 +10,7 @@ cp build/gpy build/libgpy_cpujit.so build/gpy_unit_tests build/gpy_bench_embed d
 cp build/libgpy.so.0 dist/  # the embedding library (its SONAME: what gpy_api_c_test and cuda_host load)
 # tests/api/test_c_api.c and examples/embed/cuda_host against it (the device
 # step `embed`), which they find beside them at run time.
-cc -O2 -o dist/gpy_api_c_test tests/api/test_c_api.c -Iinclude -Ldist -l:libgpy.so.0 -Wl,-rpath,'$ORIGIN'
+cc -O2 -o dist/gpy_api_c_test tests/api/test_c_api.c -Iinclude -Ldist -l:libgpy.so.0 -lpthread -Wl,-rpath,'$ORIGIN'
 cc -O2 -o dist/cuda_host examples/embed/cuda_host.c -Iinclude -I/usr/local/cuda/include -Ldist -l:libgpy.so.0 \
    -L/usr/local/cuda/lib64/stubs -lcuda -lm -Wl,-rpath,'$ORIGIN'
 [ -f build/libgpy_cub.so ] && cp build/libgpy_cub.so dist/  # CUB's sort (a build with nvcc)

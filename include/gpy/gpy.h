@@ -25,7 +25,8 @@ class Value;  // a script value (internal: lang/value.h)
 
 // Where printed text and diagnostics go. Defaults write to stdout / stderr.
 // A sink receives whole lines as they are printed (print(..., end='') text
-// waits for its line's end, or for the end of the run).
+// waits for its line's end, or for the end of the run; past 64 KiB of
+// text without a newline, a piece is delivered).
 using TextSink = std::function<void(std::string_view)>;
 
 struct Config {
@@ -90,6 +91,14 @@ enum class Status {
 struct ErrorInfo {
     std::string type, message, file;
     int line = 0, column = 0;
+    // The traceback, outermost call first (as Python prints it); the last
+    // frame is where the exception was raised (a library frame: the array
+    // module's functions written in the language).
+    struct Frame {
+        std::string function, file;
+        int line = 0, column = 0;
+    };
+    std::vector<Frame> traceback;
 };
 
 struct Result {

@@ -4,7 +4,7 @@
  * a call runs gets an error, not a race) and may move between threads.
  *
  * Errors: functions that can fail return 0 on success and nonzero on
- * failure; gpy_last_error(g) then says why, as
+ * failure (-2: another thread is inside the interpreter; nothing was done); gpy_last_error(g) then says why, as
  * "file:line:col: error: Type: message" (the location when known), and
  * gpy_last_error_info(g) gives the parts. Strings gpy returns stay valid
  * until the next call on the same interpreter.
@@ -28,7 +28,8 @@ extern "C" {
 
 typedef struct gpy_interp gpy_interp;
 
-/* Receives printed text, one or more whole lines at a time. */
+/* Receives printed text, one or more whole lines at a time (a line longer
+ * than 64 KiB in pieces). */
 typedef void (*gpy_text_fn)(void* user, const char* text, size_t len);
 
 typedef struct gpy_config {
@@ -69,7 +70,12 @@ typedef struct gpy_error {
     const char* file;    /* innermost frame of the user's code; "" when unknown */
     int line, column;    /* 0 when unknown */
 } gpy_error;
+/* (The traceback: gpy_last_error_frames / gpy_last_error_frame below.) */
 const gpy_error* gpy_last_error_info(gpy_interp* g);
+/* The last error's traceback: how many frames, and frame k (0: the
+ * outermost call; the last: where it was raised). Nonzero for k out of range. */
+int gpy_last_error_frames(gpy_interp* g);
+int gpy_last_error_frame(gpy_interp* g, int k, const char** function, const char** file, int* line, int* column);
 
 /* ---- values ---- */
 

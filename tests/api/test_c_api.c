@@ -2,6 +2,7 @@
  * libgpy.so: values, host functions, errors, DLPack both ways with the
  * deleter's count, output by line. Exits 0 when every check holds; prints
  * the failed check otherwise. CTest: api_c. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,25 @@ static int array_sum(void* user, gpy_interp* g, const gpy_value* args, size_t na
     result->f = s;
     return 0;
 }
+static int identity(void* user, gpy_interp* g, const gpy_value* args, size_t nargs, gpy_value* result) {
+    (void)user, (void)g;
+    if (nargs == 1) *result = args[0]; /* an argument array handed back: the result owns it */
+    return 0;
+}
+/* Two threads: a host function holds the interpreter until the main thread has tried to enter. */
+static int inside = 0, release_it = 0;
+static int hold(void* user, gpy_interp* g, const gpy_value* args, size_t nargs, gpy_value* result) {
+    (void)user, (void)g, (void)args, (void)nargs, (void)result;
+    __atomic_store_n(&inside, 1, __ATOMIC_SEQ_CST);
+    while (!__atomic_load_n(&release_it, __ATOMIC_SEQ_CST)) {
+    }
+    return 0;
+}
+static int held_rc = -99;
+static void* run_held(void* g) {
+    held_rc = gpy_run_string((gpy_interp*)g, "hold()\nafter = 1\n", "held.gpy");
+    return NULL;
+}
 static int fails_quietly(void* user, gpy_interp* g, const gpy_value* args, size_t nargs, gpy_value* result) {
     (void)user, (void)g, (void)args, (void)nargs, (void)result;
     return 7;
@@ -174,6 +194,14 @@ int main(void) {
     CHECK(gpy_call(g, "poly", args, 2, &r) == 0 && r.kind == GPY_FLOAT && r.f == 13.0);
     CHECK(gpy_call(g, "boom", NULL, 0, &r) == 1 && strcmp(gpy_last_error_info(g)->type, "KeyError") == 0);
     CHECK(gpy_last_error_info(g)->line == 4);
+    CHECK(gpy_run_string(g, "def outer():\n    return boom()\nouter()\n", "tb.gpy") == 1);
+    CHECK(gpy_last_error_frames(g) == 3);
+    const char *fn = NULL, *file = NULL;
+    int fl = 0, fc = 0;
+    CHECK(gpy_last_error_frame(g, 0, &fn, &file, &fl, &fc) == 0 && strcmp(fn, "<module>") == 0 && strcmp(file, "tb.gpy") == 0 && fl == 3);
+    CHECK(gpy_last_error_frame(g, 1, &fn, &file, &fl, &fc) == 0 && strcmp(fn, "outer") == 0 && fl == 2);
+    CHECK(gpy_last_error_frame(g, 2, &fn, &file, &fl, &fc) == 0 && strcmp(fn, "boom") == 0 && strcmp(file, "defs.gpy") == 0 && fl == 4);
+    CHECK(gpy_last_error_frame(g, 3, &fn, &file, &fl, &fc) != 0);
     CHECK(gpy_call(g, "missing", NULL, 0, NULL) != 0);
     gpy_function* poly = gpy_get_function(g, "poly");
     CHECK(poly != NULL);
@@ -269,10 +297,31 @@ int main(void) {
     CHECK(gpy_define(g, "array_sum", array_sum, NULL) == 0);
     CHECK(gpy_run_string(g, "tot = array_sum(np.ones((4, 5)))\n", NULL) == 0);
     CHECK(gpy_get_float(g, "tot", &h2) == 0 && h2 == 20.0);
+    CHECK(gpy_define(g, "identity", identity, NULL) == 0);
+    CHECK(gpy_run_string(g, "src = np.arange(5.0)\nsame = identity(src)\nsame[0] = 7\nprint(float(src[0]), same.sum())\n", NULL) == 0);
+    CHECK(strstr(out_text, "7.0 17.0\n") != NULL);
+    CHECK(gpy_run_string(g, "del src, same\n", NULL) == 0);
     CHECK(gpy_get(g, "ro", &v) == 0 && v.kind == GPY_ARRAY && v.array->dl_tensor.ndim == 2);
     CHECK(((double*)v.array->dl_tensor.data)[0] == -1);
     gpy_value_release(&v);
     CHECK(v.kind == GPY_NONE && v.array == NULL);
+
+    /* one call at a time: a second thread is turned away, touching nothing */
+    CHECK(gpy_define(g, "hold", hold, NULL) == 0);
+    pthread_t runner;
+    pthread_create(&runner, NULL, run_held, g);
+    while (!__atomic_load_n(&inside, __ATOMIC_SEQ_CST)) {
+    }
+    CHECK(gpy_set_int(g, "intruder", 1) == -2);
+    CHECK(strstr(gpy_last_error(g), "another thread") != NULL);
+    CHECK(strcmp(gpy_last_error_info(g)->type, "RuntimeError") == 0);
+    CHECK(gpy_run_string(g, "x = 1\n", NULL) == -2);
+    __atomic_store_n(&release_it, 1, __ATOMIC_SEQ_CST);
+    pthread_join(runner, NULL);
+    CHECK(held_rc == 0);
+    CHECK(gpy_get_int(g, "after", &n) == 0 && n == 1);
+    CHECK(strcmp(gpy_last_error(g), "") == 0);
+    CHECK(gpy_get_int(g, "intruder", &n) != 0);
 
     /* streams need a GPU */
     CHECK(gpy_use_stream(g, NULL) != 0);

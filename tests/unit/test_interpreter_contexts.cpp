@@ -173,12 +173,15 @@ TEST_CASE("contexts: interpreters on different threads run at once") {
         in.run_string("print(total)");
         *result = out;
     };
-    std::string r1, r2;
-    std::thread t1(work, 1.0, &r1), t2(work, 2.0, &r2);
-    t1.join();
-    t2.join();
-    CHECK(r1 == "9990000.0\n");
-    CHECK(r2 == "19980000.0\n");
+    // Four interpreters on four threads.
+    std::string r[4];
+    std::vector<std::thread> threads;
+    for (int k = 0; k < 4; ++k) threads.emplace_back(work, double(k + 1), &r[k]);
+    for (auto& t : threads) t.join();
+    CHECK(r[0] == "9990000.0\n");
+    CHECK(r[1] == "19980000.0\n");
+    CHECK(r[2] == "29970000.0\n");
+    CHECK(r[3] == "39960000.0\n");
 }
 
 TEST_CASE("contexts: a GPU interpreter and a CPU interpreter side by side", "[gpu]") {
