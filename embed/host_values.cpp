@@ -40,8 +40,7 @@ Value array_over_host_memory(Interp& in, const ArrayRef& a) {
     dl.data = a.data;
     dl.device = a.device < 0 ? DLDevice{kDLCPU, 0} : DLDevice{kDLCUDA, a.device};
     dl.ndim = int(shape.size());
-    const bool is_bool = t == DType::Bool, is_int = kind(t) == DKind::Int, is_uint = kind(t) == DKind::UInt, is_float = kind(t) == DKind::Float;
-    dl.dtype = {uint8_t(is_bool ? GPY_DL_BOOL : is_int ? kDLInt : is_uint ? kDLUInt : is_float ? kDLFloat : kDLComplex), uint8_t(8 * item), 1};
+    dl.dtype = dlpack_dtype(t);
     dl.shape = shape.data();
     dl.strides = strides.empty() ? nullptr : strides.data();
     in.import_module("numpy");  // the array module and this interpreter's array context

@@ -38,17 +38,6 @@ std::optional<DType> dtype_of(DLDataType t) {
     }
 }
 
-DLDataType dl_type_of(DType t) {
-    const uint8_t bits = uint8_t(8 * itemsize(t));
-    switch (kind(t)) {
-    case DKind::Bool: return {uint8_t(GPY_DL_BOOL), 8, 1};
-    case DKind::Int: return {kDLInt, bits, 1};
-    case DKind::UInt: return {kDLUInt, bits, 1};
-    case DKind::Float: return {kDLFloat, bits, 1};
-    default: return {kDLComplex, bits, 1};
-    }
-}
-
 [[noreturn]] void buffer_error(const std::string& message) { raise(types::BufferError, message); }
 
 // ---- in: a tensor's memory as a script array ----
@@ -155,7 +144,7 @@ Export* export_array(ArrayObj* a, DLTensor& t) {
     t.data = base + a->offset;
     t.device = on_gpu ? DLDevice{kDLCUDA, b->device_index} : DLDevice{kDLCPU, 0};
     t.ndim = a->ndim();
-    t.dtype = dl_type_of(a->dtype);
+    t.dtype = dlpack_dtype(a->dtype);
     t.shape = e->shape.data();
     t.strides = e->strides.data();
     t.byte_offset = 0;
@@ -312,6 +301,17 @@ std::optional<Value> own_export(Tensor* t) {
 }
 
 }  // namespace
+
+DLDataType dlpack_dtype(DType t) {
+    const uint8_t bits = uint8_t(8 * itemsize(t));
+    switch (kind(t)) {
+    case DKind::Bool: return {uint8_t(GPY_DL_BOOL), 8, 1};
+    case DKind::Int: return {kDLInt, bits, 1};
+    case DKind::UInt: return {kDLUInt, bits, 1};
+    case DKind::Float: return {kDLFloat, bits, 1};
+    default: return {kDLComplex, bits, 1};
+    }
+}
 
 Value array_from_dlpack(DLManagedTensorVersioned* t) {
     if (!t) raise(types::ValueError, "null DLPack tensor");

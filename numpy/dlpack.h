@@ -4,6 +4,7 @@
 // ABI's gpy_set_dlpack / gpy_get_dlpack (include/gpy/gpy_c.h) are built on it.
 #pragma once
 
+#include "base/dtype.h"
 #include "gpy/dlpack.h"
 #include "lang/interp.h"
 
@@ -23,6 +24,9 @@ Value array_from_dlpack(DLManagedTensor* t);
 // A tensor over `a`'s memory (computed first: device memory on a GPU
 // context, host memory otherwise). The tensor holds the memory until its
 // deleter is called, which the receiver must do exactly once.
+// DLPack's type for a dtype (bool as DLPack 1.0's kDLBool).
+DLDataType dlpack_dtype(DType t);
+
 // The same over a bare DLTensor whose memory `keep` holds (an embedder's
 // ArrayRef: include/gpy/gpy.h).
 Value array_from_dltensor(const DLTensor& t, std::shared_ptr<void> keep, bool readonly);
