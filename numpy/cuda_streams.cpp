@@ -318,6 +318,27 @@ const FunctionSpec kFunctions[] = {
 
 }  // namespace
 
+StreamScope::StreamScope(const Value& stream) {
+    if (stream.is_none()) return;
+    if (!stream.is_obj() || !stream.o->type->is_subtype_of(g_stream_type))
+        raise(types::TypeError, std::string("stream must be a cupy.cuda.Stream or None, not ") + type_name(stream));
+    Value previous = current_stream_object();
+    switch_stream(stream);
+    saved_ = previous;
+}
+
+StreamScope::~StreamScope() {
+    if (saved_.is_undef()) return;
+    try {
+        switch_stream(saved_);
+    } catch (...) {
+        // Computing pending work failed while unwinding: make the stream current
+        // anyway; the failure surfaces where that work is next needed.
+        set_current_stream(static_cast<StreamObj*>(saved_.o)->handle());
+        current_slot() = saved_;
+    }
+}
+
 void add_stream_functions(Interp&, ModuleObj* m) {
     install_types();
     for (ModuleObj* target : {m, (*m->get("cuda")).as<ModuleObj>()}) {

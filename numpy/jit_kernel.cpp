@@ -12,8 +12,10 @@
 // jit.syncthreads(), jit.syncwarp(), jit.shared_memory(dtype, n),
 // jit.atomic_add/sub/max/min/exch(array, index, value), jit.shfl_sync /
 // shfl_up_sync / shfl_down_sync / shfl_xor_sync; math.* functions, abs, min,
-// max, int, float, bool and dtype casts (np.float32(x)); module-level
-// numbers as constants. Anything else is an error at its place in the function.
+// max, len, int, float, bool and dtype casts (np.float32(x)); module-level
+// numbers as constants; calls of device functions (@jit.rawkernel(device=True)),
+// translated per argument signature into the same unit; jit.range(unroll=),
+// jit.laneid(). Anything else is an error at its place in the function.
 #include <cstring>
 #include <map>
 #include <set>
@@ -35,6 +37,7 @@ TypeObject* jit_kernel_type();
 struct JitKernelObj : Object {
     Value func;                           // the decorated function
     std::map<std::string, Value> kernels;  // by argument signature
+    bool device = false;                  // @jit.rawkernel(device=True): called from kernels only
     JitKernelObj() : Object(jit_kernel_type()) {}
 };
 
@@ -54,6 +57,7 @@ struct X {
     int ndim = 0;
     std::vector<X> items;  // a tuple (jit.grid(2), x.shape)
     bool tuple = false;
+    bool none = false;     // a call of a device function that returns nothing
 };
 
 struct ArrayParam {
@@ -61,10 +65,25 @@ struct ArrayParam {
     int ndim;
 };
 
+// What one kernel's translation shares with the device functions it calls:
+// their definitions in dependency order (a callee before its callers), each
+// translated once per argument signature.
+struct Unit {
+    std::vector<std::string> definitions;
+    struct Function {
+        std::string name;
+        DType type;
+        bool returns;  // a value (else void)
+    };
+    std::map<std::string, Function> done;  // by function and argument signature
+    std::set<std::string> in_progress;                          // to refuse recursion
+};
+
 class Translator {
 public:
-    Translator(const FunctionObj& f, const std::vector<std::optional<ArrayParam>>& arrays, const std::vector<DType>& scalars)
-        : fn_(*f.info), module_(f.module), name_(f.info->name) {
+    Translator(const FunctionObj& f, const std::vector<std::optional<ArrayParam>>& arrays, const std::vector<DType>& scalars,
+               Unit& unit, bool device = false)
+        : fn_(*f.info), module_(f.module), name_(f.info->name), unit_(unit), device_(device) {
         for (size_t i = 0; i < fn_.params.size(); ++i) {
             const std::string& p = fn_.params[i].name;
             if (arrays[i]) {
@@ -98,7 +117,36 @@ public:
                "    if (d - f > (T)0.5) f += 1;\n"
                "    return f;\n}\n"
                "template <class T> __device__ T gpy_jit_ipow(T a, T b) { if (b < 0) return a == 1 ? 1 : 0; T r = 1; for (; b > 0; --b) r *= a; return r; }\n";
+        for (const std::string& d : unit_.definitions) src << d;
         src << "extern \"C\" __global__ void " << name_ << "(";
+        parameters(src);
+        src << ") {\n" << shared_;
+        for (const std::string& l : locals_) src << "    " << kernel_ctype(vars_[l], name_) << " " << l << " = 0;\n";
+        src << body_.str() << "}\n";
+        return src.str();
+    }
+
+    // A device function (`@jit.rawkernel(device=True)`) as `__device__ R
+    // c_name(params)`; R is the promotion of what its returns give (void
+    // when they give nothing).
+    DType translate_device(const std::string& c_name, bool& returns_value) {
+        c_name_ = c_name;
+        block(fn_.body, 1);
+        returns_value = ret_.has_value();
+        const std::string ret_type = returns_value ? ctype(*ret_) : "void";
+        std::ostringstream src;
+        src << "typedef " << ret_type << " gpy_ret_" << c_name << ";\n";
+        src << "__device__ gpy_ret_" << c_name << " " << c_name << "(";
+        parameters(src);
+        src << ") {\n" << shared_;
+        for (const std::string& l : locals_) src << "    " << kernel_ctype(vars_[l], name_) << " " << l << " = 0;\n";
+        src << body_.str() << "}\n";
+        unit_.definitions.push_back(src.str());
+        return ret_.value_or(DType::Bool);
+    }
+
+private:
+    void parameters(std::ostringstream& src) {
         for (size_t i = 0; i < params_.size(); ++i) {
             const std::string& p = params_[i];
             if (i) src << ", ";
@@ -107,13 +155,8 @@ public:
             else
                 src << kernel_ctype(vars_[p], name_) << " " << p;
         }
-        src << ") {\n" << shared_;
-        for (const std::string& l : locals_) src << "    " << kernel_ctype(vars_[l], name_) << " " << l << " = 0;\n";
-        src << body_.str() << "}\n";
-        return src.str();
     }
 
-private:
     const FuncInfo& fn_;
     ModuleObj* module_;
     std::string name_;
@@ -124,6 +167,12 @@ private:
     std::string shared_;
     std::ostringstream body_;
     int temps_ = 0;
+    Unit& unit_;
+    bool device_;                // translating a device function
+    std::optional<DType> ret_;   // a device function's return type so far
+    bool ret_weak_ = false;      // ... only Python numbers so far (NEP 50)
+    bool bare_return_ = false;   // a device function's `return` without a value
+    std::string c_name_;         // a device function's C name
 
     void line(int depth, const std::string& s) { body_ << std::string(size_t(depth) * 4, ' ') << s << "\n"; }
 
@@ -169,22 +218,31 @@ private:
         fail(e, types::TypeError, name_, "expected a dtype such as np.float32");
     }
 
+    // The byte offset of base[index]: one integer per dimension (a tuple, or
+    // a tuple-valued expression such as jit.grid(2)).
+    std::string element_offset(const X& base, const Expr& index) {
+        std::vector<X> idx;
+        if (index.kind == EK::Tuple) {
+            for (auto& e : static_cast<const SeqExpr&>(index).elts) idx.push_back(expr(*e));
+        } else {
+            X i = expr(index);
+            if (i.tuple) idx = i.items;
+            else idx.push_back(std::move(i));
+        }
+        if (int(idx.size()) != std::max(1, base.ndim))
+            fail(index, types::IndexError, name_, "a jit kernel indexes an array with one integer per dimension (" + std::to_string(base.ndim) + ")");
+        std::string off;
+        for (size_t d = 0; d < idx.size(); ++d) {
+            if (!is_integer(idx[d].type) && idx[d].type != DType::Bool) fail(index, types::IndexError, name_, "array indices must be integers");
+            off += (d ? " + " : "") + std::string("(long long)(") + idx[d].code + ") * " + base.code + ".strides_[" + std::to_string(d) + "]";
+        }
+        return off;
+    }
+
     X array_element(const SubscriptExpr& s) {
         X base = expr(*s.value);
         if (base.array < 0) fail(s, types::TypeError, name_, "only arrays can be indexed in a jit kernel");
-        std::vector<const Expr*> idx;
-        if (s.index->kind == EK::Tuple)
-            for (auto& e : static_cast<const SeqExpr&>(*s.index).elts) idx.push_back(e.get());
-        else
-            idx.push_back(s.index.get());
-        if (int(idx.size()) != std::max(1, base.ndim))
-            fail(s, types::IndexError, name_, "a jit kernel indexes an array with one integer per dimension (" + std::to_string(base.ndim) + ")");
-        std::string off;
-        for (size_t d = 0; d < idx.size(); ++d) {
-            X i = expr(*idx[d]);
-            if (!is_integer(i.type) && i.type != DType::Bool) fail(*idx[d], types::IndexError, name_, "array indices must be integers");
-            off += (d ? " + " : "") + std::string("(long long)(") + i.code + ") * " + base.code + ".strides_[" + std::to_string(d) + "]";
-        }
+        const std::string off = element_offset(base, *s.index);
         const std::string ct = ctype(base.type);
         X r;
         r.code = "(*(" + ct + "*)((char*)" + base.code + ".data_ + " + off + "))";
@@ -221,6 +279,7 @@ private:
     // l op r with Python's meaning: / is true division, // and % floor
     // (the sign of the divisor), ** on integers by repeated products.
     X binary(BinOp op, const X& l, const X& r, const Node& e) {
+        if (l.none || r.none) fail(e, types::TypeError, name_, "the device function returns nothing");
         if (l.array >= 0 || r.array >= 0 || l.tuple || r.tuple)
             fail(e, types::TypeError, name_, "a jit kernel computes on elements: index the array");
         DType t = result_type(l, r);
@@ -382,6 +441,8 @@ private:
                 const std::string& n = f.attr;
                 if (n == "syncthreads") return X{"__syncthreads()", DType::Bool};
                 if (n == "syncwarp") return X{"__syncwarp()", DType::Bool};
+                if (n == "laneid")  // the thread's lane: its linear index in the block, modulo the warp
+                    return X{"((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u)", DType::UInt32};
                 if (n == "grid" || n == "gridsize") {
                     if (c.args.size() != 1 || c.args[0]->kind != EK::Const || static_cast<const ConstExpr&>(*c.args[0]).value.kind != VK::Int)
                         fail(c, types::TypeError, name_, "jit." + n + " takes a constant 1, 2 or 3");
@@ -405,9 +466,7 @@ private:
                     if (c.args.size() != 3) fail(c, types::TypeError, name_, "jit." + n + "(array, index, value)");
                     X arr = expr(*c.args[0]);
                     if (arr.array < 0) fail(*c.args[0], types::TypeError, name_, "jit." + n + " needs an array");
-                    X idx = expr(*c.args[1]);
-                    std::string off = "(long long)(" + idx.code + ") * " + arr.code + ".strides_[0]";
-                    if (idx.tuple || arr.ndim > 1) fail(*c.args[1], types::IndexError, name_, "jit." + n + " takes one integer index (a 1-d array)");
+                    const std::string off = element_offset(arr, *c.args[1]);
                     X v = arg(2);
                     // CUDA's overloads: int64 adds, exchanges and bit operations through unsigned long long
                     // (two's complement), subtraction as the addition of the negation.
@@ -457,6 +516,17 @@ private:
         }
         if (c.func->kind == EK::Name) {
             const std::string& n = static_cast<const NameExpr&>(*c.func).id;
+            if (const Value* g = global(n); g && g->is_obj() && g->o->type == jit_kernel_type()) {
+                auto* k = static_cast<JitKernelObj*>(g->o);
+                if (!k->device)
+                    fail(c, types::TypeError, name_, "a jit kernel cannot call the kernel '" + n + "' (a function kernels call is declared @jit.rawkernel(device=True))");
+                return device_call(c, *k);
+            }
+            if (n == "len") {
+                X v = arg(0);
+                if (v.array < 0) fail(c, types::TypeError, name_, "len() of a non-array in a jit kernel");
+                return X{v.code + ".shape_[0]", DType::Int64};
+            }
             if (n == "abs") {
                 X v = arg(0);
                 return X{(is_float(v.type) ? "fabs(" : "abs(") + v.code + ")", v.type};
@@ -474,6 +544,50 @@ private:
         fail(c, types::TypeError, name_, "a jit kernel cannot call this");
     }
 
+    // f(args) of a device function: translated for these argument types
+    // (once per kernel), then called by its C name.
+    X device_call(const CallExpr& c, const JitKernelObj& k) {
+        auto* f = static_cast<FunctionObj*>(k.func.o);
+        const std::string& fname = f->info->name;
+        if (!c.keywords.empty() || !c.simple) fail(c, types::TypeError, name_, "a device function takes positional arguments only");
+        if (c.args.size() != f->info->params.size())
+            fail(c, types::TypeError, name_, fname + "() takes " + std::to_string(f->info->params.size()) + " arguments (" + std::to_string(c.args.size()) + " given)");
+        std::vector<std::optional<ArrayParam>> arrays;
+        std::vector<DType> scalars;
+        std::vector<X> xs;
+        std::string key = fname + "(";
+        for (const ExprP& a : c.args) {
+            X x = expr(*a);
+            if (x.tuple || x.none) fail(*a, types::TypeError, name_, "a device function takes arrays and numbers");
+            if (x.array >= 0) {
+                arrays.push_back(ArrayParam{x.type, x.ndim});
+                key += std::string(name(x.type)) + "[" + std::to_string(x.ndim) + "],";
+            } else {
+                arrays.push_back(std::nullopt);
+                key += std::string(name(x.type)) + ",";
+            }
+            scalars.push_back(x.type);
+            xs.push_back(std::move(x));
+        }
+        key += ")@" + std::to_string(reinterpret_cast<uintptr_t>(f));
+        auto it = unit_.done.find(key);
+        if (it == unit_.done.end()) {
+            if (unit_.in_progress.count(key)) fail(c, types::TypeError, name_, "a device function cannot call itself (" + fname + ")");
+            unit_.in_progress.insert(key);
+            const std::string c_name = "gpy_dev_" + fname + "_" + std::to_string(unit_.done.size());
+            Translator t(*f, arrays, scalars, unit_, true);
+            bool returns = false;
+            const DType r = t.translate_device(c_name, returns);
+            unit_.in_progress.erase(key);
+            it = unit_.done.emplace(key, Unit::Function{c_name, r, returns}).first;
+        }
+        std::string code = it->second.name + "(";
+        for (size_t i = 0; i < xs.size(); ++i) code += (i ? ", " : "") + xs[i].code;
+        X r{code + ")", it->second.type};
+        r.none = !it->second.returns;
+        return r;
+    }
+
     void declare(const std::string& id, DType t, const Node& at) {
         if (arrays_.count(id)) fail(at, types::TypeError, name_, "cannot assign to the array '" + id + "'");
         if (vars_.count(id)) return;
@@ -482,6 +596,8 @@ private:
     }
 
     void assign(const Expr& target, const X& v, int depth, const Node& at) {
+        if (v.none) fail(at, types::TypeError, name_, "the device function returns nothing");
+        if (v.array >= 0) fail(at, types::TypeError, name_, "a jit kernel cannot bind an array to another name");
         if (target.kind == EK::Name) {
             const std::string& id = static_cast<const NameExpr&>(target).id;
             if (v.tuple) fail(at, types::TypeError, name_, "assign a tuple to as many names (i, j = jit.grid(2))");
@@ -517,10 +633,32 @@ private:
         case SK::Pass: return;
         case SK::Break: line(depth, "break;"); return;
         case SK::Continue: line(depth, "continue;"); return;
-        case SK::Return:
-            if (static_cast<const ReturnStmt&>(s).value) fail(s, types::TypeError, name_, "a jit kernel returns nothing");
-            line(depth, "return;");
+        case SK::Return: {
+            auto& r = static_cast<const ReturnStmt&>(s);
+            if (!device_) {
+                if (r.value) fail(s, types::TypeError, name_, "a jit kernel returns nothing (a device function, @jit.rawkernel(device=True), returns a value)");
+                line(depth, "return;");
+                return;
+            }
+            if (!r.value) {
+                if (ret_) fail(s, types::TypeError, name_, "a device function returns a value on some paths and nothing on others");
+                bare_return_ = true;
+                line(depth, "return;");
+                return;
+            }
+            X v = expr(*r.value);
+            if (v.array >= 0 || v.tuple || v.none) fail(*r.value, types::TypeError, name_, "a device function returns one number");
+            if (bare_return_) fail(s, types::TypeError, name_, "a device function returns a value on some paths and nothing on others");
+            if (!ret_) {
+                ret_ = v.type;
+                ret_weak_ = v.weak;
+            } else {
+                ret_ = result_type(X{"", *ret_, ret_weak_}, v);
+                ret_weak_ = ret_weak_ && v.weak;
+            }
+            line(depth, "return (gpy_ret_" + c_name_ + ")(" + v.code + ");");
             return;
+        }
         case SK::Assign: {
             auto& a = static_cast<const AssignStmt&>(s);
             // x = jit.shared_memory(np.float32, 256): a __shared__ array
@@ -529,15 +667,23 @@ private:
                 if (c.func->kind == EK::Attribute && is_jit(*static_cast<const AttributeExpr&>(*c.func).value) &&
                     static_cast<const AttributeExpr&>(*c.func).attr == "shared_memory") {
                     const std::string& id = static_cast<const NameExpr&>(*a.targets[0]).id;
-                    if (c.args.size() != 2 || c.args[1]->kind != EK::Const || static_cast<const ConstExpr&>(*c.args[1]).value.kind != VK::Int)
-                        fail(c, types::TypeError, name_, "jit.shared_memory(dtype, size) takes a constant size");
+                    if (c.args.size() != 2) fail(c, types::TypeError, name_, "jit.shared_memory(dtype, size) takes two arguments");
+                    const Expr& size = *c.args[1];
+                    // size None: the launch's dynamic shared memory (CuPy's), whose size the kernel does not know.
+                    const bool dynamic = size.kind == EK::Const && static_cast<const ConstExpr&>(size).value.is_none();
+                    if (!dynamic && (size.kind != EK::Const || static_cast<const ConstExpr&>(size).value.kind != VK::Int ||
+                                     static_cast<const ConstExpr&>(size).value.i <= 0))
+                        fail(size, types::TypeError, name_, "jit.shared_memory(dtype, size) takes a constant positive size (or None)");
                     const DType t = dtype_named(*c.args[0]);
-                    const int64_t n = static_cast<const ConstExpr&>(*c.args[1]).value.i;
+                    const int64_t n = dynamic ? 0 : static_cast<const ConstExpr&>(size).value.i;
                     if (arrays_.count(id) || vars_.count(id)) fail(s, types::TypeError, name_, "'" + id + "' is already defined");
                     arrays_[id] = ArrayParam{t, 1};
-                    shared_ += "    __shared__ " + ctype(t) + " gpy_sm_" + id + "[" + std::to_string(n) + "];\n"
-                               "    const struct { " + ctype(t) + "* data_; long long strides_[1]; long long shape_[1]; __device__ long long size() const { return " +
-                               std::to_string(n) + "; } } " + id + " = {gpy_sm_" + id + ", {" + std::to_string(itemsize(t)) + "}, {" + std::to_string(n) + "}};\n";
+                    const std::string ct = ctype(t), count = std::to_string(n);
+                    shared_ += dynamic ? "    extern __shared__ " + ct + " gpy_sm_" + id + "[];\n"
+                                       : "    __shared__ " + ct + " gpy_sm_" + id + "[" + count + "];\n";
+                    // The same view as a parameter array: it can go to a device function.
+                    shared_ += "    const gpy_raw<" + ct + ", 1> " + id + " = {gpy_sm_" + id + ", " + count + ", 1, {" + count + "}, {" +
+                               std::to_string(itemsize(t)) + "}};\n";
                     return;
                 }
             }
@@ -576,11 +722,25 @@ private:
         case SK::For: {
             auto& f = static_cast<const ForStmt&>(s);
             if (!f.orelse.empty()) fail(s, types::TypeError, name_, "a jit kernel has no for ... else");
-            if (f.target->kind != EK::Name || f.iter->kind != EK::Call ||
-                static_cast<const CallExpr&>(*f.iter).func->kind != EK::Name ||
-                static_cast<const NameExpr&>(*static_cast<const CallExpr&>(*f.iter).func).id != "range")
-                fail(s, types::TypeError, name_, "a jit kernel loops `for NAME in range(...)` only");
-            auto& r = static_cast<const CallExpr&>(*f.iter);
+            const CallExpr* rc = f.iter->kind == EK::Call ? static_cast<const CallExpr*>(f.iter.get()) : nullptr;
+            const bool py_range = rc && rc->func->kind == EK::Name && static_cast<const NameExpr&>(*rc->func).id == "range";
+            const bool jit_range = rc && rc->func->kind == EK::Attribute && static_cast<const AttributeExpr&>(*rc->func).attr == "range" &&
+                                   is_jit(*static_cast<const AttributeExpr&>(*rc->func).value);
+            if (f.target->kind != EK::Name || !(py_range || jit_range))
+                fail(s, types::TypeError, name_, "a jit kernel loops `for NAME in range(...)` (or jit.range) only");
+            auto& r = *rc;
+            // jit.range(..., unroll=None|True|False|n): CUDA's #pragma unroll.
+            std::string pragma;
+            for (const Keyword& kw : r.keywords) {
+                if (!jit_range || kw.name != "unroll") fail(r, types::TypeError, name_, "range() got an unexpected keyword argument '" + kw.name + "'");
+                if (kw.value->kind != EK::Const) fail(*kw.value, types::TypeError, name_, "unroll takes a constant (None, True, False or an int)");
+                const Value& u = static_cast<const ConstExpr&>(*kw.value).value;
+                if (u.kind == VK::Bool) pragma = u.b ? "#pragma unroll" : "#pragma unroll 1";
+                else if (u.kind == VK::Int) {
+                    if (u.i < 1 || u.i > (int64_t(1) << 31) - 1) fail(*kw.value, types::ValueError, name_, "unroll must be a positive 32-bit integer");
+                    pragma = "#pragma unroll " + std::to_string(u.i);
+                } else if (!u.is_none()) fail(*kw.value, types::TypeError, name_, "unroll takes None, True, False or an int");
+            }
             if (r.args.empty() || r.args.size() > 3) fail(r, types::TypeError, name_, "range() takes 1 to 3 arguments");
             X start = r.args.size() > 1 ? expr(*r.args[0]) : X{"0LL", DType::Int64, true};
             X stop = expr(*r.args[r.args.size() > 1 ? 1 : 0]);
@@ -594,6 +754,7 @@ private:
             line(depth + 1, "const " + ctype(vars_[id]) + " gpy_stop" + k + " = " + cast(stop, vars_[id]) + ", gpy_step" + k + " = " +
                                 cast(step, vars_[id]) + ";");
             // A counter of its own: after the loop the name holds the last value, as Python's.
+            if (!pragma.empty()) body_ << pragma << "\n";
             line(depth + 1, "for (" + ctype(vars_[id]) + " gpy_i" + k + " = " + cast(start, vars_[id]) + "; gpy_step" + k + " > 0 ? gpy_i" + k +
                                 " < gpy_stop" + k + " : gpy_i" + k + " > gpy_stop" + k + "; gpy_i" + k + " += gpy_step" + k + ") {");
             line(depth + 2, id + " = gpy_i" + k + ";");
@@ -647,11 +808,15 @@ void put(std::vector<uint8_t>& b, const void* p, size_t n) {
 }
 
 void launch_jit(Interp& in, JitKernelObj* k, RawDims grid, RawDims block, int64_t shared, const Value* args, size_t n) {
+    if (k->device)
+        raise(types::TypeError, "'" + static_cast<FunctionObj*>(k->func.o)->info->name +
+                                    "' is a device function (device=True): call it from a jit kernel, not the host");
     Signature s = signature_of(k, args, n);
     auto* f = static_cast<FunctionObj*>(k->func.o);
     Value& kernel = k->kernels[s.key];
     if (kernel.is_undef()) {
-        Translator t(*f, s.arrays, s.scalars);
+        Unit unit;
+        Translator t(*f, s.arrays, s.scalars, unit);
         auto source = std::make_shared<RawSource>();
         source->code = t.translate();
         source->file = f->info->name + ".cu";
@@ -691,21 +856,25 @@ Value jit_call(Interp& in, CallArgs& a) {
     auto* k = static_cast<JitKernelObj*>(a.pos[0].o);
     if (a.npos != 4) raise(types::TypeError, "__call__() takes exactly 3 positional arguments (grid, block, args)");
     int64_t shared = 0;
+    Value stream = Value::none();
     for (auto& [key, v] : a.kw ? *a.kw : std::vector<std::pair<std::string, Value>>{}) {
         if (key == "shared_mem") shared = index_arg(v);
+        else if (key == "stream") stream = v;
         else raise(types::TypeError, "__call__() got an unexpected keyword argument '" + key + "'");
     }
     const Value& args = a.pos[3];
     if (!args.is_obj() || (args.o->type != types::tuple && args.o->type != types::list))
         raise(types::TypeError, "args must be a tuple, not " + std::string(type_name(args)));
     const auto& items = args.o->type == types::tuple ? static_cast<TupleObj*>(args.o)->items : static_cast<ListObj*>(args.o)->items;
+    StreamScope on(stream);
     launch_jit(in, k, launch_dims(a.pos[1], "grid"), launch_dims(a.pos[2], "block"), shared, items.data(), items.size());
     return Value::none();
 }
 
 Value jit_launcher(Interp& in, CallArgs& a) {
     auto* cfg = static_cast<TupleObj*>(a.pos[0].o);
-    const int64_t shared = cfg->items.size() > 3 ? index_arg(cfg->items[3]) : 0;
+    const int64_t shared = cfg->items.size() > 4 ? index_arg(cfg->items[4]) : 0;
+    StreamScope on(cfg->items.size() > 3 ? cfg->items[3] : Value::none());
     launch_jit(in, static_cast<JitKernelObj*>(cfg->items[0].o), launch_dims(cfg->items[1], "grid"), launch_dims(cfg->items[2], "block"), shared,
                a.pos + 1, a.npos - 1);
     return Value::none();
@@ -715,7 +884,6 @@ Value jit_getitem(Interp&, const Value& self, const Value& key) {
     if (!key.is_obj() || key.o->type != types::tuple) raise(types::TypeError, "a launch configuration is kernel[grid, block]");
     const auto& items = static_cast<TupleObj*>(key.o)->items;
     if (items.size() < 2 || items.size() > 4) raise(types::TypeError, "a launch configuration is kernel[grid, block, stream=None, shared_mem=0]");
-    if (items.size() > 2 && !items[2].is_none()) raise(types::NotImplementedError, "a stream in the launch configuration: launch inside `with stream:` instead");
     std::vector<Value> cfg = {self};
     cfg.insert(cfg.end(), items.begin(), items.end());
     auto* b = new BuiltinObj("jit kernel launch", jit_launcher, "kernel(*args)", "A configured jit kernel launch.");
@@ -732,18 +900,20 @@ TypeObject* jit_kernel_type() {
         auto* t = new TypeObject("cupyx.jit._interface._JitRawKernel", nullptr, OK::Other);
         t->getitem = jit_getitem;
         t->repr = jit_repr;
-        def_method(t, "__call__", jit_call, "__call__(grid, block, args, *, shared_mem=0)", "Launches the kernel.");
+        def_method(t, "__call__", jit_call, "__call__(grid, block, args, *, shared_mem=0, stream=None)", "Launches the kernel.");
         return t;
     }();
     return t;
 }
 
+// The decorator's second step; `bound` is whether it makes a device function.
 Value wrap_function(Interp&, CallArgs& a) {
-    if (a.npos != 1 || !a.pos[0].is_obj() || a.pos[0].o->type->kind != OK::Function)
+    if (a.npos != 2 || !a.pos[1].is_obj() || a.pos[1].o->type->kind != OK::Function)
         raise(types::TypeError, "jit.rawkernel() decorates a function");
     auto* k = new JitKernelObj();
     Value keep = Value::object(k);
-    k->func = a.pos[0];
+    k->func = a.pos[1];
+    k->device = a.pos[0].kind == VK::Bool && a.pos[0].b;
     return keep;
 }
 
@@ -751,8 +921,13 @@ Value wrap_function(Interp&, CallArgs& a) {
 Value rawkernel(Interp&, CallArgs& a) {
     if (a.npos == 1 && a.pos[0].is_obj() && a.pos[0].o->type->kind == OK::Function)
         raise(types::TypeError, "use @jit.rawkernel() (with parentheses), as CuPy");
-    if (const Value* d = kwarg(a, "device"); d && truthy(*d)) raise(types::NotImplementedError, "jit.rawkernel(device=True) is not supported yet");
-    return make_builtin("rawkernel", wrap_function, "rawkernel(func)", "Makes a jit kernel of func.");
+    if (a.npos) raise(types::TypeError, "rawkernel() takes keyword arguments only (mode=, device=)");
+    if (const Value* m = kwarg(a, "mode"); m && str_of(*m, "mode") != "cuda")
+        raise(types::ValueError, "jit.rawkernel supports mode='cuda' only");
+    const Value* d = kwarg(a, "device");
+    auto* b = new BuiltinObj("rawkernel", wrap_function, "rawkernel(func)", "Makes a jit kernel of func.");
+    b->bound = Value::boolean(d && truthy(*d));
+    return Value::object(b);
 }
 
 }  // namespace

@@ -61,6 +61,18 @@ Value cuda_device_object(int id);
 Value to_current_device(Interp& in, const Value& x);
 // numpy/cuda_streams.cpp: Stream, Event, get_current_stream, get_elapsed_time (after add_cuda_functions)
 void add_stream_functions(Interp& in, ModuleObj* m);
+// A launch given a stream (CuPy's k[grid, block, stream], RawKernel's
+// stream=): that Stream is current until the scope ends; None changes nothing.
+class StreamScope {
+public:
+    explicit StreamScope(const Value& stream);
+    ~StreamScope();
+    StreamScope(const StreamScope&) = delete;
+    StreamScope& operator=(const StreamScope&) = delete;
+
+private:
+    Value saved_;
+};
 // numpy/benchmark.cpp: benchmark() (cupyx.profiler.benchmark; after add_cuda_functions)
 void add_benchmark_function(Interp& in, ModuleObj* m);
 void add_user_kernel_functions(Interp& in, ModuleObj* m);  // user_kernels.cpp: np.ElementwiseKernel

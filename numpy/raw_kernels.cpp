@@ -235,13 +235,15 @@ void launch(Interp&, RawKernelObj* k, RawDims grid, RawDims block, int64_t share
     }
 }
 
-// k(grid, block, args, *, shared_mem=0)
+// k(grid, block, args, *, shared_mem=0, stream=None)
 Value kernel_call(Interp& in, CallArgs& a) {
     RawKernelObj* k = self_kernel(a.pos[0]);
     if (a.npos != 4) raise(types::TypeError, "__call__() takes exactly 3 positional arguments (grid, block, args) (" + std::to_string(a.npos - 1) + " given)");
     int64_t shared = 0;
+    Value stream = Value::none();
     for (auto& [key, v] : a.kw ? *a.kw : std::vector<std::pair<std::string, Value>>{}) {
         if (key == "shared_mem") shared = index_arg(v);
+        else if (key == "stream") stream = v;
         else if (key == "enable_cooperative_groups") {
             if (truthy(v)) raise(types::NotImplementedError, "enable_cooperative_groups is not supported yet");
         } else raise(types::TypeError, "__call__() got an unexpected keyword argument '" + key + "'");
@@ -250,6 +252,7 @@ Value kernel_call(Interp& in, CallArgs& a) {
     if (!args.is_obj() || (args.o->type != types::tuple && args.o->type != types::list))
         raise(types::TypeError, "args must be a tuple, not " + std::string(type_name(args)));
     const auto& items = args.o->type == types::tuple ? static_cast<TupleObj*>(args.o)->items : static_cast<ListObj*>(args.o)->items;
+    StreamScope on(stream);
     launch(in, k, launch_dims(a.pos[1], "grid"), launch_dims(a.pos[2], "block"), shared, items.data(), items.size());
     return Value::none();
 }
@@ -258,7 +261,8 @@ Value kernel_call(Interp& in, CallArgs& a) {
 Value launcher_call(Interp& in, CallArgs& a) {
     auto* cfg = static_cast<TupleObj*>(a.pos[0].o);
     if (a.nkw()) raise(types::TypeError, "a kernel launch takes positional arguments only");
-    const int64_t shared = cfg->items.size() > 3 ? index_arg(cfg->items[3]) : 0;
+    const int64_t shared = cfg->items.size() > 4 ? index_arg(cfg->items[4]) : 0;
+    StreamScope on(cfg->items.size() > 3 ? cfg->items[3] : Value::none());
     launch(in, self_kernel(cfg->items[0]), launch_dims(cfg->items[1], "grid"), launch_dims(cfg->items[2], "block"), shared, a.pos + 1,
            a.npos - 1);
     return Value::none();
@@ -268,8 +272,6 @@ Value kernel_getitem(Interp&, const Value& self, const Value& key) {
     if (!key.is_obj() || key.o->type != types::tuple) raise(types::TypeError, "a launch configuration is kernel[grid, block]");
     const auto& items = static_cast<TupleObj*>(key.o)->items;
     if (items.size() < 2 || items.size() > 4) raise(types::TypeError, "a launch configuration is kernel[grid, block, stream=None, shared_mem=0]");
-    if (items.size() > 2 && !items[2].is_none())
-        raise(types::NotImplementedError, "a stream in the launch configuration: launch inside `with stream:` instead");
     std::vector<Value> cfg = {self};
     cfg.insert(cfg.end(), items.begin(), items.end());
     auto* b = new BuiltinObj(self_kernel(self)->name, launcher_call, self_kernel(self)->name + "(*args)", "A configured kernel launch.");
