@@ -297,8 +297,10 @@ Value bi_id(Interp&, CallArgs& a) {
 Value bi_callable(Interp&, CallArgs& a) {
     expect_args(a, "callable", 1, 1);
     const Value& v = a[0];
+    // Instances of types with a __call__ method (kernels, poly1d) are callable too.
     return Value::boolean(v.is_obj() && (v.o->type->kind == OK::Function || v.o->type->kind == OK::Builtin ||
-                                         v.o->type->kind == OK::BoundMethod || v.o->type->kind == OK::Type));
+                                         v.o->type->kind == OK::BoundMethod || v.o->type->kind == OK::Type ||
+                                         v.o->type->lookup("__call__")));
 }
 
 Value bi_iter(Interp& in, CallArgs& a) {

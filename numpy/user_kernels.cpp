@@ -53,15 +53,23 @@ std::vector<UserParam> parse_user_params(const std::string& text, const char* wh
     return out;
 }
 
+Value user_param_texts(const std::vector<UserParam>& params) {
+    std::vector<Value> items;
+    for (const UserParam& p : params) items.push_back(make_str((p.raw ? "raw " : "") + p.type + " " + p.name));
+    return make_tuple(std::move(items));
+}
+
+Value user_kernel_strings(const std::vector<std::string>& v) {
+    std::vector<Value> items;
+    for (const std::string& s : v) items.push_back(make_str(s));
+    return make_tuple(std::move(items));
+}
 
 namespace {
 
 using Param = UserParam;
 
-TypeObject* kernel_type() {
-    static TypeObject* t = new TypeObject("cupy.ElementwiseKernel", nullptr, OK::Other);
-    return t;
-}
+TypeObject* kernel_type();
 
 // A kernel's definition, bound to the callable np.ElementwiseKernel returns.
 struct KernelObj : Object {
@@ -70,6 +78,8 @@ struct KernelObj : Object {
     // parameters, the loop index, several outputs, more than three inputs,
     // loop_prep/after_loop.
     bool loop = false;
+    bool reduce_dims = true;
+    std::vector<std::string> options;  // CuPy's NVRTC options: recorded (gpy compiles with its own)
     KernelObj() : Object(kernel_type()) {}
 };
 
@@ -232,8 +242,8 @@ Value call_kernel(Interp& in, CallArgs& a) {
 }
 
 // ElementwiseKernel(in_params, out_params, operation, name='kernel',
-// reduce_dims=True, preamble='', no_return=False, return_tuple=False, loop_prep='', after_loop='')
-Value make_elementwise_kernel(Interp&, CallArgs& a) {
+// reduce_dims=True, preamble='', no_return=False, return_tuple=False, loop_prep='', after_loop='', options=())
+Value make_elementwise_kernel(Interp& in, CallArgs& a) {
     auto text = [&](size_t pos, const char* key, const char* dflt) -> std::string {
         const Value* v = arg(a, pos, key);
         if (!v || v->is_none()) {
@@ -276,9 +286,49 @@ Value make_elementwise_kernel(Interp&, CallArgs& a) {
     for (const Param& o : k->out)
         for (const Param& p : k->in)
             if (o.name == p.name) raise(types::ValueError, "Duplicated parameter name: " + o.name);
-    auto* b = new BuiltinObj(k->name, call_kernel, k->name + "(*args)", "An elementwise kernel: " + k->operation);
-    b->bound = keep;
-    return Value::object(b);
+    if (const Value* v = arg(a, 4, "reduce_dims")) ko->reduce_dims = truthy(*v);
+    if (const Value* v = kwarg(a, "options"); v && !v->is_none())
+        for (const Value& o : to_vector(in, *v)) ko->options.push_back(str_of(o, "options"));
+    return keep;
+}
+
+// CuPy's attributes of a kernel object.
+Value kernel_getattr(Interp&, const Value& self, const std::string& attr) {
+    auto* ko = static_cast<KernelObj*>(self.o);
+    const UserKernelDef& k = ko->def;
+    if (attr == "name") return make_str(k.name);
+    if (attr == "operation") return make_str(k.operation);
+    if (attr == "preamble") return make_str(k.preamble);
+    if (attr == "nin") return Value::integer(int64_t(k.in.size()));
+    if (attr == "nout") return Value::integer(int64_t(k.out.size()));
+    if (attr == "nargs") return Value::integer(int64_t(k.in.size() + k.out.size()));
+    if (attr == "no_return") return Value::boolean(k.no_return);
+    if (attr == "return_tuple") return Value::boolean(k.return_tuple);
+    if (attr == "reduce_dims") return Value::boolean(ko->reduce_dims);
+    if (attr == "options") return user_kernel_strings(ko->options);
+    if (attr == "in_params") return user_param_texts(k.in);
+    if (attr == "out_params") return user_param_texts(k.out);
+    if (attr == "params") {
+        std::vector<UserParam> all = k.in;
+        all.insert(all.end(), k.out.begin(), k.out.end());
+        return user_param_texts(all);
+    }
+    return Value();  // not a data attribute: the type's methods
+}
+
+std::string kernel_repr(Interp&, const Value& self) {
+    return "<cupy.ElementwiseKernel '" + static_cast<KernelObj*>(self.o)->def.name + "'>";
+}
+
+TypeObject* kernel_type() {
+    static TypeObject* t = [] {
+        auto* t = new TypeObject("cupy.ElementwiseKernel", nullptr, OK::Other);
+        t->getattr = kernel_getattr;
+        t->repr = kernel_repr;
+        def_method(t, "__call__", call_kernel, "__call__(*args, size=None, block_size=None)", "Runs the kernel over the arguments.");
+        return t;
+    }();
+    return t;
 }
 
 }  // namespace
@@ -287,7 +337,7 @@ void add_user_kernel_functions(Interp&, ModuleObj* m) {
     m->set("ElementwiseKernel",
            make_builtin("ElementwiseKernel", make_elementwise_kernel,
                         "ElementwiseKernel(in_params, out_params, operation, name='kernel', reduce_dims=True, preamble='', "
-                        "no_return=False, return_tuple=False, loop_prep='', after_loop='')",
+                        "no_return=False, return_tuple=False, loop_prep='', after_loop='', options=())",
                         "A user's elementwise C++ operation (CuPy's), fused with the array code around it."));
 }
 

@@ -39,6 +39,10 @@ struct UserOperand {
 
 // CuPy's parameter list: "T x, float32 y, raw T z".
 std::vector<UserParam> parse_user_params(const std::string& text, const char* what);
+// A kernel object's in_params/out_params attributes: ("T x", "raw T y", ...).
+Value user_param_texts(const std::vector<UserParam>& params);
+// A tuple of strings (a kernel's options).
+Value user_kernel_strings(const std::vector<std::string>& v);
 // The operands of `in` then `out` over `args` (the inputs, then optionally
 // the outputs), placeholders bound into `bound`: arrays first (inputs, then
 // outputs), scalars last (a Python int as int64, float as float64).

@@ -21,15 +21,13 @@ namespace gpy {
 
 namespace {
 
-TypeObject* reduction_type() {
-    static TypeObject* t = new TypeObject("cupy.ReductionKernel", nullptr, OK::Other);
-    return t;
-}
+TypeObject* reduction_type();
 
 struct ReductionObj : Object {
     std::vector<UserParam> in, out;
     std::string map_expr, reduce_expr, post_map_expr, identity, name, reduce_type, preamble;
     std::vector<std::string> options;
+    bool reduce_dims = true;
     std::map<std::string, Value> kernels;  // by generated source
     ReductionObj() : Object(reduction_type()) {}
 };
@@ -44,7 +42,7 @@ void put_i64(std::vector<uint8_t>& b, int64_t v) {
 Value call_reduction(Interp& in, CallArgs& a) {
     auto* k = static_cast<ReductionObj*>(a.pos[0].o);
     std::vector<Value> args(a.pos + 1, a.pos + a.npos);
-    Value axis = Value::none();
+    Value axis = Value::none(), stream = Value::none();
     bool keepdims = false;
     for (auto& [key, v] : a.kw ? *a.kw : std::vector<std::pair<std::string, Value>>{}) {
         if (key == "axis") axis = v;
@@ -55,9 +53,10 @@ Value call_reduction(Interp& in, CallArgs& a) {
             if (args.size() != k->in.size()) raise(types::TypeError, "Wrong number of arguments for " + k->name);
             args.push_back(v);
         } else if (key == "stream") {
-            if (!v.is_none()) raise(types::NotImplementedError, "stream=: launch inside `with stream:` instead");
+            stream = v;
         } else raise(types::TypeError, k->name + "() got an unexpected keyword argument '" + key + "'");
     }
+    StreamScope on(stream);
     std::map<std::string, DType> bound;
     std::vector<UserOperand> ops = bind_user_operands(k->in, k->out, k->name, args.data(), args.size(), bound);
     // The reduction's type: reduce_type (a dtype or a placeholder), else the first output's.
@@ -316,10 +315,44 @@ Value make_reduction_kernel(Interp& in, CallArgs& a) {
         for (const UserParam& p : *ps)
             if (p.raw) raise(types::NotImplementedError, "ReductionKernel: raw parameters are not supported yet");
     if (k->out.empty()) raise(types::ValueError, "ReductionKernel: out_params must name at least one output");
-    auto* b = new BuiltinObj(k->name, call_reduction, k->name + "(*args, out=None, axis=None, keepdims=False)",
-                             "A reduction kernel: " + k->map_expr + " reduced by " + k->reduce_expr);
-    b->bound = keep;
-    return Value::object(b);
+    if (const Value* v = arg(a, 8, "reduce_dims")) k->reduce_dims = truthy(*v);
+    return keep;
+}
+
+// CuPy's attributes of a reduction kernel object.
+Value reduction_getattr(Interp&, const Value& self, const std::string& attr) {
+    auto* k = static_cast<ReductionObj*>(self.o);
+    if (attr == "name") return make_str(k->name);
+    if (attr == "map_expr") return make_str(k->map_expr);
+    if (attr == "reduce_expr") return make_str(k->reduce_expr);
+    if (attr == "post_map_expr") return make_str(k->post_map_expr);
+    if (attr == "identity") return make_str(k->identity);
+    if (attr == "reduce_type") return k->reduce_type.empty() ? Value::none() : make_str(k->reduce_type);
+    if (attr == "preamble") return make_str(k->preamble);
+    if (attr == "reduce_dims") return Value::boolean(k->reduce_dims);
+    if (attr == "options") return user_kernel_strings(k->options);
+    if (attr == "nin") return Value::integer(int64_t(k->in.size()));
+    if (attr == "nout") return Value::integer(int64_t(k->out.size()));
+    if (attr == "nargs") return Value::integer(int64_t(k->in.size() + k->out.size()));
+    if (attr == "in_params") return user_param_texts(k->in);
+    if (attr == "out_params") return user_param_texts(k->out);
+    return Value();
+}
+
+std::string reduction_repr(Interp&, const Value& self) {
+    return "<cupy.ReductionKernel '" + static_cast<ReductionObj*>(self.o)->name + "'>";
+}
+
+TypeObject* reduction_type() {
+    static TypeObject* t = [] {
+        auto* t = new TypeObject("cupy.ReductionKernel", nullptr, OK::Other);
+        t->getattr = reduction_getattr;
+        t->repr = reduction_repr;
+        def_method(t, "__call__", call_reduction, "__call__(*args, out=None, axis=None, keepdims=False, stream=None)",
+                   "Reduces the arguments along axis.");
+        return t;
+    }();
+    return t;
 }
 
 }  // namespace
