@@ -145,7 +145,8 @@ struct Interpreter::Impl {
     void* host_stream = nullptr;  // use_stream()'s, while it is current
     explicit Impl(Config c) : in(std::move(c)) {
         // One array module under all three names, so NumPy and CuPy scripts run unchanged.
-        in.native_modules.push_back({{"numpy", "cupy", "gpy"}, make_numpy_module});
+        in.native_modules.push_back({{"numpy", "gpy"}, make_numpy_module});
+        in.native_modules.push_back({{"cupy"}, make_cupy_module});
         in.native_modules.push_back({{"cupyx"}, make_cupyx_module});
     }
 

@@ -186,7 +186,7 @@ private:
     }
     // `jit.` (cupyx.jit), `math.`, `np.`/`numpy.`/`cupy.`
     bool is_jit(const Expr& e) const { return is_module(e, "cupyx.jit"); }
-    bool is_np(const Expr& e) const { return is_module(e, "numpy"); }
+    bool is_np(const Expr& e) const { return is_module(e, "numpy") || is_module(e, "cupy"); }
     bool is_math(const Expr& e) const { return is_module(e, "math"); }
 
     static std::string cast(const X& x, DType t) { return x.type == t ? x.code : "((" + ctype(t) + ")(" + x.code + "))"; }

@@ -8,6 +8,8 @@ namespace gpy {
 
 // The module object; makes the interpreter's array context (numpy/array_state.h).
 ModuleObj* make_numpy_module(Interp& in);
+// `cupy`: numpy's names (the same objects) with CuPy's additions (numpy/cupy_module.cpp).
+ModuleObj* make_cupy_module(Interp& in);
 // `cupyx` with `cupyx.jit` (numpy/jit_kernel.cpp: kernels in the language's own syntax).
 ModuleObj* make_cupyx_module(Interp& in);
 

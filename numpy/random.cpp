@@ -590,6 +590,67 @@ TypeObject* rng::generator_type() {
     return type;
 }
 
+namespace {
+
+// RandomState(seed=None): a legacy generator of its own, with the np.random
+// functions as methods (gpy's Philox stream, as the global one).
+Value random_state_construct(Interp&, CallArgs& a) {
+    expect_args(a, "RandomState", 0, 1);
+    const Value* s = arg_not_none(a, 0, "seed");
+    uint64_t seed = entropy_seed();
+    if (s) {
+        if (!s->is_intlike()) raise(types::TypeError, "Cannot cast scalar from dtype('float64') to dtype('int64') according to the rule 'safe'");
+        if (s->as_int() < 0 || s->as_int() > 0xFFFFFFFFll) raise(types::ValueError, "Seed must be between 0 and 2**32 - 1");
+        seed = uint64_t(s->as_int());
+    }
+    return Value::object(new GeneratorObj(random_state_type(), seed));
+}
+
+std::string random_state_repr(Interp&, const Value& v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "RandomState(Philox) at 0x%llX", (unsigned long long)(uintptr_t)v.o);
+    return buf;
+}
+
+// The legacy functions: np.random's (bound to the global generator) and
+// RandomState's methods.
+const std::vector<MethodSpec>& legacy_functions() {
+    static const std::vector<MethodSpec> fns = [] {
+        std::vector<MethodSpec> v = {
+            {"seed", seed_fn, "seed(seed=None)", "Reseeds the generator."},
+            {"rand", rand_fn, "rand(d0, d1, ..., dn)", "Uniform floats in [0.0, 1.0) of shape (d0, ..., dn)."},
+            {"randn", randn_fn, "randn(d0, d1, ..., dn)", "Standard normal floats of shape (d0, ..., dn)."},
+            {"random", legacy_random, "random(size=None)", "Floats in [0.0, 1.0)."},
+            {"random_sample", legacy_random, "random_sample(size=None)", "Floats in [0.0, 1.0)."},
+            {"uniform", uniform_fn, "uniform(low=0.0, high=1.0, size=None)", "Uniform floats in [low, high)."},
+            {"normal", normal_fn, "normal(loc=0.0, scale=1.0, size=None)", "Normal (Gaussian) samples."},
+            {"standard_normal", legacy_standard_normal, "standard_normal(size=None)", "Samples of N(0, 1)."},
+            {"exponential", exponential_fn, "exponential(scale=1.0, size=None)", "Exponential samples."},
+            {"randint", randint_fn, "randint(low, high=None, size=None, dtype=int)", "Uniform integers in [low, high)."},
+            {"choice", legacy_choice, "choice(a, size=None, replace=True, p=None)", "A random sample from a 1-D array or arange(a)."},
+            {"permutation", legacy_permutation, "permutation(x)", "A shuffled copy (or a shuffled arange(x))."},
+            {"shuffle", shuffle_fn, "shuffle(x)", "Shuffles x in place along axis 0."},
+        };
+        for (const MethodSpec& d : distribution_methods())
+            if (d.legacy) v.push_back(d);
+        return v;
+    }();
+    return fns;
+}
+
+}  // namespace
+
+TypeObject* rng::random_state_type() {
+    static TypeObject* type = [] {
+        auto* t = new TypeObject("numpy.random.mtrand.RandomState", nullptr, OK::Other);
+        t->repr = random_state_repr;
+        t->construct = random_state_construct;
+        for (const MethodSpec& d : legacy_functions()) def_method(t, d.name, d.fn, d.sig, d.doc);
+        return t;
+    }();
+    return type;
+}
+
 void add_random_module(Interp& in, ModuleObj* m) {
     Value module = Value::object(new ModuleObj("numpy.random"));
     auto* r = module.as<ModuleObj>();
@@ -601,22 +662,8 @@ void add_random_module(Interp& in, ModuleObj* m) {
         f.as<BuiltinObj>()->bound = global;
         r->set(name, f);
     };
-    def("seed", seed_fn, "seed(seed=None)", "Reseeds the global generator.");
-    def("rand", rand_fn, "rand(d0, d1, ..., dn)", "Uniform floats in [0.0, 1.0) of shape (d0, ..., dn).");
-    def("randn", randn_fn, "randn(d0, d1, ..., dn)", "Standard normal floats of shape (d0, ..., dn).");
-    def("random", legacy_random, "random(size=None)", "Floats in [0.0, 1.0).");
-    def("random_sample", legacy_random, "random_sample(size=None)", "Floats in [0.0, 1.0).");
-    def("uniform", uniform_fn, "uniform(low=0.0, high=1.0, size=None)", "Uniform floats in [low, high).");
-    def("normal", normal_fn, "normal(loc=0.0, scale=1.0, size=None)", "Normal (Gaussian) samples.");
-    def("standard_normal", legacy_standard_normal, "standard_normal(size=None)", "Samples of N(0, 1).");
-    def("exponential", exponential_fn, "exponential(scale=1.0, size=None)", "Exponential samples.");
-    def("randint", randint_fn, "randint(low, high=None, size=None, dtype=int)", "Uniform integers in [low, high).");
-    def("choice", legacy_choice, "choice(a, size=None, replace=True, p=None)",
-        "A random sample from a 1-D array or arange(a).");
-    def("permutation", legacy_permutation, "permutation(x)", "A shuffled copy (or a shuffled arange(x)).");
-    def("shuffle", shuffle_fn, "shuffle(x)", "Shuffles x in place along axis 0.");
-    for (const MethodSpec& d : distribution_methods())
-        if (d.legacy) def(d.name, d.fn, d.sig, d.doc);
+    for (const MethodSpec& d : legacy_functions()) def(d.name, d.fn, d.sig, d.doc);
+    r->set("RandomState", Value::object(random_state_type()));
     r->set("default_rng", make_builtin("default_rng", default_rng_fn, "default_rng(seed=None)",
                                        "A new Generator seeded with seed (fresh entropy when None)."));
     r->set("Generator", Value::object(generator_type()));

@@ -67,5 +67,7 @@ struct MethodSpec {
 };
 // The distributions of random_dists.cpp.
 const std::vector<MethodSpec>& distribution_methods();
+// RandomState: instances are GeneratorObj with the legacy functions as methods.
+TypeObject* random_state_type();
 
 }  // namespace gpy::rng
