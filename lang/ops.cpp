@@ -870,6 +870,14 @@ Value get_attr(Interp& in, const Value& obj, const std::string& name) {
                 if (name == "__name__") return make_str(obj.as<BuiltinObj>()->name);
                 if (name == "__doc__") return make_str(obj.as<BuiltinObj>()->doc);
                 break;
+            case OK::BoundMethod: {
+                // A method's __name__, __self__ and __func__ (Python's).
+                auto* m = obj.as<BoundMethodObj>();
+                if (name == "__self__") return m->self;
+                if (name == "__func__") return m->func;
+                if (name == "__name__" || name == "__qualname__" || name == "__doc__") return get_attr(in, m->func, name);
+                break;
+            }
             case OK::Range: {
                 auto* r = obj.as<RangeObj>();
                 if (name == "start") return Value::integer(r->start);

@@ -6,6 +6,7 @@
 // On the CPU backend device_count() is 0 and Device(i) raises; the default
 // memory pool reports the host allocator's counters, so scripts that print
 // them run on both backends.
+#include <cstdio>
 #include <string>
 
 #include "codegen/plan.h"
@@ -15,6 +16,7 @@
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_memory.h"
 #include "runtime/device_pool.h"
+#include "runtime/nvrtc.h"
 #include "numpy/array.h"
 #include "numpy/cuda_errors.h"
 #include "numpy/array_interface.h"
@@ -299,6 +301,12 @@ Value device_count_fn(Interp&, CallArgs& a) {
     return Value::integer(cuda::device_count());
 }
 
+// cupy.cuda.is_available(): whether a CUDA device can be used.
+Value is_available_fn(Interp&, CallArgs& a) {
+    expect_args(a, "is_available", 0, 0);
+    return Value::boolean(cuda::device_count() > 0);
+}
+
 Value get_device_properties(Interp& in, CallArgs& a) {
     expect_args(a, "get_device_properties", 0, 1);
     const Value* v = arg(a, 0, "device");
@@ -332,7 +340,27 @@ Value runtime_device_synchronize(Interp&, CallArgs& a) {
     return Value::none();
 }
 
+// The CUDA version as CUDA's API numbers it (12080 for 12.8): the runtime's
+// is the toolkit's NVRTC that gpy loads (gpy has no CUDA runtime library).
+Value runtime_get_version(Interp&, CallArgs& a) {
+    expect_args(a, "runtimeGetVersion", 0, 0);
+    const std::string v = nvrtc::version();
+    int major = 0, minor = 0;
+    if (v.empty() || std::sscanf(v.c_str(), "%d.%d", &major, &minor) < 1)
+        raise(types::RuntimeError, "runtimeGetVersion: the CUDA toolkit (NVRTC) is not available");
+    return Value::integer(major * 1000 + minor * 10);
+}
+// 0 where no driver is installed (as cudaDriverGetVersion).
+Value driver_get_version(Interp&, CallArgs& a) {
+    expect_args(a, "driverGetVersion", 0, 0);
+    int version = 0;
+    if (const cuda::Api* api = cuda::try_api(); api && api->cuDriverGetVersion && api->cuDriverGetVersion(&version) != 0) version = 0;
+    return Value::integer(version);
+}
+
 const FunctionSpec kRuntimeFunctions[] = {
+    {"runtimeGetVersion", runtime_get_version, "runtimeGetVersion()", "The CUDA toolkit's version (major * 1000 + minor * 10)."},
+    {"driverGetVersion", driver_get_version, "driverGetVersion()", "The CUDA driver's version (0 without a driver)."},
     {"getDeviceCount", device_count_fn, "getDeviceCount()", "Number of CUDA devices."},
     {"getDevice", runtime_get_device, "getDevice()", "The current device's id."},
     {"memGetInfo", runtime_mem_get_info, "memGetInfo()", "(free, total) bytes of the current device."},
@@ -443,6 +471,7 @@ void add_cuda_functions(Interp&, ModuleObj* m) {
     runtime->doc = "CuPy's cupy.cuda.runtime: device count, current device, memory info.";
     add_functions(runtime, kRuntimeFunctions);
     cuda->set("runtime", Value::object(runtime));
+    cuda->set("is_available", make_builtin("is_available", is_available_fn, "is_available()", "Whether a CUDA device can be used."));
     add_array_interface_names(cuda);
     m->set("cuda", Value::object(cuda));
 }

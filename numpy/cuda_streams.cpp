@@ -278,6 +278,26 @@ Value get_elapsed_time(Interp&, CallArgs& a) {
     return Value::real(std::chrono::duration<double, std::milli>(e2->host_time - e1->host_time).count());
 }
 
+// s.__cuda_stream__(): the CUDA stream protocol, (version 0, the cudaStream_t).
+Value stream_protocol(Interp&, CallArgs& a) {
+    StreamObj* s = self_stream(a, "__cuda_stream__");
+    return make_tuple({Value::integer(0), Value::integer(int64_t(reinterpret_cast<uintptr_t>(s->handle())))});
+}
+
+// Stream.from_external(obj): an ExternalStream of an object with
+// __cuda_stream__ (another library's stream, or one of ours).
+Value stream_from_external(Interp& in, CallArgs& a) {
+    expect_args(a, "from_external", 1, 1);
+    Value proto = get_attr(in, a.pos[0], "__cuda_stream__");
+    CallArgs none{nullptr, 0, nullptr};
+    Value t = in.call(proto, none);
+    if (!is_kind(t, OK::Tuple) || t.as<TupleObj>()->items.size() != 2 || !t.as<TupleObj>()->items[1].is_intlike())
+        raise(types::TypeError, "__cuda_stream__() must return a tuple (version, stream pointer)");
+    Value ptr = t.as<TupleObj>()->items[1];
+    CallArgs args{&ptr, 1, nullptr};
+    return external_stream_construct(in, args);
+}
+
 void install_types() {
     if (g_stream_type) return;
     g_stream_type = new TypeObject("cupy.cuda.Stream", nullptr, OK::Other);
@@ -294,6 +314,9 @@ void install_types() {
     def_method(g_stream_type, "wait_event", stream_wait_event, "wait_event(event)", "Later work on the stream waits for the event.");
     def_method(g_stream_type, "__enter__", stream_enter, "__enter__()", "Makes this stream current for the block.");
     def_method(g_stream_type, "__exit__", stream_exit, "__exit__(*exc)", "Restores the previous stream.");
+    def_method(g_stream_type, "__cuda_stream__", stream_protocol, "__cuda_stream__()", "(0, the cudaStream_t): the CUDA stream protocol.");
+    g_stream_type->dict["from_external"] = make_builtin("from_external", stream_from_external, "from_external(stream)",
+                                                        "An ExternalStream of an object with __cuda_stream__.");
     g_null_stream = Value::object(new StreamObj());
     g_stream_type->dict["null"] = g_null_stream;  // Stream.null: the legacy default stream
 
@@ -341,7 +364,12 @@ StreamScope::~StreamScope() {
 
 void add_stream_functions(Interp&, ModuleObj* m) {
     install_types();
-    for (ModuleObj* target : {m, (*m->get("cuda")).as<ModuleObj>()}) {
+    ModuleObj* cuda = (*m->get("cuda")).as<ModuleObj>();
+    // cupy.cuda.stream: the module CuPy defines these in (examples name it).
+    auto* stream_module = new ModuleObj("numpy.cuda.stream");
+    stream_module->doc = "CuPy's cupy.cuda.stream: Stream, ExternalStream, Event, get_current_stream.";
+    cuda->set("stream", Value::object(stream_module));
+    for (ModuleObj* target : {m, cuda, stream_module}) {
         add_functions(target, kFunctions);
         target->set("Stream", Value::object(g_stream_type));
         target->set("ExternalStream", Value::object(g_external_stream_type));

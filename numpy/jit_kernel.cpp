@@ -932,18 +932,14 @@ Value rawkernel(Interp&, CallArgs& a) {
 
 }  // namespace
 
-ModuleObj* make_cupyx_module(Interp& in) {
+ModuleObj* make_cupyx_jit_module(Interp&) {
     auto* jit = new ModuleObj("cupyx.jit");
     jit->doc = "Kernels written in the language's own syntax (CuPy's cupyx.jit).";
     jit->set("rawkernel", make_builtin("rawkernel", rawkernel, "rawkernel(*, mode='cuda', device=False)",
                                        "A decorator: the function becomes a CUDA kernel, launched kernel[grid, block](*args)."));
     for (const char* n : {"threadIdx", "blockIdx", "blockDim", "gridDim"}) jit->set(n, make_str(n));
     jit->set("warpsize", Value::integer(32));
-    (void)in;
-    auto* cupyx = new ModuleObj("cupyx");
-    cupyx->doc = "CuPy's extensions: cupyx.jit.";
-    cupyx->set("jit", Value::object(jit));
-    return cupyx;
+    return jit;
 }
 
 }  // namespace gpy

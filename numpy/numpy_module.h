@@ -10,7 +10,9 @@ namespace gpy {
 ModuleObj* make_numpy_module(Interp& in);
 // `cupy`: numpy's names (the same objects) with CuPy's additions (numpy/cupy_module.cpp).
 ModuleObj* make_cupy_module(Interp& in);
-// `cupyx` with `cupyx.jit` (numpy/jit_kernel.cpp: kernels in the language's own syntax).
+// `cupyx` (numpy/cupyx_module.cpp): cupyx.jit and cupyx.profiler.
 ModuleObj* make_cupyx_module(Interp& in);
+// `cupyx.jit` (numpy/jit_kernel.cpp: kernels in the language's own syntax).
+ModuleObj* make_cupyx_jit_module(Interp& in);
 
 }  // namespace gpy

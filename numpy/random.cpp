@@ -217,12 +217,19 @@ dag::Shape dims_args(CallArgs& r) {
     for (size_t k = 0; k < r.npos; ++k) shape.push_back(to_index(r.pos[k], "dimensions"));
     return shape;
 }
+// rand/randn take dimensions only (NumPy's TypeError for any keyword).
+void no_keywords(const CallArgs& a, const char* fname) {
+    if (a.nkw()) raise(types::TypeError, std::string(fname) + "() got an unexpected keyword argument '" + (*a.kw)[0].first + "'");
+}
+
 Value rand_fn(Interp& in, CallArgs& a) {
+    no_keywords(a, "rand");
     CallArgs r = rest(a);
     if (r.npos == 0) return Value::real(uniform_double(self_of(a)));
     return uniform_doubles(self_of(a), dims_args(r));
 }
 Value randn_fn(Interp& in, CallArgs& a) {
+    no_keywords(a, "randn");
     CallArgs r = rest(a);
     if (r.npos == 0) return Value::real(normal_double(self_of(a), 0.0, 1.0));
     return normal_doubles(self_of(a), dims_args(r), 0.0, 1.0);
@@ -520,19 +527,48 @@ Value gen_choice(Interp& in, CallArgs& a) { return choice_impl(in, a, false); }
 
 // ---- seeding ----
 
+}  // namespace
+
+// A legacy seed (seed(), RandomState()): fresh entropy for None, an int in
+// [0, 2**32), or a non-empty sequence or array of such ints, folded into one
+// key (NumPy's MT19937 takes the sequence as its init array).
+uint64_t rng::legacy_seed(Interp& in, const Value* s) {
+    if (!s || s->is_none()) return entropy_seed();
+    if (s->is_intlike()) {
+        if (s->as_int() < 0 || s->as_int() > 0xFFFFFFFFll) raise(types::ValueError, "Seed must be between 0 and 2**32 - 1");
+        return uint64_t(s->as_int());
+    }
+    if (int64_t x = 0; as_array(*s) && as_array(*s)->numpy_scalar && index_value(*s, x)) {
+        if (x < 0 || x > 0xFFFFFFFFll) raise(types::ValueError, "Seed must be between 0 and 2**32 - 1");
+        return uint64_t(x);
+    }
+    if (s->kind == VK::Float || (as_array(*s) && as_array(*s)->numpy_scalar))
+        raise(types::TypeError, "Cannot cast scalar from dtype('float64') to dtype('int64') according to the rule 'safe'");
+    if (ArrayObj* arr = as_array(*s); arr && !is_integer(arr->dtype) && arr->dtype != DType::Bool)
+        raise(types::TypeError, std::string("Cannot cast array data from dtype('") + name(arr->dtype) + "') to dtype('int64') according to the rule 'safe'");
+    std::vector<Value> items = to_vector(in, *s);
+    if (items.empty()) raise(types::ValueError, "Seed must be non-empty");
+    uint64_t key = 0x243F6A8885A308D3ull ^ items.size();
+    for (const Value& v : items) {
+        int64_t x = 0;
+        if (!index_value(v, x)) raise(types::TypeError, "Cannot cast array data from dtype('float64') to dtype('int64') according to the rule 'safe'");
+        if (x < 0 || x > 0xFFFFFFFFll) raise(types::ValueError, "Seed must be between 0 and 2**32 - 1");
+        // splitmix64 of the running key and the value: every element counts, in order.
+        uint64_t z = (key ^ uint64_t(x)) + 0x9E3779B97F4A7C15ull;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        key = z ^ (z >> 31);
+    }
+    return key;
+}
+
+namespace {
+
 // seed(seed=None): NumPy's legacy range check.
 Value seed_fn(Interp& in, CallArgs& a) {
     GeneratorObj* g = self_of(a);
     CallArgs r = rest(a);
-    const Value* s = arg_not_none(r, 0, "seed");
-    uint64_t seed = entropy_seed();
-    if (s) {
-        if (!s->is_intlike())
-            raise(types::TypeError, std::string("Cannot cast scalar from dtype('float64') to dtype('int64') according to the rule 'safe'"));
-        if (s->as_int() < 0 || s->as_int() > 0xFFFFFFFFll) raise(types::ValueError, "Seed must be between 0 and 2**32 - 1");
-        seed = uint64_t(s->as_int());
-    }
-    g->seed = seed;
+    g->seed = legacy_seed(in, arg(r, 0, "seed"));
     g->base = 0;
     return Value::none();
 }
@@ -594,16 +630,9 @@ namespace {
 
 // RandomState(seed=None): a legacy generator of its own, with the np.random
 // functions as methods (gpy's Philox stream, as the global one).
-Value random_state_construct(Interp&, CallArgs& a) {
+Value random_state_construct(Interp& in, CallArgs& a) {
     expect_args(a, "RandomState", 0, 1);
-    const Value* s = arg_not_none(a, 0, "seed");
-    uint64_t seed = entropy_seed();
-    if (s) {
-        if (!s->is_intlike()) raise(types::TypeError, "Cannot cast scalar from dtype('float64') to dtype('int64') according to the rule 'safe'");
-        if (s->as_int() < 0 || s->as_int() > 0xFFFFFFFFll) raise(types::ValueError, "Seed must be between 0 and 2**32 - 1");
-        seed = uint64_t(s->as_int());
-    }
-    return Value::object(new GeneratorObj(random_state_type(), seed));
+    return Value::object(new GeneratorObj(random_state_type(), legacy_seed(in, arg(a, 0, "seed"))));
 }
 
 std::string random_state_repr(Interp&, const Value& v) {

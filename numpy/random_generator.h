@@ -67,6 +67,9 @@ struct MethodSpec {
 };
 // The distributions of random_dists.cpp.
 const std::vector<MethodSpec>& distribution_methods();
+// The key of a legacy seed (None: fresh entropy; an int or a sequence of
+// ints in [0, 2**32), with NumPy's errors).
+uint64_t legacy_seed(Interp& in, const Value* seed);
 // RandomState: instances are GeneratorObj with the legacy functions as methods.
 TypeObject* random_state_type();
 
