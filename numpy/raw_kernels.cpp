@@ -107,6 +107,7 @@ std::optional<DType> dtype_of_param(const RawParam& p) {
     case 'f': return p.size == 2 ? DType::Float16 : p.size == 4 ? DType::Float32 : p.size == 8 ? std::optional(DType::Float64) : std::nullopt;
     case 'i': return p.size == 1 ? DType::Int8 : p.size == 2 ? DType::Int16 : p.size == 4 ? DType::Int32 : DType::Int64;
     case 'u': return p.size == 1 ? DType::UInt8 : p.size == 2 ? DType::UInt16 : p.size == 4 ? DType::UInt32 : DType::UInt64;
+    case 'c': return p.size == 8 ? DType::Complex64 : DType::Complex128;  // complex<float>, complex<double> (cupy/complex.cuh)
     default: return std::nullopt;
     }
 }

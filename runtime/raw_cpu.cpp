@@ -20,6 +20,7 @@
 #include "runtime/nvrtc.h"
 #include "runtime/nvrtc_shadow.h"
 #include "runtime/raw_cpu_prelude.h"
+#include "runtime/raw_headers.h"
 #include "runtime/raw_kernel.h"
 #include "runtime/thread_pool.h"
 
@@ -358,7 +359,7 @@ std::string module_source(const RawSource& s, const std::vector<std::string>& ke
         src += "#define " + (eq == std::string::npos ? d + " 1" : d.substr(0, eq) + " " + d.substr(eq + 1)) + "\n";
     }
     src += "#line 1 \"" + s.file + "\"\n";
-    const std::string code = rewrite_dynamic_shared(s.code);
+    const std::string code = rewrite_dynamic_shared(expand_bundled_headers(s.code, s.file));
     src += serial_loop ? wrap_kernel_bodies(code) : checked ? check_kernel_pointers(code) : code;
     src += "\n#line 1 \"<gpy kernel entry points>\"\n";
     for (size_t k = 0; k < kernels.size(); ++k) {
@@ -426,7 +427,7 @@ void shadow_compile(const RawSource& s) {
     for (const char* arch : kShadowArchs) {
         if (!shadow_arch_wanted(arch)) continue;
         try {
-            nvrtc::compile_user(s.code, s.file, arch, s.options, s.name_expressions);
+            nvrtc::compile_user(expand_bundled_headers(s.code, s.file), s.file, arch, s.options, s.name_expressions);
         } catch (const nvrtc::CompileError& e) {
             throw RawCompileError(std::string("NVRTC (") + arch + ") rejects it: " + e.what(), e.log);
         }
@@ -466,6 +467,7 @@ std::string raw_param_text(const RawParam& p) {
     case 'b': t = "bool"; break;
     case 'i': t = p.size == 1 ? "char" : p.size == 2 ? "short" : p.size == 4 ? "int" : "long long"; break;
     case 'u': t = p.size == 1 ? "unsigned char" : p.size == 2 ? "unsigned short" : p.size == 4 ? "unsigned int" : "unsigned long long"; break;
+    case 'c': t = p.size == 8 ? "complex<float>" : "complex<double>"; break;
     default: t = p.size == 0 ? "void" : "a " + std::to_string(p.size) + "-byte struct"; break;
     }
     if (!p.pointer) return t;

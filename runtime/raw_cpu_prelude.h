@@ -18,6 +18,7 @@
 namespace gpy {
 
 inline constexpr const char* kRawCpuPrelude = R"PRELUDE(
+#define GPY_RAW_CPU 1
 #define GPY_INLINE static inline __attribute__((always_inline))
 typedef signed char int8_t; typedef unsigned char uint8_t; typedef short int16_t; typedef unsigned short uint16_t;
 typedef int int32_t; typedef unsigned int uint32_t; typedef long int64_t; typedef unsigned long uint64_t;

@@ -9,6 +9,7 @@
 #include "runtime/cuda_memory.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/nvrtc.h"
+#include "runtime/raw_headers.h"
 #include "runtime/raw_kernel.h"
 
 namespace gpy {
@@ -54,13 +55,14 @@ nvrtc::UserModule compiled_module(const RawSource& s, const std::string& arch, c
     std::string joined_options, joined_names;
     for (const std::string& o : s.options) joined_options += o + '\0';
     for (const std::string& n : s.name_expressions) joined_names += n + '\0';
-    const std::string key = strong_hash_hex({"raw-module-v1", s.code, nvrtc::version(), arch, joined_options, joined_names});
+    const std::string code = expand_bundled_headers(s.code, s.file);  // cupy/complex.cuh
+    const std::string key = strong_hash_hex({"raw-module-v1", code, nvrtc::version(), arch, joined_options, joined_names});
     DiskCache& disk = shared_disk_cache(cache_dir, "cuda", ".cubin");
     std::string payload;
     if (disk.load(key, payload) == DiskCache::Load::Hit && payload.find('\0') != std::string::npos) return decode(payload);
     nvrtc::UserModule m;
     try {
-        m = nvrtc::compile_user(s.code, s.file, arch, s.options, s.name_expressions);
+        m = nvrtc::compile_user(code, s.file, arch, s.options, s.name_expressions);
     } catch (const nvrtc::CompileError& e) {
         throw RawCompileError(e.what(), e.log);
     }
