@@ -151,9 +151,9 @@ private:
             const std::string& p = params_[i];
             if (i) src << ", ";
             if (auto it = arrays_.find(p); it != arrays_.end())
-                src << "gpy_raw<" << kernel_ctype(it->second.dtype, name_) << ", " << std::max(1, it->second.ndim) << "> " << p;
+                src << "gpy_raw<" << ctype(it->second.dtype) << ", " << std::max(1, it->second.ndim) << "> " << p;
             else
-                src << kernel_ctype(vars_[p], name_) << " " << p;
+                src << ctype(vars_[p]) << " " << p;
         }
     }
 
@@ -191,7 +191,10 @@ private:
 
     static std::string cast(const X& x, DType t) { return x.type == t ? x.code : "((" + ctype(t) + ")(" + x.code + "))"; }
     // The C type of a dtype: the one raw and loop kernels use (float16 and complex: NotImplementedError).
-    static std::string ctype(DType t) { return kernel_ctype(t, "a jit kernel"); }
+    static std::string ctype(DType t) {
+        if (is_complex(t)) raise(types::NotImplementedError, std::string("a jit kernel: ") + name(t) + " is not supported yet");
+        return kernel_ctype(t, "a jit kernel");
+    }
 
     // NumPy's promotion, a Python number weak against an array-typed value.
     static DType result_type(const X& a, const X& b) {

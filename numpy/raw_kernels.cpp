@@ -504,6 +504,9 @@ std::string kernel_ctype(DType t, const std::string& what) {
     case DType::UInt64: return "unsigned long long";
     case DType::Float32: return "float";
     case DType::Float64: return "double";
+    // CuPy's names, from cupy/complex.cuh (which a source using them includes).
+    case DType::Complex64: return "complex<float>";
+    case DType::Complex128: return "complex<double>";
     default: raise(types::NotImplementedError, what + ": " + name(t) + " is not supported yet");
     }
 }

@@ -92,7 +92,7 @@ std::vector<UserOperand> bind_user_operands(const std::vector<UserParam>& in, co
                 raise(types::TypeError, "Output argument " + p.name + " must be an array");
             } else if (p.raw) {
                 raise(types::TypeError, "Raw argument " + p.name + " must be an array");
-            } else if (!a && !args[i].is_number()) {
+            } else if (!a && !args[i].is_number() && !(args[i].is_obj() && args[i].o->type == types::complex)) {
                 raise(types::TypeError, std::string("Unsupported type ") + type_name(args[i]) + " for " + p.name);
             } else {
                 o.scalar = args[i];
@@ -107,7 +107,8 @@ std::vector<UserOperand> bind_user_operands(const std::vector<UserParam>& in, co
             ArrayObj* a = as_array(o.scalar);
             bound.emplace(o.param->type, a ? a->dtype : o.scalar.kind == VK::Bool ? DType::Bool
                                                       : o.scalar.kind == VK::Int  ? DType::Int64
-                                                                                  : DType::Float64);
+                                                      : o.scalar.kind == VK::Float ? DType::Float64
+                                                                                  : DType::Complex128);
         }
     for (UserOperand& o : ops) {
         if (o.param->fixed) {
@@ -123,12 +124,19 @@ std::vector<UserOperand> bind_user_operands(const std::vector<UserParam>& in, co
 }
 
 std::vector<uint8_t> scalar_operand_bytes(const UserOperand& o) {
-    std::vector<uint8_t> b(8, 0);
+    std::vector<uint8_t> b(16, 0);  // 16: a complex128
     dag::ScalarValue s = convert_scalar(o.scalar, o.dtype);
     ArrayObj* a = as_array(o.scalar);
     if (a && a->dtype == o.dtype) {
         materialize(a);
         std::memcpy(b.data(), a->buffer.host_read_bytes() + a->offset, itemsize(o.dtype));
+    } else if (o.dtype == DType::Complex64) {
+        const float re = float(s.f), im = float(s.imag);
+        std::memcpy(b.data(), &re, 4);
+        std::memcpy(b.data() + 4, &im, 4);
+    } else if (o.dtype == DType::Complex128) {
+        std::memcpy(b.data(), &s.f, 8);
+        std::memcpy(b.data() + 8, &s.imag, 8);
     } else if (o.dtype == DType::Float32) {
         std::memcpy(b.data(), &s.f32, 4);
     } else if (o.dtype == DType::Float64) {
@@ -141,8 +149,10 @@ std::vector<uint8_t> scalar_operand_bytes(const UserOperand& o) {
     return b;
 }
 
-std::string user_kernel_header(const std::map<std::string, DType>& bound, const std::string& name) {
-    std::string h;
+std::string user_kernel_header(const std::map<std::string, DType>& bound, const std::string& name, bool complex) {
+    // complex<T> (CuPy's type for complex64/complex128 parameters) from cupy/complex.cuh.
+    for (auto& [t, d] : bound) complex |= is_complex(d);
+    std::string h = complex ? "#include <cupy/complex.cuh>\n" : "";
     for (auto& [t, d] : bound) h += "typedef " + kernel_ctype(d, name) + " " + t + ";\n";
     return h + kLoopTypes;
 }
@@ -217,7 +227,9 @@ std::vector<Value> run_loop_kernel(Interp& in, UserKernelDef& k, const Value* ar
 
     // The source: placeholder typedefs, the helper types, the preamble, the kernel.
     std::ostringstream src;
-    src << user_kernel_header(bound, k.name) << k.preamble << "\n";
+    bool complex = false;
+    for (const UserOperand& o : ops) complex |= is_complex(o.dtype);
+    src << user_kernel_header(bound, k.name, complex) << k.preamble << "\n";
     src << "extern \"C\" __global__ void " << k.name << "(";
     std::vector<int> raw_ndim(ops.size(), 0);
     for (size_t i = 0; i < ops.size(); ++i) {

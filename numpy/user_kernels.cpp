@@ -44,8 +44,6 @@ std::vector<UserParam> parse_user_params(const std::string& text, const char* wh
         if (w.size() != 2) raise(types::ValueError, "Syntax error: " + item);
         UserParam p{w[0], w[1], std::nullopt, raw};
         if (auto d = parse_dtype(p.type); d && p.type.size() > 1) p.fixed = *d;
-        if (p.fixed && is_complex(*p.fixed))
-            raise(types::NotImplementedError, "ElementwiseKernel: complex parameters are not supported yet");
         for (const UserParam& q : out)
             if (q.name == p.name) raise(types::ValueError, "Duplicated parameter name: " + p.name);
         out.push_back(p);
@@ -118,13 +116,27 @@ DType scalar_dtype(const Value& v) {
 }
 
 // kernel(*args, size=None): the inputs, then optionally the output.
+// Whether a call involves complex values: a complex parameter type, array
+// or scalar (the fused kernels' complex type is not CuPy's complex<T>).
+bool complex_operands(const UserKernelDef& k, const Value* args, size_t nargs) {
+    for (const std::vector<Param>* ps : {&k.in, &k.out})
+        for (const Param& p : *ps)
+            if (p.fixed && is_complex(*p.fixed)) return true;
+    for (size_t i = 0; i < nargs; ++i) {
+        if (ArrayObj* a = as_array(args[i]); a && is_complex(a->dtype)) return true;
+        if (args[i].is_obj() && args[i].o->type == types::complex) return true;
+    }
+    return false;
+}
+
 Value call_kernel(Interp& in, CallArgs& a) {
     KernelObj* ko = static_cast<KernelObj*>(a.pos[0].o);
     UserKernelDef* k = &ko->def;
     const size_t nargs = a.npos - 1;
     const Value* args = a.pos + 1;
-    // A given output with three inputs would be a fourth operand of the fused node.
-    if (ko->loop || (nargs > k->in.size() && k->in.size() == 3)) {
+    // A given output with three inputs would be a fourth operand of the fused node;
+    // complex operands (CuPy's complex<T> in the operation) run in the loop too.
+    if (ko->loop || (nargs > k->in.size() && k->in.size() == 3) || complex_operands(*k, args, nargs)) {
         std::optional<int64_t> size;
         for (auto& [key, v] : a.kw ? *a.kw : std::vector<std::pair<std::string, Value>>{}) {
             if (key == "block_size") continue;
@@ -171,7 +183,6 @@ Value call_kernel(Interp& in, CallArgs& a) {
         if (p.fixed) return *p.fixed;
         auto it = bound.find(p.type);
         if (it == bound.end()) raise(types::TypeError, "Cannot determine the type of " + p.name + " (" + p.type + ")");
-        if (is_complex(it->second)) raise(types::NotImplementedError, "ElementwiseKernel: complex arguments are not supported yet");
         return it->second;
     };
     // The operands, each in its parameter's dtype, over the broadcast shape.

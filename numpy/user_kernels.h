@@ -52,7 +52,7 @@ std::vector<UserOperand> bind_user_operands(const std::vector<UserParam>& in, co
 std::vector<uint8_t> scalar_operand_bytes(const UserOperand& o);
 // The placeholders' typedefs and the helper types generated kernels use
 // (gpy_shape, gpy_arg, gpy_raw, gpy_indexer).
-std::string user_kernel_header(const std::map<std::string, DType>& bound, const std::string& name);
+std::string user_kernel_header(const std::map<std::string, DType>& bound, const std::string& name, bool complex = false);
 
 // The outputs of `k` over `args` (the inputs, then optionally every
 // output), computed CuPy's way: one generated CUDA C++ kernel with a loop

@@ -67,7 +67,8 @@ Value call_reduction(Interp& in, CallArgs& a) {
         {"bool", DType::Bool}, {"signed char", DType::Int8}, {"char", DType::Int8}, {"unsigned char", DType::UInt8},
         {"short", DType::Int16}, {"unsigned short", DType::UInt16}, {"int", DType::Int32}, {"unsigned int", DType::UInt32},
         {"unsigned", DType::UInt32}, {"long", DType::Int64}, {"long long", DType::Int64}, {"unsigned long", DType::UInt64},
-        {"unsigned long long", DType::UInt64}, {"float", DType::Float32}, {"double", DType::Float64}};
+        {"unsigned long long", DType::UInt64}, {"float", DType::Float32}, {"double", DType::Float64},
+        {"complex<float>", DType::Complex64}, {"complex<double>", DType::Complex128}};
     std::string rt = k->reduce_type.empty() ? k->out[0].type : k->reduce_type;
     DType rdt;
     if (auto c = c_types.find(rt); c != c_types.end()) {
@@ -122,7 +123,9 @@ Value call_reduction(Interp& in, CallArgs& a) {
     int64_t segs = 1;
     if (block_per_output && nout < 512) segs = std::max<int64_t>(1, std::min<int64_t>((1024 + nout - 1) / nout, nred / 4096));
     std::ostringstream src;
-    src << user_kernel_header(bound, k->name) << k->preamble << "\n";
+    bool complex = false;
+    for (const UserOperand& o : ops) complex |= is_complex(o.dtype);
+    src << user_kernel_header(bound, k->name, complex) << k->preamble << "\n";
     src << "extern \"C\" __global__ void " << k->name << "(";
     for (const UserOperand& o : ops) {
         const std::string ct = kernel_ctype(o.dtype, k->name);
