@@ -52,6 +52,11 @@ void install_indexing_methods();
 // numpy/complex_parts.cpp: real, imag, angle, conj, iscomplex, isreal, iscomplexobj, isrealobj
 void add_complex_functions(Interp& in, ModuleObj* m);
 void install_complex_methods();
+// numpy/set_ops.cpp: whether argument k (or keyword `key`) is complex as an
+// array; and a call of numpy/py's function `name` with the same arguments
+// (the complex versions of sorting-based functions).
+bool complex_argument(Interp& in, CallArgs& a, size_t k, const char* key);
+Value call_numpy_py(Interp& in, const char* name, CallArgs& a);
 // numpy/cuda_module.cpp: device_count, Device, get_device_properties, memory pools; np.cuda
 void add_cuda_functions(Interp& in, ModuleObj* m);
 // x.device on the CUDA backend: a Device object for CUDA device `id`.

@@ -149,6 +149,27 @@ Value initial_value(Interp& in, const Value& v, DType t, bool is_identity) {
     return compute_into_new(make_cast(array_node(a.as<ArrayObj>()), t), t, {});
 }
 
+// max/min/argmax/argmin of a complex array: numpy/py/complex_order.py
+// (NumPy's lexicographic order from real reductions; where= not supported).
+Value complex_extreme(Interp& in, ReduceOp op, const Value& arr, const ReduceOptions& o) {
+    const bool index = op == ReduceOp::ArgMax || op == ReduceOp::ArgMin;
+    if (o.where) raise(types::NotImplementedError, std::string(ufunc_of(op)) + " of complex arrays with where= is not supported yet");
+    if (o.dtype && !index && !is_complex(*o.dtype))
+        raise(types::TypeError, std::string("Cannot cast ufunc '") + ufunc_of(op) + "' output from dtype('" + name(as_array(arr)->dtype) +
+                                    "') to dtype('" + name(*o.dtype) + "') with casting rule 'same_kind'");
+    const Value* f = in.import_module("numpy")->get("_complex_extreme");
+    if (!f) raise(types::RuntimeError, "numpy/py/complex_order.py is missing");
+    Value args[] = {arr,
+                    o.axis ? *o.axis : Value::none(),
+                    Value::boolean(o.keepdims),
+                    Value::boolean(op == ReduceOp::Max || op == ReduceOp::ArgMax),
+                    Value::boolean(index),
+                    o.out ? *o.out : Value::none(),
+                    o.initial ? *o.initial : Value::none()};
+    CallArgs c{args, 7, nullptr};
+    return in.call(*f, c);
+}
+
 Value reduce(Interp& in, ReduceOp op, const Value& x, const ReduceOptions& o) {
     Value arr = as_array_value(in, x);
     ArrayObj* a = arr.as<ArrayObj>();
@@ -163,6 +184,10 @@ Value reduce(Interp& in, ReduceOp op, const Value& x, const ReduceOptions& o) {
     // min(bool, out=float64, initial=-2**40) compares in float64.
     if (o.out && !o.dtype && (op == ReduceOp::Sum || op == ReduceOp::Prod || op == ReduceOp::Max || op == ReduceOp::Min))
         if (ArrayObj* oa = as_array(*o.out)) out = promote_types(oa->dtype, a->dtype);
+    if (is_complex(a->dtype) && (op == ReduceOp::Max || op == ReduceOp::Min || op == ReduceOp::ArgMax || op == ReduceOp::ArgMin))
+        return complex_extreme(in, op, arr, o);
+    if (is_complex(a->dtype) && (op == ReduceOp::Any || op == ReduceOp::All))  // a complex value is true where it is not 0
+        return reduce(in, op, apply_ufunc(in, Ufunc::not_equal, {arr, Value::integer(0)}), o);
     if ((is_complex(a->dtype) || is_complex(out)) && !complex_reduce_supported(op))
         raise(types::NotImplementedError, std::string(ufunc_of(op)) + " reduction of complex arrays is not supported yet");
     NodeP input = array_node(a);

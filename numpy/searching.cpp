@@ -258,6 +258,8 @@ Value searchsorted(Interp& in, const Value& av, const Value& vv, const Value* si
 }
 
 Value np_searchsorted(Interp& in, CallArgs& a) {
+    // Complex values: numpy/py/complex_sets.py (no integer sort keys).
+    if (complex_argument(in, a, 0, "a") || complex_argument(in, a, 1, "v")) return call_numpy_py(in, "_complex_searchsorted", a);
     const Value* av = arg(a, 0, "a");
     const Value* vv = arg(a, 1, "v");
     if (!av || !vv) raise(types::TypeError, "searchsorted() missing required argument 'v' (pos 1)");

@@ -13,6 +13,21 @@
 
 namespace gpy {
 
+bool complex_argument(Interp& in, CallArgs& a, size_t k, const char* key) {
+    const Value* v = arg(a, k, key);
+    if (!v) return false;
+    if (ArrayObj* x = as_array(*v)) return is_complex(x->dtype);
+    if (v->is_obj() && v->o->type == types::complex) return true;
+    if (!is_kind(*v, OK::List) && !is_kind(*v, OK::Tuple)) return false;
+    return is_complex(as_array_value(in, *v).as<ArrayObj>()->dtype);
+}
+
+Value call_numpy_py(Interp& in, const char* name, CallArgs& a) {
+    const Value* f = in.import_module("numpy")->get(name);
+    if (!f) raise(types::RuntimeError, std::string("numpy/py lacks ") + name);
+    return in.call(*f, a);
+}
+
 namespace {
 
 template <class T>
@@ -260,6 +275,7 @@ Value unique_axis(ArrayObj* x, int axis, const UniqueWants& w) {
 }
 
 Value np_unique(Interp& in, CallArgs& a) {
+    if (complex_argument(in, a, 0, "ar")) return call_numpy_py(in, "_complex_unique", a);
     const Value* ar = arg(a, 0, "ar");
     if (!ar) raise(types::TypeError, "unique() missing required argument 'ar' (pos 0)");
     UniqueWants w;
@@ -345,6 +361,7 @@ void check_isin_kind(Interp& in, const Value& kind, const Value& element, const 
 }
 
 Value np_isin(Interp& in, CallArgs& a) {
+    if (complex_argument(in, a, 0, "element") || complex_argument(in, a, 1, "test_elements")) return call_numpy_py(in, "_complex_isin", a);
     const Value* element = arg(a, 0, "element");
     const Value* test = arg(a, 1, "test_elements");
     if (!element || !test) raise(types::TypeError, "isin() missing required argument 'test_elements' (pos 1)");
@@ -381,6 +398,7 @@ Value concat_flat(ArrayObj* x, ArrayObj* y, DType t) {
 // assume_unique= only promises what unique() would establish: both are accepted
 // and ignored.
 Value np_intersect1d(Interp& in, CallArgs& a) {
+    if (complex_argument(in, a, 0, "ar1") || complex_argument(in, a, 1, "ar2")) return call_numpy_py(in, "_complex_intersect1d", a);
     TwoSets s = two_sets(in, a, "intersect1d");
     const Value* ri = arg(a, 3, "return_indices");
     bool want_indices = ri && truthy(*ri);
@@ -413,6 +431,7 @@ Value np_intersect1d(Interp& in, CallArgs& a) {
 }
 
 Value np_union1d(Interp& in, CallArgs& a) {
+    if (complex_argument(in, a, 0, "ar1") || complex_argument(in, a, 1, "ar2")) return call_numpy_py(in, "_complex_union1d", a);
     TwoSets s = two_sets(in, a, "union1d");
     // NumPy concatenates the inputs as given: a Python scalar is weak
     // (union1d(-2**62, int32 array) is int32, the scalar wrapped).
@@ -427,6 +446,7 @@ Value np_union1d(Interp& in, CallArgs& a) {
 }
 
 Value np_setdiff1d(Interp& in, CallArgs& a) {
+    if (complex_argument(in, a, 0, "ar1") || complex_argument(in, a, 1, "ar2")) return call_numpy_py(in, "_complex_setdiff1d", a);
     TwoSets s = two_sets(in, a, "setdiff1d");
     ArrayObj* x = s.x.as<ArrayObj>();
     Value u = unique_values(x, x->dtype);  // NumPy keeps ar1's dtype
@@ -436,6 +456,7 @@ Value np_setdiff1d(Interp& in, CallArgs& a) {
 // Elements in exactly one of the two sets: after concatenating their distinct
 // elements, the singleton runs (each NaN is one: NumPy compares with !=).
 Value np_setxor1d(Interp& in, CallArgs& a) {
+    if (complex_argument(in, a, 0, "ar1") || complex_argument(in, a, 1, "ar2")) return call_numpy_py(in, "_complex_setxor1d", a);
     TwoSets s = two_sets(in, a, "setxor1d");
     Value ux = unique_values(s.x.as<ArrayObj>(), s.t), uy = unique_values(s.y.as<ArrayObj>(), s.t);
     Value both = concat_flat(ux.as<ArrayObj>(), uy.as<ArrayObj>(), s.t);

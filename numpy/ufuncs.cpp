@@ -286,9 +286,15 @@ Value apply_ufunc(Interp& in, Ufunc f, std::span<const Value> values, const Ufun
         // Complex loops the emitter lacks raise here rather than compute something wrong.
         bool complex_in = false;
         for (size_t k = 0; k < nargs; ++k) complex_in = complex_in || is_complex(loop_in[k]);
-        if (complex_in && !(unary ? complex_unary_supported(code.unary) : complex_binary_supported(code.binary)))
+        if (complex_in && (f == Ufunc::fmax || f == Ufunc::fmin)) {
+            // NumPy's complex fmax/fmin: maximum/minimum where neither holds a NaN, else the one without.
+            NodeP a = std::move(inputs[0]), b = std::move(inputs[1]);
+            NodeP m = make_binary(f == Ufunc::fmax ? BinaryOp::Max : BinaryOp::Min, a, b, out_dtype, Shape(shape));
+            node = make_where(make_unary(UnaryOp::IsNan, b, DType::Bool), make_cast(a, out_dtype),
+                              make_where(make_unary(UnaryOp::IsNan, a, DType::Bool), make_cast(b, out_dtype), m, shape), shape);
+        } else if (complex_in && !(unary ? complex_unary_supported(code.unary) : complex_binary_supported(code.binary))) {
             raise(types::NotImplementedError, "np." + std::string(def.name) + " of complex values is not supported yet");
-        if (unary) {
+        } else if (unary) {
             node = make_unary(code.unary, std::move(inputs[0]), out_dtype);
             if (node->shape != shape) node->shape = shape;  // a Python scalar operand: shape ()
         } else {
