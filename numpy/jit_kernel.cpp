@@ -829,7 +829,7 @@ void launch_jit(Interp& in, JitKernelObj* k, RawDims grid, RawDims block, int64_
     for (size_t i = 0; i < n; ++i) {
         if (s.arrays[i]) {
             ArrayObj* a = as_array(args[i]);
-            void* p = kernel_pointer(a, true, "argument " + f->info->params[i].name + " of jit kernel '" + f->info->name + "'");
+            void* p = kernel_pointer(a, true, [&] { return "argument " + f->info->params[i].name + " of jit kernel '" + f->info->name + "'"; });
             put(bytes[i], &p, sizeof p);
             const int64_t size = a->size(), contiguous = a->c_contiguous() ? 1 : 0;
             put(bytes[i], &size, 8);

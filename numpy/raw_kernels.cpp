@@ -173,7 +173,7 @@ void pack(RawKernelObj* k, const RawFunction& f, const Value* args, size_t n, Pa
                 if (!fits && !any_bytes)
                     raise(types::TypeError, arg_label(k, i) + " is " + raw_param_text(*p) + ": an array of " + name(a->dtype) + " was given");
             }
-            void* ptr = kernel_pointer(a, !p || !p->const_pointee, arg_label(k, i));
+            void* ptr = kernel_pointer(a, !p || !p->const_pointee, [&] { return arg_label(k, i); });
             std::memcpy(out.values[i].data(), &ptr, sizeof ptr);
             if (f.checked) out.bounds[i] = view_bounds(a, ptr);
         } else if (a || v.is_number() || v.kind == VK::Bool || (v.is_obj() && v.o->type == types::complex)) {
@@ -222,7 +222,9 @@ void note_launch_site(RawFunction& f) {
 void launch(Interp&, RawKernelObj* k, RawDims grid, RawDims block, int64_t shared, const Value* args, size_t n) {
     if (shared < 0) raise(types::ValueError, "shared_mem must be non-negative");
     RawFunction& f = function_of(k);
-    Packed packed;
+    // Reused: a launch allocates nothing once its vectors have grown (launch is not reentrant).
+    static thread_local Packed packed;
+    packed.bounds.clear();
     pack(k, f, args, n, packed);
     note_launch_site(f);
     try {
@@ -478,12 +480,12 @@ RawDims launch_dims(const Value& v, const char* what) {
     return r;
 }
 
-void* kernel_pointer(ArrayObj* a, bool writes, const std::string& what) {
+void* kernel_pointer(ArrayObj* a, bool writes, const std::function<std::string()>& what) {
     materialize(a);
     if (writes) flush_readers(a->buffer.get(), a);
     uint8_t* base;
     if (array_backend()->kind() == DeviceKind::CUDA) {
-        if (a->buffer->device != DeviceKind::CUDA) raise(types::ValueError, what + " is an array in host memory; the kernel runs on the GPU");
+        if (a->buffer->device != DeviceKind::CUDA) raise(types::ValueError, what() + " is an array in host memory; the kernel runs on the GPU");
         base = writes ? a->buffer.device_bytes() : const_cast<uint8_t*>(a->buffer.device_read_bytes());
     } else {
         base = writes ? a->buffer.bytes() : const_cast<uint8_t*>(a->buffer.host_read_bytes());

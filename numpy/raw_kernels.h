@@ -4,6 +4,8 @@
 // C++, launched with arguments packed by the caller.
 #pragma once
 
+#include <functional>
+
 #include <memory>
 #include <span>
 #include <string>
@@ -21,10 +23,12 @@ void launch_packed(const Value& kernel, RawDims grid, RawDims block, size_t shar
 // The address a kernel gets for `a`'s first element, on the backend's side
 // (device or host), materialised; when the kernel may write it, pending
 // results that read it are computed first.
-void* kernel_pointer(ArrayObj* a, bool writes, const std::string& what);
+// `what` names the argument in an error, made only then (a launch is hot).
+void* kernel_pointer(ArrayObj* a, bool writes, const std::function<std::string()>& what);
 // A launch's grid or block: an int or a tuple of 1 to 3 ints (`what` names it in errors).
 RawDims launch_dims(const Value& v, const char* what);
-// The C type a kernel declares for elements of `t` ("float", "long long"); throws NotImplementedError for float16 and complex.
+// The C type a kernel declares for elements of `t` ("float", "long long",
+// "complex<float>"); throws NotImplementedError for float16.
 std::string kernel_ctype(DType t, const std::string& what);
 
 }  // namespace gpy

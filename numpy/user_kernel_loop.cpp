@@ -286,7 +286,7 @@ std::vector<Value> run_loop_kernel(Interp& in, UserKernelDef& k, const Value* ar
             continue;
         }
         ArrayObj* a = as_array(o.array);
-        put_ptr(b, kernel_pointer(a, o.output || o.param->raw, label(k, *o.param)));
+        put_ptr(b, kernel_pointer(a, o.output || o.param->raw, [&] { return label(k, *o.param); }));
         if (o.param->raw) {
             put_i64(b, a->size());
             put_i64(b, a->c_contiguous() ? 1 : 0);

@@ -218,7 +218,7 @@ Value call_reduction(Interp& in, CallArgs& a) {
             continue;
         }
         ArrayObj* x = as_array(o.array);
-        void* p = kernel_pointer(x, o.output, "argument " + o.param->name + " of ReductionKernel '" + k->name + "'");
+        void* p = kernel_pointer(x, o.output, [&] { return "argument " + o.param->name + " of ReductionKernel '" + k->name + "'"; });
         b.resize(sizeof p);
         std::memcpy(b.data(), &p, sizeof p);
         auto stride = [&](int d) -> int64_t {  // over the broadcast shape's dim d
@@ -274,7 +274,7 @@ Value call_reduction(Interp& in, CallArgs& a) {
         if (segs > 1) {
             // The partials: nout * segs values of the reduction's type.
             Value part = new_array(rdt, {nout * segs});
-            void* p = kernel_pointer(as_array(part), true, "partials");
+            void* p = kernel_pointer(as_array(part), true, [] { return std::string("partials"); });
             run(1, uint64_t(nout * segs), p);
             run(2, uint64_t(nout), p);
         } else {
