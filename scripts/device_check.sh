@@ -3,7 +3,7 @@
 # root there, with a stripped Release build in dist/ (scripts/make_dist.sh
 # here; dist/ is git-ignored, carried by the tool). Logs go to $OUT.
 #   bash scripts/device_check.sh [unit] [tests] [corpus] [bench] [sweep] [sum] [ops] [programs] [kernels]
-#                                [shared] [memcheck] [racecheck] [embed]
+#                                [shared] [memcheck] [racecheck] [embed] [cupydocs]
 # With no arguments: unit tests corpus bench.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -48,6 +48,8 @@ for step in "${steps[@]}"; do
       { python3 tests/gpu/shared_gpu.py --gpy dist/gpy; python3 tests/gpu/fault.py --gpy dist/gpy; } 2>&1 | tee "$OUT/shared.log" ;;
     memcheck|racecheck)  # compute-sanitizer over the unit [gpu] cases and every script test
       GPY_GPU_TEST_LOGS="$OUT/san" GPY_SANITIZER_TOOL="$step" bash tests/gpu/sanitize.sh dist "${GPY_SANITIZE_FILTER:-}" 2>&1 | tee "$OUT/$step.log" ;;
+    cupydocs)  # CuPy's documentation examples through gpy and through CuPy, outputs compared
+      GPY_BACKEND=cuda python3 tests/cupy_docs/compare.py --gpy dist/gpy 2>&1 | tee "$OUT/cupydocs.log" ;;
     embed)  # issue 24: the C ABI's tests, a CUDA host sharing memory and a stream, DLPack with torch and CuPy
       { dist/gpy_api_c_test; dist/cuda_host; python3 tests/gpu/dlpack_peers.py dist/libgpy.so.0
         dist/gpy_unit_tests "[embed]"; dist/gpy_bench_embed 20; } 2>&1 | tee "$OUT/embed.log" ;;
