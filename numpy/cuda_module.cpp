@@ -161,15 +161,17 @@ Value pool_used_bytes(Interp&, CallArgs& a) {
 }
 Value pool_total_bytes(Interp&, CallArgs& a) {
     PoolObj* p = self_pool(a, "total_bytes");
-    return Value::integer(int64_t(p->pool() ? p->pool()->total_bytes() : host_bytes_in_use()));
+    // CuPy's sense: bytes handed out plus bytes freed and cached (the pool's
+    // 2 MiB segments hold more; runtime.memGetInfo shows the device's view).
+    return Value::integer(int64_t(p->pool() ? p->pool()->used_bytes() + p->pool()->cached_bytes() : host_bytes_in_use()));
 }
 Value pool_free_bytes(Interp&, CallArgs& a) {
     PoolObj* p = self_pool(a, "free_bytes");
-    return Value::integer(int64_t(p->pool() ? p->pool()->free_bytes() : 0));
+    return Value::integer(int64_t(p->pool() ? p->pool()->cached_bytes() : 0));
 }
 Value pool_n_free_blocks(Interp&, CallArgs& a) {
     PoolObj* p = self_pool(a, "n_free_blocks");
-    return Value::integer(int64_t(p->pool() ? p->pool()->n_free_blocks() : 0));
+    return Value::integer(int64_t(p->pool() ? p->pool()->n_cached_blocks() : 0));
 }
 Value pool_free_all_blocks(Interp&, CallArgs& a) {
     PoolObj* p = self_pool(a, "free_all_blocks");
@@ -390,8 +392,8 @@ void install_types() {
         return std::string(v.as<AllocatorObj>()->managed ? "<allocator malloc_managed>" : "<allocator device memory pool>");
     };
     def_method(g_pool_type, "used_bytes", pool_used_bytes, "used_bytes()", "Bytes in blocks handed out.");
-    def_method(g_pool_type, "total_bytes", pool_total_bytes, "total_bytes()", "Bytes held from the device.");
-    def_method(g_pool_type, "free_bytes", pool_free_bytes, "free_bytes()", "Bytes held but not handed out.");
+    def_method(g_pool_type, "total_bytes", pool_total_bytes, "total_bytes()", "Bytes handed out plus bytes freed and cached for reuse (CuPy's).");
+    def_method(g_pool_type, "free_bytes", pool_free_bytes, "free_bytes()", "Bytes freed and cached for reuse.");
     def_method(g_pool_type, "n_free_blocks", pool_n_free_blocks, "n_free_blocks()", "Number of cached free blocks.");
     def_method(g_pool_type, "free_all_blocks", pool_free_all_blocks, "free_all_blocks()", "Gives fully free segments back to the device.");
     def_method(g_pool_type, "set_limit", pool_set_limit, "set_limit(size=None, fraction=None)", "Caps the pool's total bytes (0: no limit).");

@@ -36,6 +36,7 @@ struct StreamObj : Object {
     cuda::CUstream external = nullptr;     // ExternalStream's: a stream of the host's, not ours to destroy
     int device = -1;                       // the device `stream` belongs to (-1: any)
     std::vector<Value> saved;              // streams to restore when `with` blocks end
+    Value owner;                           // Stream.from_external of one of ours: that Stream (kept alive while this is)
     StreamObj() : Object(g_stream_type) {}
     ~StreamObj() override {
         if (handle()) retire_cuda_stream(device, handle());
@@ -295,7 +296,14 @@ Value stream_from_external(Interp& in, CallArgs& a) {
         raise(types::TypeError, "__cuda_stream__() must return a tuple (version, stream pointer)");
     Value ptr = t.as<TupleObj>()->items[1];
     CallArgs args{&ptr, 1, nullptr};
-    return external_stream_construct(in, args);
+    Value r = external_stream_construct(in, args);
+    // Retiring this stream records on the handle: its owner must outlive it.
+    if (a.pos[0].is_obj() && a.pos[0].o->type->is_subtype_of(g_stream_type)) {
+        auto* from = static_cast<StreamObj*>(a.pos[0].o);
+        static_cast<StreamObj*>(r.o)->owner = from->owner.is_undef() ? a.pos[0] : from->owner;
+        static_cast<StreamObj*>(r.o)->device = from->device;
+    }
+    return r;
 }
 
 void install_types() {
@@ -306,7 +314,7 @@ void install_types() {
     g_stream_type->getattr = stream_getattr;
     g_stream_type->repr = [](Interp&, const Value& v) {
         auto* s = static_cast<StreamObj*>(v.o);
-        return "<Stream " + std::to_string(reinterpret_cast<uintptr_t>(s->handle())) + ">";
+        return "<Stream " + std::to_string(reinterpret_cast<uintptr_t>(s->handle())) + " (device " + std::to_string(s->device) + ")>";
     };
     def_method(g_stream_type, "use", stream_use, "use()", "Makes this stream the current one.");
     def_method(g_stream_type, "synchronize", stream_synchronize, "synchronize()", "Waits until the stream's work has finished.");

@@ -771,10 +771,10 @@ ModuleObj* make_numpy_module(Interp& in) {
         m->set(alias, Value::object(scalar_type_object(t)));
     m->set("euler_gamma", Value::real(0.57721566490153286060651209008240243));
     for (bool b : {true, false}) {  // np.True_ and np.False_: NumPy bool scalars
-        Value v = new_array(DType::Bool, {});
-        v.as<ArrayObj>()->buffer.bytes()[0] = b;
-        set_numpy_scalar(v.as<ArrayObj>(), true);
-        m->set(b ? "True_" : "False_", v);
+        // Constant nodes: no memory until used (a GPU's pool starts empty, as CuPy's).
+        dag::ScalarValue v;
+        v.b = b;
+        m->set(b ? "True_" : "False_", array_from_node(dag::make_scalar(DType::Bool, v), /*numpy_scalar=*/true));
     }
     m->set("__version__", make_str(std::string("gpy-") + version()));
     // The functions written in the language (numpy/py/), defined in the module itself.

@@ -1,5 +1,6 @@
 #include "runtime/device_pool.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -73,6 +74,11 @@ uintptr_t BlockPool::allocate_locked(size_t bytes, StreamKey stream) {
     b->event.reset();
     allocated_[b->ptr] = b;
     used_ += b->size;
+    // A reuse consumes cached bytes (which block it came from is not tracked: a count, as CuPy reports).
+    const size_t reused = std::min(cached_, b->size);
+    cached_ -= reused;
+    if (reused && cached_blocks_) --cached_blocks_;
+    if (!cached_) cached_blocks_ = 0;
     return b->ptr;
 }
 
@@ -99,6 +105,8 @@ BlockPool::Block* BlockPool::take_allocated(uintptr_t ptr) {
 
 void BlockPool::free_locked(Block* b, StreamKey last_stream) {
     used_ -= b->size;
+    cached_ += b->size;
+    ++cached_blocks_;
     b->allocated = false;
     if (b->stream == kRetiredStream && last_stream == b->stream) {
         // Allocated on a stream destroyed since: it keeps the event recorded
@@ -297,6 +305,17 @@ size_t BlockPool::n_segments() const {
 void BlockPool::free_all_blocks() {
     std::lock_guard<std::mutex> lock(mu_);
     release_free_segments();
+    cached_ = cached_blocks_ = 0;
+}
+
+size_t BlockPool::cached_bytes() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return cached_;
+}
+
+size_t BlockPool::n_cached_blocks() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return cached_blocks_;
 }
 
 void BlockPool::set_limit(size_t bytes) {

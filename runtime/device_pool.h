@@ -91,6 +91,12 @@ public:
     size_t free_bytes() const { return total_bytes() - used_bytes(); }
     size_t n_free_blocks() const;
     size_t n_segments() const;
+    // CuPy's view of the pool, which hands out device memory in blocks of
+    // their own size: the bytes and number of blocks freed and kept for
+    // reuse (not the never-used rest of a segment). CuPy's total_bytes is
+    // used_bytes() + cached_bytes(); free_all_blocks() forgets them.
+    size_t cached_bytes() const;
+    size_t n_cached_blocks() const;
     // Gives fully free segments back to the device.
     void free_all_blocks();
     void set_limit(size_t bytes);  // 0: no limit
@@ -149,6 +155,7 @@ private:
     std::set<StreamKey> streams_seen_;
     bool fenced_ = false;  // events are recorded at free time (more than one stream seen)
     size_t used_ = 0, total_ = 0, limit_ = 0;
+    size_t cached_ = 0, cached_blocks_ = 0;  // CuPy's view (cached_bytes)
 };
 
 // Parses GPY_GPU_MEMORY_LIMIT: bytes ("1073741824") or a percentage of the

@@ -343,3 +343,27 @@ TEST_CASE("device pool: GPY_GPU_MEMORY_LIMIT values", "[device_pool]") {
     CHECK_THROWS_WITH(parse_memory_limit("lots", 1000),
                       "GPY_GPU_MEMORY_LIMIT must be a number of bytes or a percentage such as 50%, got 'lots'");
 }
+
+TEST_CASE("device pool: CuPy's counters (its documented sequence)", "[device_pool]") {
+    // CuPy's memory-management page: a 400-byte array makes used and total
+    // 512; dropping it leaves total 512 in one free block; free_all_blocks
+    // leaves nothing. total_bytes is used + cached in CuPy's sense.
+    FakeDriver drv;
+    BlockPool pool(drv);
+    CHECK(pool.used_bytes() + pool.cached_bytes() == 0);
+    uintptr_t a = pool.allocate(400, S1);
+    CHECK(pool.used_bytes() == 512);
+    CHECK(pool.used_bytes() + pool.cached_bytes() == 512);
+    pool.free(a);
+    CHECK(pool.used_bytes() == 0);
+    CHECK(pool.used_bytes() + pool.cached_bytes() == 512);
+    CHECK(pool.n_cached_blocks() == 1);
+    uintptr_t b = pool.allocate(300, S1);  // reuses the cached block
+    CHECK(pool.cached_bytes() == 0);
+    CHECK(pool.n_cached_blocks() == 0);
+    pool.free(b);
+    pool.free_all_blocks();
+    CHECK(pool.used_bytes() + pool.cached_bytes() == 0);
+    CHECK(pool.n_cached_blocks() == 0);
+    CHECK(pool.total_bytes() == 0);  // the segment went back to the device too
+}
