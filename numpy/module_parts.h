@@ -64,6 +64,8 @@ Value cuda_device_object(int id);
 // `x` itself, or under a current device other than the one x's memory is on,
 // a C-contiguous copy of x on the current device (asarray, array).
 Value to_current_device(Interp& in, const Value& x);
+// numpy/pinned_memory.cpp: cuda.alloc_pinned_memory, set_pinned_memory_allocator, np.frombuffer (after add_cuda_functions)
+void add_pinned_memory_functions(Interp& in, ModuleObj* m);
 // numpy/cuda_streams.cpp: Stream, Event, get_current_stream, get_elapsed_time (after add_cuda_functions)
 void add_stream_functions(Interp& in, ModuleObj* m);
 // A launch given a stream (CuPy's k[grid, block, stream], RawKernel's

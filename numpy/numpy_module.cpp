@@ -745,6 +745,7 @@ ModuleObj* make_numpy_module(Interp& in) {
     add_dlpack_functions(in, m);
     add_cuda_functions(in, m);
     add_stream_functions(in, m);
+    add_pinned_memory_functions(in, m);
     add_benchmark_function(in, m);
     add_user_kernel_functions(in, m);
     add_raw_kernel_functions(in, m);
