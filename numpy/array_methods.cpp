@@ -294,7 +294,43 @@ Value m_fill(Interp& in, CallArgs& a) {
     return Value::none();
 }
 
-Value m_get(Interp&, CallArgs& a) { return copy_array(self_array(a)); }
+// x.get(stream=None, order='C', out=None, blocking=True): CuPy's host copy;
+// out= receives it (an array of x's shape and dtype, CuPy's errors).
+Value m_get(Interp& in, CallArgs& a) {
+    ArrayObj* x = self_array(a);
+    const Value* out = arg_not_none(a, 3, "out");
+    const Value* stream = arg(a, 1, "stream");
+    StreamScope on(stream ? *stream : Value::none());
+    if (!out) {
+        const Value* order = arg_not_none(a, 2, "order");
+        return order ? copy_order(in, a.pos[0], x->dtype, order_arg(order, 'C')) : copy_array(x);
+    }
+    ArrayObj* o = as_array(*out);
+    if (!o) raise(types::TypeError, std::string("Only numpy.ndarray can be obtained from cupy.ndarray, not ") + type_name(*out));
+    if (o->dtype != x->dtype)
+        raise(types::TypeError, std::string("dtype mismatch: out has ") + name(o->dtype) + ", but self has " + name(x->dtype));
+    if (o->shape != x->shape)
+        raise(types::ValueError, "Shape mismatch. Old shape: " + shape_text(x->shape) + ", new shape: " + shape_text(o->shape));
+    assign_array(in, *out, a.pos[0]);
+    return *out;
+}
+
+// x.set(arr, stream=None): CuPy's copy of a host array into x (same shape and dtype).
+Value m_set(Interp& in, CallArgs& a) {
+    ArrayObj* x = self_array(a);
+    const Value* v = arg(a, 1, "arr");
+    if (!v) raise(types::TypeError, "set() missing required argument 'arr' (pos 1)");
+    ArrayObj* src = as_array(*v);
+    if (!src || src->numpy_scalar) raise(types::TypeError, std::string("Only numpy.ndarray can be set to cupy.ndarray, not ") + type_name(*v));
+    if (src->shape != x->shape)
+        raise(types::ValueError, "Shape mismatch. Old shape: " + shape_text(x->shape) + ", new shape: " + shape_text(src->shape));
+    if (src->dtype != x->dtype)
+        raise(types::TypeError, std::string("Dtype mismatch. Old dtype: ") + name(x->dtype) + ", new dtype: " + name(src->dtype));
+    const Value* stream = arg(a, 2, "stream");
+    StreamScope on(stream ? *stream : Value::none());
+    assign_array(in, a.pos[0], *v);
+    return Value::none();
+}
 
 Value m_abs(Interp& in, CallArgs& a) { return apply_ufunc(in, Ufunc::absolute, {a.pos[0]}); }
 
@@ -428,7 +464,8 @@ void install_array_methods() {
     def_method(t, "byteswap", m_byteswap, "ndarray.byteswap(inplace=False)", "Swap the bytes of the array elements.");
     def_method(t, "item", m_item, "ndarray.item(*args)", "Copy an element of an array to a standard Python scalar.");
     def_method(t, "fill", m_fill, "ndarray.fill(value)", "Fill the array with a scalar value.");
-    def_method(t, "get", m_get, "ndarray.get()", "A host copy of the array (CuPy's name).");
+    def_method(t, "get", m_get, "ndarray.get(stream=None, order='C', out=None, blocking=True)", "A host copy of the array (CuPy's name).");
+    def_method(t, "set", m_set, "ndarray.set(arr, stream=None)", "Copies a host array of the same shape and dtype into this one (CuPy's).");
     def_method(t, "clip", m_clip, "ndarray.clip(min=None, max=None, out=None)", "Return an array whose values are limited to [min, max].");
     def_method(t, "round", m_round, "ndarray.round(decimals=0, out=None)", "Round to the given number of decimals (half to even).");
     def_method(t, "dot", m_dot, "ndarray.dot(b)", "Dot product of two arrays.");
