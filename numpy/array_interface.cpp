@@ -41,6 +41,27 @@ struct PointerObj : Object {
 
 bool on_device(const ArrayObj* a) { return a->buffer && a->buffer->device == DeviceKind::CUDA; }
 
+TypeObject* g_buffer_memory_type = nullptr;
+
+// x.data.mem of a gpy array: its buffer as CuPy's memory object (CuPy's
+// PooledMemory: .ptr, .size in bytes, .device_id), holding the array.
+struct BufferMemoryObj : Object {
+    Value array;
+    BufferMemoryObj() : Object(g_buffer_memory_type) {}
+};
+
+Value buffer_memory_getattr(Interp&, const Value& v, const std::string& name) {
+    ArrayObj* a = static_cast<BufferMemoryObj*>(v.o)->array.as<ArrayObj>();
+    materialize(a);
+    if (name == "ptr") {
+        const uint8_t* base = on_device(a) ? a->buffer.device_bytes() : a->buffer.bytes();
+        return Value::integer(int64_t(reinterpret_cast<uintptr_t>(base)));
+    }
+    if (name == "size") return Value::integer(int64_t(a->buffer->nbytes));
+    if (name == "device_id") return Value::integer(on_device(a) ? a->buffer->device_index : 0);
+    return Value();
+}
+
 // NumPy's typestr: byte order, kind, item size ('<f8', '|b1').
 std::string typestr(DType t) {
     const size_t n = itemsize(t);
@@ -119,6 +140,15 @@ Value unowned_construct(Interp&, CallArgs& a) {
 Value pointer_construct(Interp&, CallArgs& a) {
     const Value* mem = arg(a, 0, "mem");
     const Value* off = arg(a, 1, "offset");
+    if (mem && mem->is_obj() && mem->o->type == g_buffer_memory_type) {  // x.data.mem: a pointer into x's buffer
+        ArrayObj* x = static_cast<BufferMemoryObj*>(mem->o)->array.as<ArrayObj>();
+        materialize(x);
+        const int64_t offset = off ? to_index(*off, "offset") : 0;
+        if (offset < 0 || offset > int64_t(x->buffer->nbytes)) raise(types::ValueError, "MemoryPointer: offset outside the memory");
+        const uint8_t* base = on_device(x) ? x->buffer.device_bytes() : x->buffer.bytes();
+        return pointer_object(reinterpret_cast<uintptr_t>(base) + uintptr_t(offset), on_device(x) ? x->buffer->device_index : 0,
+                              static_cast<BufferMemoryObj*>(mem->o)->array);
+    }
     if (!mem || !mem->is_obj() || mem->o->type != g_unowned_type) raise(types::TypeError, "MemoryPointer(mem, offset): mem must be an UnownedMemory");
     auto* u = static_cast<UnownedObj*>(mem->o);
     const int64_t offset = off ? to_index(*off, "offset") : 0;
@@ -130,7 +160,12 @@ Value pointer_getattr(Interp&, const Value& v, const std::string& name) {
     auto* p = static_cast<PointerObj*>(v.o);
     if (name == "ptr") return Value::integer(int64_t(p->ptr));
     if (name == "device_id") return Value::integer(p->device);
-    if (name == "mem") return p->mem;
+    if (name == "mem") {
+        if (!as_array(p->mem)) return p->mem;
+        auto* m = new BufferMemoryObj();
+        m->array = p->mem;
+        return Value::object(m);
+    }
     return Value();
 }
 
@@ -227,6 +262,9 @@ void install_array_interface() {
     g_unowned_type->doc = "UnownedMemory(ptr, size, owner, device_id=None): memory another library allocated, kept alive by owner.";
     g_unowned_type->construct = unowned_construct;
     g_unowned_type->getattr = unowned_getattr;
+    g_buffer_memory_type = new TypeObject("cupy.cuda.memory.PooledMemory", nullptr, OK::Other);
+    g_buffer_memory_type->doc = "The memory of a gpy array (x.data.mem): ptr, size in bytes, device_id.";
+    g_buffer_memory_type->getattr = buffer_memory_getattr;
     g_pointer_type = new TypeObject("cupy.cuda.MemoryPointer", nullptr, OK::Other);
     g_pointer_type->doc = "MemoryPointer(mem, offset): an address in a memory object (x.data of an array).";
     g_pointer_type->construct = pointer_construct;

@@ -173,8 +173,11 @@ Value pool_n_free_blocks(Interp&, CallArgs& a) {
     PoolObj* p = self_pool(a, "n_free_blocks");
     return Value::integer(int64_t(p->pool() ? p->pool()->n_cached_blocks() : 0));
 }
+// free_all_blocks(stream=None): CuPy frees one stream's cached blocks when
+// given one; gpy frees every fully free segment either way.
 Value pool_free_all_blocks(Interp&, CallArgs& a) {
     PoolObj* p = self_pool(a, "free_all_blocks");
+    if (a.npos > 2) raise(types::TypeError, "free_all_blocks() takes at most 1 argument");
     if (p->pool()) {
         wait_for_device_work();
         p->pool()->free_all_blocks();
@@ -395,7 +398,7 @@ void install_types() {
     def_method(g_pool_type, "total_bytes", pool_total_bytes, "total_bytes()", "Bytes handed out plus bytes freed and cached for reuse (CuPy's).");
     def_method(g_pool_type, "free_bytes", pool_free_bytes, "free_bytes()", "Bytes freed and cached for reuse.");
     def_method(g_pool_type, "n_free_blocks", pool_n_free_blocks, "n_free_blocks()", "Number of cached free blocks.");
-    def_method(g_pool_type, "free_all_blocks", pool_free_all_blocks, "free_all_blocks()", "Gives fully free segments back to the device.");
+    def_method(g_pool_type, "free_all_blocks", pool_free_all_blocks, "free_all_blocks(stream=None)", "Gives fully free segments back to the device.");
     def_method(g_pool_type, "set_limit", pool_set_limit, "set_limit(size=None, fraction=None)", "Caps the pool's total bytes (0: no limit).");
     def_method(g_pool_type, "get_limit", pool_get_limit, "get_limit()", "The limit in bytes (0: none).");
 }
