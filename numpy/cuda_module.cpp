@@ -274,6 +274,13 @@ Value get_allocator_fn(Interp&, CallArgs&) {
     return Value::object(new AllocatorObj(c && c->managed_memory));
 }
 
+// MemoryAsyncPool(pool_handles='current'): CuPy's pool over cudaMallocAsync.
+// gpy's own pool is stream-ordered already: the device pool itself.
+Value async_pool_construct(Interp&, CallArgs& a) {
+    if (a.npos > 1) raise(types::TypeError, "MemoryAsyncPool() takes at most 1 positional argument");
+    return Value::object(new PoolObj(cuda_backend_active() ? array_device_index() : -1, false, false));
+}
+
 Value pinned_pool_construct(Interp&, CallArgs& a) {
     if (a.npos > 1) raise(types::TypeError, "PinnedMemoryPool() takes at most 1 positional argument");
     if (!cuda_backend_active()) raise(types::RuntimeError, "the pinned memory pool needs the CUDA backend");
@@ -468,6 +475,11 @@ void add_cuda_functions(Interp&, ModuleObj* m) {
     cuda->set("Device", Value::object(g_device_type));
     cuda->set("MemoryPool", Value::object(g_pool_type));
     cuda->set("malloc_managed", Value::object(new AllocatorObj(true)));
+    cuda->set("malloc_async", Value::object(new AllocatorObj(false)));  // the device pool (stream-ordered)
+    auto* async_pool = new TypeObject("cupy.cuda.MemoryAsyncPool", g_pool_type, OK::Other);
+    async_pool->doc = "MemoryAsyncPool(pool_handles='current'): CuPy's stream-ordered pool; gpy's device pool, which is stream-ordered.";
+    async_pool->construct = async_pool_construct;
+    cuda->set("MemoryAsyncPool", Value::object(async_pool));
     auto* pinned = new TypeObject("cupy.cuda.PinnedMemoryPool", nullptr, OK::Other);
     pinned->doc = "PinnedMemoryPool(): the pinned host memory pool (the one the host mirrors of device arrays use).";
     pinned->construct = pinned_pool_construct;
