@@ -278,6 +278,16 @@ void install_array_interface() {
     types::ndarray->construct = ndarray_construct;
 }
 
+Value unowned_memory_pointer(uintptr_t ptr, int64_t size, int device, Value owner) {
+    auto* u = new UnownedObj();
+    Value mem = Value::object(u);
+    u->ptr = ptr;
+    u->size = size;
+    u->device = device;
+    u->owner = std::move(owner);
+    return pointer_object(ptr, device, mem);
+}
+
 void add_array_interface_names(ModuleObj* cuda) {
     cuda->set("UnownedMemory", Value::object(g_unowned_type));
     cuda->set("MemoryPointer", Value::object(g_pointer_type));

@@ -12,4 +12,6 @@ namespace gpy {
 Value array_interface_attr(Interp& in, const Value& array, const std::string& name);
 void install_array_interface();              // once per process
 void add_array_interface_names(ModuleObj* cuda);  // np.cuda.UnownedMemory, MemoryPointer
+// A MemoryPointer to the start of an UnownedMemory(ptr, size, owner, device).
+Value unowned_memory_pointer(uintptr_t ptr, int64_t size, int device, Value owner);
 }  // namespace gpy

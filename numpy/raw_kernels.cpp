@@ -17,6 +17,7 @@
 #include <memory>
 
 #include "numpy/array.h"
+#include "numpy/array_interface.h"
 #include "numpy/module_parts.h"
 #include "numpy/np_args.h"
 #include "numpy/raw_kernels.h"
@@ -423,8 +424,27 @@ Value module_getattr(Interp&, const Value& self, const std::string& attr) {
     return Value();
 }
 
-Value module_get_global(Interp&, CallArgs&) {
-    raise(types::NotImplementedError, "RawModule.get_global is not supported yet");
+// get_global(name): a MemoryPointer to the module's __device__/__constant__
+// variable (CuPy's), in the module its kernels run in. GPU only: the CPU's
+// emulation compiles kernels of one source into separate modules.
+Value module_get_global(Interp&, CallArgs& a) {
+    auto* m = static_cast<RawModuleObj*>(a.pos[0].o);
+    const Value* name = arg(a, 1, "name");
+    if (!name) raise(types::TypeError, "get_global() missing required argument 'name'");
+    const std::string n = str_of(*name, "name");
+    Backend* be = array_backend();
+    if (!be || be->kind() != DeviceKind::CUDA)
+        raise(types::NotImplementedError, "RawModule.get_global is supported on the CUDA backend only");
+    const ArrayContext* c = array_context();
+    std::pair<uintptr_t, size_t> g;
+    try {
+        g = cuda_raw_global(array_device_index(), *m->source, n, c ? c->cache_dir : std::string());
+    } catch (const RawCompileError& e) {
+        raise(compile_exception_type(), "RawModule does not compile:\n" + (e.log.empty() ? std::string(e.what()) : e.log));
+    } catch (const std::runtime_error& e) {  // the driver's (CUDA_ERROR_NOT_FOUND for a name the module lacks)
+        raise(types::RuntimeError, e.what());
+    }
+    return unowned_memory_pointer(g.first, int64_t(g.second), array_device_index(), a.pos[0]);
 }
 
 TypeObject* raw_module_type() {
@@ -434,7 +454,8 @@ TypeObject* raw_module_type() {
         def_method(t, "get_function", module_get_function, "get_function(name)",
                    "The kernel `name` (a function name or one of the name expressions).");
         def_method(t, "compile", module_compile, "compile(log_stream=None)", "Compiles the module (done on first use anyway).");
-        def_method(t, "get_global", module_get_global, "get_global(name)", "Not supported yet.");
+        def_method(t, "get_global", module_get_global, "get_global(name)",
+                   "A MemoryPointer to a __device__ or __constant__ variable of the module (CUDA backend).");
         return t;
     }();
     return t;

@@ -53,6 +53,7 @@ bool bind_all(void* lib, Api& a, std::string& missing) {
     GPY_BIND(cuCtxSynchronize, "cuCtxSynchronize")
     GPY_BIND(cuModuleLoadData, "cuModuleLoadData")
     GPY_BIND(cuModuleGetFunction, "cuModuleGetFunction")
+    GPY_BIND(cuModuleGetGlobal, "cuModuleGetGlobal_v2")
     GPY_BIND(cuModuleUnload, "cuModuleUnload")
     GPY_BIND(cuFuncGetAttribute, "cuFuncGetAttribute")
     GPY_BIND(cuFuncSetAttribute, "cuFuncSetAttribute")
@@ -220,6 +221,13 @@ CUfunction Module::function(const char* name) const {
     CUfunction f = nullptr;
     GPY_CU(cuModuleGetFunction(&f, m_, name));
     return f;
+}
+
+std::pair<CUdeviceptr, size_t> Module::global(const char* name) const {
+    CUdeviceptr p = 0;
+    size_t bytes = 0;
+    GPY_CU(cuModuleGetGlobal(&p, &bytes, m_, name));
+    return {p, bytes};
 }
 
 std::unique_ptr<Module> module_from_cubin(const std::string& image) {

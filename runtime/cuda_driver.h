@@ -59,6 +59,7 @@ struct Api {
     CUresult (*cuCtxSynchronize)();
     CUresult (*cuModuleLoadData)(CUmodule*, const void* image);
     CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char* name);
+    CUresult (*cuModuleGetGlobal)(CUdeviceptr*, size_t*, CUmodule, const char* name);  // _v2
     CUresult (*cuModuleUnload)(CUmodule);
     CUresult (*cuFuncGetAttribute)(int* value, int attribute, CUfunction);
     CUresult (*cuFuncSetAttribute)(CUfunction, int attribute, int value);
@@ -150,6 +151,8 @@ public:
     Module& operator=(const Module&) = delete;
     ~Module();
     CUfunction function(const char* name) const;
+    // A __device__ or __constant__ variable's address and size (CUDA_ERROR_NOT_FOUND: cuda::Error).
+    std::pair<CUdeviceptr, size_t> global(const char* name) const;
     CUmodule handle() const { return m_; }
 private:
     CUmodule m_;

@@ -70,23 +70,37 @@ nvrtc::UserModule compiled_module(const RawSource& s, const std::string& arch, c
     return m;
 }
 
-}  // namespace
+std::mutex g_modules_mu;
 
-std::shared_ptr<RawFunction> cuda_raw_function(int device, const RawSource& s, const std::string& expr, const std::string& cache_dir) {
-    static std::mutex mu;
-    static std::map<std::string, LoadedModule> modules;  // by device and module; live for the process, as library kernels
+// The loaded module of `s` on `device` (compiled or from the disk cache on
+// first use), live for the process as library kernels are. Under g_modules_mu.
+LoadedModule& loaded_module(int device, const RawSource& s, const std::string& cache_dir) {
+    static std::map<std::string, LoadedModule> modules;  // by device and module
     cuda::Device& d = cuda::device(device);
     d.make_current();
     std::string id = std::to_string(device) + '\0' + s.code + '\0';
     for (const std::string& o : s.options) id += o + '\1';
     for (const std::string& n : s.name_expressions) id += n + '\2';
-    std::lock_guard<std::mutex> lock(mu);
     LoadedModule& m = modules[id];
     if (!m.module) {
         nvrtc::UserModule built = compiled_module(s, d.arch(), cache_dir);
         m.module = cuda::module_from_cubin(built.cubin);
         m.lowered = std::move(built.lowered);
     }
+    return m;
+}
+
+}  // namespace
+
+std::pair<uintptr_t, size_t> cuda_raw_global(int device, const RawSource& s, const std::string& name, const std::string& cache_dir) {
+    std::lock_guard<std::mutex> lock(g_modules_mu);
+    auto [ptr, bytes] = loaded_module(device, s, cache_dir).module->global(name.c_str());
+    return {uintptr_t(ptr), bytes};
+}
+
+std::shared_ptr<RawFunction> cuda_raw_function(int device, const RawSource& s, const std::string& expr, const std::string& cache_dir) {
+    std::lock_guard<std::mutex> lock(g_modules_mu);
+    LoadedModule& m = loaded_module(device, s, cache_dir);
     std::string symbol = expr;
     for (size_t i = 0; i < s.name_expressions.size() && i < m.lowered.size(); ++i)
         if (s.name_expressions[i] == expr) symbol = m.lowered[i];

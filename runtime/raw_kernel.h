@@ -13,6 +13,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpy {
@@ -113,5 +114,8 @@ void cpu_raw_launch(RawFunction& f, RawDims grid, RawDims block, size_t shared_b
 std::shared_ptr<RawFunction> cuda_raw_function(int device, const RawSource& source, const std::string& expr, const std::string& cache_dir);
 void cuda_raw_launch(RawFunction& f, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args);
 void cuda_raw_set_attribute(RawFunction& f, const std::string& name, int value);
+// RawModule.get_global: the address and size of a __device__/__constant__
+// variable of `source`'s module on `device` (the module its kernels run in).
+std::pair<uintptr_t, size_t> cuda_raw_global(int device, const RawSource& source, const std::string& name, const std::string& cache_dir);
 
 }  // namespace gpy
