@@ -330,7 +330,7 @@ size_t BlockPool::get_limit() const {
 
 size_t parse_memory_limit(const std::string& text, size_t device_total) {
     auto bad = [&] {
-        return std::invalid_argument("GPY_GPU_MEMORY_LIMIT must be a number of bytes or a percentage such as 50%, got '" +
+        return std::invalid_argument("GPY_GPU_MEMORY_LIMIT (or CUPY_GPU_MEMORY_LIMIT) must be a number of bytes or a percentage such as 50%, got '" +
                                      text + "'");
     };
     if (text.empty()) throw bad();
@@ -451,11 +451,14 @@ BlockPool& device_pool(int index, bool managed) {
     if (!slot) {
         Device& d = device(index);
         // Managed memory can oversubscribe the device (pages then thrash
-        // between host and GPU); the default limit keeps the pool within the
+        // between host and GPU); its default limit keeps the pool within the
         // device's memory, so a request beyond it is a MemoryError instead.
-        size_t limit = d.total_memory;
-        if (const char* env = std::getenv("GPY_GPU_MEMORY_LIMIT"); env && *env)
-            limit = parse_memory_limit(env, d.total_memory);
+        // Device memory cannot oversubscribe: no limit (0) unless one is set,
+        // as CuPy's (CUPY_GPU_MEMORY_LIMIT is read too).
+        size_t limit = managed ? d.total_memory : 0;
+        const char* env = std::getenv("GPY_GPU_MEMORY_LIMIT");
+        if (!env || !*env) env = std::getenv("CUPY_GPU_MEMORY_LIMIT");
+        if (env && *env) limit = parse_memory_limit(env, d.total_memory);
         slot = new OwnedPool<DeviceBackend>(d, managed);
         slot->pool.set_limit(limit);
     }

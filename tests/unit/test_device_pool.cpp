@@ -341,7 +341,7 @@ TEST_CASE("device pool: GPY_GPU_MEMORY_LIMIT values", "[device_pool]") {
     for (const char* bad : {"", "abc", "50 %", "150%", "-1", "1e9", "%", "12GB"})
         CHECK_THROWS_AS(parse_memory_limit(bad, 1000), std::invalid_argument);
     CHECK_THROWS_WITH(parse_memory_limit("lots", 1000),
-                      "GPY_GPU_MEMORY_LIMIT must be a number of bytes or a percentage such as 50%, got 'lots'");
+                      "GPY_GPU_MEMORY_LIMIT (or CUPY_GPU_MEMORY_LIMIT) must be a number of bytes or a percentage such as 50%, got 'lots'");
 }
 
 TEST_CASE("device pool: CuPy's counters (its documented sequence)", "[device_pool]") {
