@@ -156,15 +156,8 @@ Value call_reduction(Interp& in, CallArgs& a) {
     for (size_t i = 0; i < ops.size(); ++i)
         if (!ops[i].array.is_undef()) src << "gpy_b" << i << " += gpy_rem * gpy_a_" << ops[i].param->name << ".s[0];\n";
     src << rt << " gpy_acc = (" << rt << ")(" << k->identity << ");\n";
-    if (block_per_output)
-        src << "if (gpy_phase == 2) {\n"
-               "for (long long gpy_j = threadIdx.x; gpy_j < gpy_segs; gpy_j += blockDim.x) gpy_acc = gpy_reduce(gpy_acc, gpy_part[gpy_o * gpy_segs + gpy_j]);\n"
-               "} else {\nlong long gpy_lo = 0, gpy_hi = gpy_nred;\n"
-               "if (gpy_phase == 1) {\nconst long long gpy_len = (gpy_nred + gpy_segs - 1) / gpy_segs;\n"
-               "gpy_lo = gpy_u % gpy_segs * gpy_len;\nif (gpy_lo + gpy_len < gpy_hi) gpy_hi = gpy_lo + gpy_len;\n}\n"
-               "for (long long gpy_j = gpy_lo + threadIdx.x; gpy_j < gpy_hi; gpy_j += blockDim.x) {\n";
-    else
-        src << "{\nfor (long long gpy_j = 0; gpy_j < gpy_nred; ++gpy_j) {\n";
+    // One element of the reduced row: its offsets, the inputs, the mapped value.
+    src << "auto gpy_elem = [&](long long gpy_j) -> " << rt << " {\n";
     src << "long long gpy_r = gpy_j";
     for (size_t i = 0; i < ops.size(); ++i)
         if (!ops[i].output && !ops[i].array.is_undef()) src << ", gpy_p" << i << " = gpy_b" << i;
@@ -182,7 +175,25 @@ Value call_reduction(Interp& in, CallArgs& a) {
         const std::string ct = kernel_ctype(o.dtype, k->name);
         src << "const " << ct << " " << o.param->name << " = *(const " << ct << "*)((const char*)gpy_a_" << o.param->name << ".p + gpy_p" << i << ");\n";
     }
-    src << "gpy_acc = gpy_reduce(gpy_acc, (" << rt << ")(" << k->map_expr << "));\n}\n}\n";
+    src << "return (" << rt << ")(" << k->map_expr << ");\n};\n";
+    if (block_per_output)
+        // Four elements a step into four accumulators: four loads in flight
+        // per thread (a row's elements are latency-bound one at a time).
+        src << "if (gpy_phase == 2) {\n"
+               "for (long long gpy_j = threadIdx.x; gpy_j < gpy_segs; gpy_j += blockDim.x) gpy_acc = gpy_reduce(gpy_acc, gpy_part[gpy_o * gpy_segs + gpy_j]);\n"
+               "} else {\nlong long gpy_lo = 0, gpy_hi = gpy_nred;\n"
+               "if (gpy_phase == 1) {\nconst long long gpy_len = (gpy_nred + gpy_segs - 1) / gpy_segs;\n"
+               "gpy_lo = gpy_u % gpy_segs * gpy_len;\nif (gpy_lo + gpy_len < gpy_hi) gpy_hi = gpy_lo + gpy_len;\n}\n"
+               "long long gpy_j = gpy_lo + threadIdx.x;\nconst long long gpy_st = blockDim.x;\n"
+            << rt << " gpy_acc1 = gpy_acc, gpy_acc2 = gpy_acc, gpy_acc3 = gpy_acc;\n"
+               "for (; gpy_j + 3 * gpy_st < gpy_hi; gpy_j += 4 * gpy_st) {\n"
+            << rt << " gpy_e0 = gpy_elem(gpy_j), gpy_e1 = gpy_elem(gpy_j + gpy_st), gpy_e2 = gpy_elem(gpy_j + 2 * gpy_st), gpy_e3 = gpy_elem(gpy_j + 3 * gpy_st);\n"
+               "gpy_acc = gpy_reduce(gpy_acc, gpy_e0); gpy_acc1 = gpy_reduce(gpy_acc1, gpy_e1);\n"
+               "gpy_acc2 = gpy_reduce(gpy_acc2, gpy_e2); gpy_acc3 = gpy_reduce(gpy_acc3, gpy_e3);\n}\n"
+               "for (; gpy_j < gpy_hi; gpy_j += gpy_st) gpy_acc = gpy_reduce(gpy_acc, gpy_elem(gpy_j));\n"
+               "gpy_acc = gpy_reduce(gpy_reduce(gpy_acc, gpy_acc1), gpy_reduce(gpy_acc2, gpy_acc3));\n}\n";
+    else
+        src << "for (long long gpy_j = 0; gpy_j < gpy_nred; ++gpy_j) gpy_acc = gpy_reduce(gpy_acc, gpy_elem(gpy_j));\n";
     if (block_per_output)
         src << "gpy_s[threadIdx.x] = gpy_acc;\n__syncthreads();\n"
                "for (unsigned gpy_h = blockDim.x / 2; gpy_h > 0; gpy_h >>= 1) {\n"
