@@ -183,9 +183,13 @@ Value ndarray_construct(Interp& in, CallArgs& a) {
     if (!shape_v) raise(types::TypeError, "ndarray() missing required argument 'shape' (pos 0)");
     const dag::Shape shape = shape_arg(in, *shape_v);
     const DType t = dtype_arg(in, a, 1).value_or(DType::Float64);
-    if (arg_not_none(a, 2, "buffer")) raise(types::NotImplementedError, "ndarray(buffer=...) is not supported: use np.frombuffer");
-    const Value* memptr = kwarg(a, "memptr");
-    const Value* strides_v = arg_not_none(a, 4, "strides");
+    // CuPy's third positional parameter is memptr (NumPy's is buffer), and its fourth strides.
+    const Value* third = a.npos > 2 ? &a.pos[2] : nullptr;
+    const bool cupy_order = third && third->is_obj() && third->o->type == g_pointer_type;
+    if (!cupy_order && arg_not_none(a, 2, "buffer"))
+        raise(types::NotImplementedError, "ndarray(buffer=...) is not supported: use np.frombuffer");
+    const Value* memptr = cupy_order ? third : kwarg(a, "memptr");
+    const Value* strides_v = cupy_order ? arg_not_none(a, 3, "strides") : arg_not_none(a, 4, "strides");
     const size_t item = itemsize(t);
     std::vector<int64_t> strides = dag::contiguous_strides(shape, item);
     if (strides_v) {
