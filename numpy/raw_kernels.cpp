@@ -343,7 +343,7 @@ TypeObject* raw_kernel_type() {
         t->setattr = kernel_setattr;
         t->getitem = kernel_getitem;
         t->repr = kernel_repr;
-        def_method(t, "__call__", kernel_call, "__call__(grid, block, args, *, shared_mem=0)",
+        def_method(t, "__call__", kernel_call, "__call__(grid, block, args, *, shared_mem=0, stream=None)",
                    "Launches the kernel: grid and block are tuples of 1 to 3 ints, args a tuple.");
         return t;
     }();
