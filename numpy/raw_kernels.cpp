@@ -425,26 +425,33 @@ Value module_getattr(Interp&, const Value& self, const std::string& attr) {
 }
 
 // get_global(name): a MemoryPointer to the module's __device__/__constant__
-// variable (CuPy's), in the module its kernels run in. GPU only: the CPU's
-// emulation compiles kernels of one source into separate modules.
+// variable (CuPy's), in the module its kernels run in (on the CPU: the same
+// JIT module, checked under --check-kernels as the kernels are).
 Value module_get_global(Interp&, CallArgs& a) {
     auto* m = static_cast<RawModuleObj*>(a.pos[0].o);
     const Value* name = arg(a, 1, "name");
     if (!name) raise(types::TypeError, "get_global() missing required argument 'name'");
     const std::string n = str_of(*name, "name");
     Backend* be = array_backend();
-    if (!be || be->kind() != DeviceKind::CUDA)
-        raise(types::NotImplementedError, "RawModule.get_global is supported on the CUDA backend only");
+    if (!be) raise(types::RuntimeError, "no array backend");
     const ArrayContext* c = array_context();
+    const std::string cache = c ? c->cache_dir : std::string();
     std::pair<uintptr_t, size_t> g;
     try {
-        g = cuda_raw_global(array_device_index(), *m->source, n, c ? c->cache_dir : std::string());
+        if (be->kind() == DeviceKind::CUDA) {
+            g = cuda_raw_global(array_device_index(), *m->source, n, cache);
+        } else {
+            RawSource src = *m->source;
+            src.checked = c && c->check_kernels;
+            auto [p, size] = cpu_raw_global(src, n, cache);
+            g = {reinterpret_cast<uintptr_t>(p), size};
+        }
     } catch (const RawCompileError& e) {
         raise(compile_exception_type(), "RawModule does not compile:\n" + (e.log.empty() ? std::string(e.what()) : e.log));
     } catch (const std::runtime_error& e) {  // the driver's (CUDA_ERROR_NOT_FOUND for a name the module lacks)
         raise(types::RuntimeError, e.what());
     }
-    return unowned_memory_pointer(g.first, int64_t(g.second), array_device_index(), a.pos[0]);
+    return unowned_memory_pointer(g.first, int64_t(g.second), be->kind() == DeviceKind::CUDA ? array_device_index() : 0, a.pos[0]);
 }
 
 TypeObject* raw_module_type() {
@@ -455,7 +462,7 @@ TypeObject* raw_module_type() {
                    "The kernel `name` (a function name or one of the name expressions).");
         def_method(t, "compile", module_compile, "compile(log_stream=None)", "Compiles the module (done on first use anyway).");
         def_method(t, "get_global", module_get_global, "get_global(name)",
-                   "A MemoryPointer to a __device__ or __constant__ variable of the module (CUDA backend).");
+                   "A MemoryPointer to a __device__ or __constant__ variable of the module.");
         return t;
     }();
     return t;

@@ -79,6 +79,24 @@ std::string rewrite_dynamic_shared(const std::string& code) {
     return out + code.substr(last);
 }
 
+// The module-scope __constant__ and __device__ variables of `code` (names),
+// for RawModule.get_global.
+std::vector<std::string> module_globals(const std::string& code) {
+    static const std::regex var(
+        R"((?:extern\s+"C"\s+)?__(?:constant|device)__\s+(?:const\s+)?[A-Za-z_][\w:<>\s\*]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*(?:=[^;]*)?;)");
+    std::vector<std::string> names;
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), var); it != std::sregex_iterator(); ++it)
+        if (std::find(names.begin(), names.end(), (*it)[1].str()) == names.end()) names.push_back((*it)[1].str());
+    return names;
+}
+
+// `extern "C" __constant__ T x[n];` defines x in CUDA; in C++ the one-line
+// `extern "C"` form only declares it. The block form defines it.
+std::string define_extern_c_globals(const std::string& code) {
+    static const std::regex decl(R"(extern\s+"C"\s+(__(?:constant|device)__\s+[^;{}()]*;))");
+    return std::regex_replace(code, decl, "extern \"C\" { $1 }");
+}
+
 // Whether `code` declares `name` an extern "C" __global__ function: after
 // `extern "C"` on its line, or inside an `extern "C" {` block (by brace depth).
 bool extern_c_kernel(const std::string& code, const std::string& name) {
@@ -359,9 +377,16 @@ std::string module_source(const RawSource& s, const std::vector<std::string>& ke
         src += "#define " + (eq == std::string::npos ? d + " 1" : d.substr(0, eq) + " " + d.substr(eq + 1)) + "\n";
     }
     src += "#line 1 \"" + s.file + "\"\n";
-    const std::string code = rewrite_dynamic_shared(expand_bundled_headers(s.code, s.file));
+    const std::string code = define_extern_c_globals(rewrite_dynamic_shared(expand_bundled_headers(s.code, s.file)));
     src += serial_loop ? wrap_kernel_bodies(code) : checked ? check_kernel_pointers(code) : code;
     src += "\n#line 1 \"<gpy kernel entry points>\"\n";
+    // RawModule.get_global: each module variable's address and size.
+    const std::vector<std::string> globals = module_globals(s.code);
+    for (size_t g = 0; g < globals.size(); ++g) {
+        const std::string G = std::to_string(g);
+        src += "extern \"C\" void* gpy_raw_gaddr_" + G + "() { return (void*)&" + globals[g] + "; }\n";
+        src += "extern \"C\" unsigned long gpy_raw_gsize_" + G + "() { return sizeof(" + globals[g] + "); }\n";
+    }
     for (size_t k = 0; k < kernels.size(); ++k) {
         const std::string K = std::to_string(k), E = kernels[k];
         src += "static void gpy_body_" + K + "(void** gpy_args) { ::gpy_emu::call(&" + E + ", gpy_args); }\n";
@@ -545,6 +570,47 @@ std::shared_ptr<RawFunction> cpu_raw_function(const RawSource& s, const std::str
                      {"binary_version", 0},           {"cache_mode_ca", 0},      {"max_dynamic_shared_size_bytes", int(kDynamicShared)},
                      {"preferred_shared_memory_carveout", -1}};
     return f;
+}
+
+std::pair<void*, size_t> cpu_raw_global(const RawSource& s, const std::string& name, const std::string& cache_dir) {
+    const std::vector<std::string> globals = module_globals(s.code);
+    const size_t g = size_t(std::find(globals.begin(), globals.end(), name) - globals.begin());
+    if (g == globals.size())
+        throw RawLaunchError("CUDA_ERROR_NOT_FOUND: named symbol not found (no __device__ or __constant__ variable '" + name +
+                             "' in the module)");
+    // The module the kernels run in: the variant cpu_raw_function loads (the
+    // JIT caches modules by source, so this finds the same one), kernels or not.
+    const std::vector<std::string> kernels = module_kernels(s, std::string());
+    std::vector<std::string> named;
+    for (const std::string& k : kernels)
+        if (!k.empty()) named.push_back(k);
+    static const char* const barriers[] = {"__syncthreads", "__syncwarp", "__shfl", "__ballot_sync", "__any_sync", "__all_sync", nullptr};
+    const bool fibers = mentions(s.code, barriers);
+    auto find = [&](bool serial_loop, bool checked) {
+        const std::string source = module_source(s, named, serial_loop, checked);
+        using AddrFn = void* (*)();
+        using SizeFn = unsigned long (*)();
+        auto addr = reinterpret_cast<AddrFn>(CpuJit::instance().lookup(source, "gpy_raw_gaddr_" + std::to_string(g), cache_dir));
+        auto size = reinterpret_cast<SizeFn>(CpuJit::instance().lookup(source, "gpy_raw_gsize_" + std::to_string(g), cache_dir));
+        return std::pair<void*, size_t>(addr(), size_t(size()));
+    };
+    try {
+        if (s.checked) {
+            try {
+                return find(false, true);
+            } catch (const JitError&) {
+            }
+        }
+        if (!fibers) {
+            try {
+                return find(true, false);
+            } catch (const JitError&) {
+            }
+        }
+        return find(false, false);
+    } catch (const JitError& e) {
+        throw RawCompileError(e.what(), e.compiler_log);
+    }
 }
 
 void cpu_raw_launch(RawFunction& fn, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args,

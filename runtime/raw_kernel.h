@@ -105,6 +105,11 @@ std::shared_ptr<RawFunction> cpu_raw_function(const RawSource& source, const std
 void cpu_raw_launch(RawFunction& f, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args,
                     std::span<const RawBounds> bounds = {});
 
+// RawModule.get_global on the CPU: the address and size of a module-scope
+// __device__/__constant__ variable in the module the kernels run in.
+// Throws RawLaunchError (CUDA_ERROR_NOT_FOUND) and RawCompileError.
+std::pair<void*, size_t> cpu_raw_global(const RawSource& source, const std::string& name, const std::string& cache_dir);
+
 // The same on a GPU (runtime/raw_cuda.cpp): NVRTC's cubin for `device`'s
 // architecture (cached on disk with the generated kernels' cubins), loaded
 // once per device; launched on the interpreter's current stream.
