@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "lang/interp.h"
+#include "lang/stdlib_modules.h"
 
 namespace gpy {
 
@@ -309,6 +310,10 @@ ModuleObj* Interp::import_module(const std::string& name) {
     else if (name == "cmath") m = make_cmath(*this);
     else if (name == "time") m = make_time(*this);
     else if (name == "sys") m = make_sys(*this);
+    else if (name == "itertools") m = make_itertools(*this);
+    else if (name == "functools") m = make_functools(*this);
+    else if (name == "bisect") m = make_bisect(*this);
+    else if (name == "heapq") m = make_heapq(*this);
     else {
         for (const NativeModule& nm : native_modules) {
             if (std::find(nm.names.begin(), nm.names.end(), name) == nm.names.end()) continue;

@@ -1,0 +1,31 @@
+// Python's standard-library modules that gpy implements natively, each in
+// its own file (lang/stdlib_*.cpp), made on first import (Interp::import_module).
+#pragma once
+
+#include <string>
+
+#include "lang/interp.h"
+
+namespace gpy {
+
+ModuleObj* make_itertools(Interp& in);  // lang/stdlib_itertools.cpp
+ModuleObj* make_functools(Interp& in);  // lang/stdlib_functools.cpp
+ModuleObj* make_bisect(Interp& in);     // lang/stdlib_bisect_heapq.cpp
+ModuleObj* make_heapq(Interp& in);      // lang/stdlib_bisect_heapq.cpp
+
+// Helpers for their functions.
+inline void stdlib_def(ModuleObj* m, const char* name, NativeFn fn, const char* sig, const char* doc) {
+    m->set(name, make_builtin(name, fn, sig, doc));
+}
+// The argument at `pos`, else the keyword `name`, else null.
+inline const Value* stdlib_arg(CallArgs& a, size_t pos, const char* name) {
+    if (a.npos > pos) return &a.pos[pos];
+    return kwarg(a, name);
+}
+// The same, required: CPython's TypeError when it is missing.
+inline const Value& stdlib_need(CallArgs& a, size_t pos, const char* name, const char* fname) {
+    if (const Value* v = stdlib_arg(a, pos, name)) return *v;
+    raise(types::TypeError, std::string(fname) + "() missing required argument '" + name + "' (pos " + std::to_string(pos + 1) + ")");
+}
+
+}  // namespace gpy
