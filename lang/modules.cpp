@@ -315,6 +315,7 @@ ModuleObj* Interp::import_module(const std::string& name) {
     else if (name == "bisect") m = make_bisect(*this);
     else if (name == "heapq") m = make_heapq(*this);
     else if (name == "random") m = make_random(*this);
+    else if (name == "json") m = make_json(*this);
     else {
         for (const NativeModule& nm : native_modules) {
             if (std::find(nm.names.begin(), nm.names.end(), name) == nm.names.end()) continue;

@@ -13,6 +13,7 @@ ModuleObj* make_functools(Interp& in);  // lang/stdlib_functools.cpp
 ModuleObj* make_bisect(Interp& in);     // lang/stdlib_bisect_heapq.cpp
 ModuleObj* make_heapq(Interp& in);      // lang/stdlib_bisect_heapq.cpp
 ModuleObj* make_random(Interp& in);     // lang/stdlib_random.cpp
+ModuleObj* make_json(Interp& in);       // lang/stdlib_json.cpp
 
 // Helpers for their functions.
 inline void stdlib_def(ModuleObj* m, const char* name, NativeFn fn, const char* sig, const char* doc) {
