@@ -64,6 +64,7 @@ uintptr_t BlockPool::allocate_locked(size_t bytes, StreamKey stream) {
     size_t size = round_size(bytes);
     note_stream(stream);
     Block* b = take_free(size, stream);
+    const bool reused = b != nullptr;  // a free block, maybe one freed before (CuPy's cached bytes)
     if (!b) b = new_segment(size, stream);
     // The OOM path: give cached segments back to the device and try once more.
     if (!b && release_free_segments()) b = new_segment(size, stream);
@@ -74,11 +75,14 @@ uintptr_t BlockPool::allocate_locked(size_t bytes, StreamKey stream) {
     b->event.reset();
     allocated_[b->ptr] = b;
     used_ += b->size;
-    // A reuse consumes cached bytes (which block it came from is not tracked: a count, as CuPy reports).
-    const size_t reused = std::min(cached_, b->size);
-    cached_ -= reused;
-    if (reused && cached_blocks_) --cached_blocks_;
-    if (!cached_) cached_blocks_ = 0;
+    // A reuse consumes cached bytes (which freed block it came from is not
+    // tracked: CuPy's counters are counts); a new segment's block does not.
+    if (reused) {
+        const size_t taken = std::min(cached_, b->size);
+        cached_ -= taken;
+        if (taken && cached_blocks_) --cached_blocks_;
+        if (!cached_) cached_blocks_ = 0;
+    }
     return b->ptr;
 }
 

@@ -358,7 +358,16 @@ TEST_CASE("device pool: CuPy's counters (its documented sequence)", "[device_poo
     CHECK(pool.used_bytes() == 0);
     CHECK(pool.used_bytes() + pool.cached_bytes() == 512);
     CHECK(pool.n_cached_blocks() == 1);
-    uintptr_t b = pool.allocate(300, S1);  // reuses the cached block
+    uintptr_t big = pool.allocate(4 * MiB, S1);  // a new segment: the cached block stays cached
+    CHECK(pool.cached_bytes() == 512);
+    pool.free(big);
+    CHECK(pool.cached_bytes() == 512 + 4 * MiB);
+    CHECK(pool.n_cached_blocks() == 2);
+    pool.free_all_blocks();
+    uintptr_t b = pool.allocate(300, S1);
+    CHECK(pool.cached_bytes() == 0);
+    pool.free(b);
+    b = pool.allocate(300, S1);  // reuses the cached block
     CHECK(pool.cached_bytes() == 0);
     CHECK(pool.n_cached_blocks() == 0);
     pool.free(b);
