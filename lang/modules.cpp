@@ -316,6 +316,9 @@ ModuleObj* Interp::import_module(const std::string& name) {
     else if (name == "heapq") m = make_heapq(*this);
     else if (name == "random") m = make_random(*this);
     else if (name == "json") m = make_json(*this);
+    else if (name == "operator") m = make_operator(*this);
+    else if (name == "copy") m = make_copy(*this);
+    else if (name == "string") m = make_string(*this);
     else {
         for (const NativeModule& nm : native_modules) {
             if (std::find(nm.names.begin(), nm.names.end(), name) == nm.names.end()) continue;

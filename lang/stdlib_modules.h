@@ -14,6 +14,9 @@ ModuleObj* make_bisect(Interp& in);     // lang/stdlib_bisect_heapq.cpp
 ModuleObj* make_heapq(Interp& in);      // lang/stdlib_bisect_heapq.cpp
 ModuleObj* make_random(Interp& in);     // lang/stdlib_random.cpp
 ModuleObj* make_json(Interp& in);       // lang/stdlib_json.cpp
+ModuleObj* make_operator(Interp& in);   // lang/stdlib_operator_copy_string.cpp
+ModuleObj* make_copy(Interp& in);       // lang/stdlib_operator_copy_string.cpp
+ModuleObj* make_string(Interp& in);     // lang/stdlib_operator_copy_string.cpp
 
 // Helpers for their functions.
 inline void stdlib_def(ModuleObj* m, const char* name, NativeFn fn, const char* sig, const char* doc) {
