@@ -421,6 +421,14 @@ Value bi_filter(Interp& in, CallArgs& a) {
 Value bi_reversed(Interp& in, CallArgs& a) {
     expect_args(a, "reversed", 1, 1);
     const Value& s = a[0];
+    if (s.is_obj()) {
+        // A native type's __reversed__ (deque); arrays and the like have len and items (below).
+        if (const Value* m = s.o->type->lookup("__reversed__")) {
+            Value self = s;
+            CallArgs c{&self, 1, nullptr};
+            return in.call(*m, c);
+        }
+    }
     if (!s.is_obj() || (s.o->type->kind != OK::List && s.o->type->kind != OK::Tuple && s.o->type->kind != OK::Str &&
                         s.o->type->kind != OK::Range && s.o->type->kind != OK::Dict && s.o->type->kind != OK::DictView))
         raise(types::TypeError, std::string("'") + type_name(s) + "' object is not reversible");

@@ -319,6 +319,7 @@ ModuleObj* Interp::import_module(const std::string& name) {
     else if (name == "operator") m = make_operator(*this);
     else if (name == "copy") m = make_copy(*this);
     else if (name == "string") m = make_string(*this);
+    else if (name == "collections") m = make_collections(*this);
     else {
         for (const NativeModule& nm : native_modules) {
             if (std::find(nm.names.begin(), nm.names.end(), name) == nm.names.end()) continue;

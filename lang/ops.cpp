@@ -748,8 +748,16 @@ bool contains(Interp& in, const Value& container, const Value& item) {
                 return false;
             }
             case OK::Iter: break;
-            default:
+            default: {
+                // A native type's __contains__ (deque), else its iterator.
+                if (const Value* m = container.o->type->lookup("__contains__")) {
+                    Value args[2] = {container, item};
+                    CallArgs c{args, 2, nullptr};
+                    return truthy(in.call(*m, c));
+                }
+                if (container.o->type->iter) break;
                 raise(types::TypeError, std::string("argument of type '") + type_name(container) + "' is not iterable");
+            }
         }
         bool found = false;
         for_each(in, container, [&](const Value& v) { found = values_equal(in, v, item); return !found; });

@@ -17,6 +17,7 @@ ModuleObj* make_json(Interp& in);       // lang/stdlib_json.cpp
 ModuleObj* make_operator(Interp& in);   // lang/stdlib_operator_copy_string.cpp
 ModuleObj* make_copy(Interp& in);       // lang/stdlib_operator_copy_string.cpp
 ModuleObj* make_string(Interp& in);     // lang/stdlib_operator_copy_string.cpp
+ModuleObj* make_collections(Interp& in);  // lang/stdlib_collections.cpp
 
 // Helpers for their functions.
 inline void stdlib_def(ModuleObj* m, const char* name, NativeFn fn, const char* sig, const char* doc) {
