@@ -1,5 +1,7 @@
 // Python's bisect and heapq over lists, natively, with CPython's algorithms
 // (the same comparisons in the same order, so ties and keys behave alike).
+#include <algorithm>
+
 #include "lang/stdlib_modules.h"
 
 namespace gpy {
@@ -12,6 +14,11 @@ ListObj* list_arg(const Value& v, const char* fname) {
 }
 
 bool less(Interp& in, const Value& a, const Value& b) { return compare_op(in, CmpOp::Lt, a, b); }
+
+// A comparison may run user code that changes the heap (CPython's check).
+void check_size(const std::vector<Value>& h, size_t expected) {
+    if (h.size() != expected) raise(types::RuntimeError, "list changed size during iteration");
+}
 
 // ---- bisect ----
 
@@ -62,7 +69,8 @@ Value insort(Interp& in, CallArgs& a, bool right, const char* fname) {
     const Value& seq = stdlib_need(a, 0, "a", fname);
     if (is_kind(seq, OK::List)) {
         auto& items = seq.as<ListObj>()->items;
-        items.insert(items.begin() + at, x);
+        // As list.insert: an index past the end appends (lo= may be past it).
+        items.insert(items.begin() + std::min<int64_t>(at, int64_t(items.size())), x);
     } else {
         Value ins = get_attr(in, seq, "insert");
         Value call_args[2] = {Value::integer(at), x};
@@ -78,10 +86,14 @@ Value insort_right(Interp& in, CallArgs& a) { return insort(in, a, true, "insort
 // ---- heapq (CPython's _siftdown/_siftup) ----
 
 void sift_down(Interp& in, std::vector<Value>& h, size_t start, size_t pos) {
+    const size_t size = h.size();
     Value item = h[pos];
     while (pos > start) {
         const size_t parent = (pos - 1) >> 1;
-        if (less(in, item, h[parent])) {
+        Value p = h[parent];
+        const bool lt = less(in, item, p);
+        check_size(h, size);
+        if (lt) {
             h[pos] = h[parent];
             pos = parent;
             continue;
@@ -97,7 +109,12 @@ void sift_up(Interp& in, std::vector<Value>& h, size_t pos) {
     size_t child = 2 * pos + 1;
     while (child < end) {
         const size_t right = child + 1;
-        if (right < end && !less(in, h[child], h[right])) child = right;
+        if (right < end) {
+            Value l = h[child], r = h[right];
+            const bool lt = less(in, l, r);
+            check_size(h, end);
+            if (!lt) child = right;
+        }
         h[pos] = h[child];
         pos = child;
         child = 2 * pos + 1;
@@ -148,7 +165,9 @@ Value heappushpop(Interp& in, CallArgs& a) {
     expect_args(a, "heappushpop", 2, 2);
     auto& h = list_arg(a[0], "heappushpop")->items;
     Value item = a[1];
-    if (!h.empty() && less(in, h[0], item)) {
+    const size_t size = h.size();
+    if (!h.empty() && less(in, Value(h[0]), item)) {
+        check_size(h, size);
         std::swap(item, h[0]);
         sift_up(in, h, 0);
     }

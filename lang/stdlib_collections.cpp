@@ -115,8 +115,14 @@ Value dq_rotate(Interp&, CallArgs& a) {
 }
 Value dq_count(Interp& in, CallArgs& a) {
     expect_args(a, "count", 2, 2);
+    DequeObj* q = self_deque(a);
+    const uint64_t before = q->mutations;
     int64_t n = 0;
-    for (const Value& v : self_deque(a)->items) n += values_equal(in, v, a.pos[1]) ? 1 : 0;
+    for (size_t k = 0; k < q->items.size(); ++k) {
+        Value v = q->items[k];
+        n += values_equal(in, v, a.pos[1]) ? 1 : 0;
+        if (q->mutations != before) raise(types::RuntimeError, "deque mutated during iteration");
+    }
     return Value::integer(n);
 }
 Value dq_index(Interp& in, CallArgs& a) {
@@ -126,19 +132,29 @@ Value dq_index(Interp& in, CallArgs& a) {
     int64_t lo = a.npos > 2 ? index_arg(a.pos[2]) : 0, hi = a.npos > 3 ? index_arg(a.pos[3]) : len;
     if (lo < 0) lo = std::max<int64_t>(0, lo + len);
     if (hi < 0) hi = std::max<int64_t>(0, hi + len);
-    for (int64_t k = lo; k < std::min(hi, len); ++k)
-        if (values_equal(in, q->items[size_t(k)], a.pos[1])) return Value::integer(k);
+    const uint64_t before = q->mutations;
+    for (int64_t k = lo; k < std::min(hi, len); ++k) {
+        Value v = q->items[size_t(k)];
+        const bool eq = values_equal(in, v, a.pos[1]);
+        if (q->mutations != before) raise(types::RuntimeError, "deque mutated during iteration");
+        if (eq) return Value::integer(k);
+    }
     raise(types::ValueError, repr(in, a.pos[1]) + " is not in deque");
 }
 Value dq_remove(Interp& in, CallArgs& a) {
     expect_args(a, "remove", 2, 2);
     DequeObj* q = self_deque(a);
-    for (auto it = q->items.begin(); it != q->items.end(); ++it)
-        if (values_equal(in, *it, a.pos[1])) {
-            q->items.erase(it);
+    const uint64_t before = q->mutations;
+    for (size_t k = 0; k < q->items.size(); ++k) {
+        Value v = q->items[k];
+        const bool eq = values_equal(in, v, a.pos[1]);
+        if (q->mutations != before) raise(types::IndexError, "deque mutated during remove().");
+        if (eq) {
+            q->items.erase(q->items.begin() + long(k));
             ++q->mutations;
             return Value::none();
         }
+    }
     raise(types::ValueError, repr(in, a.pos[1]) + " is not in deque");
 }
 Value dq_insert(Interp&, CallArgs& a) {
@@ -214,8 +230,14 @@ Value dq_compare(Interp& in, CmpOp op, const Value& a, const Value& b) {
 }
 
 Value dq_contains(Interp& in, CallArgs& a) {
-    for (const Value& v : self_deque(a)->items)
-        if (values_equal(in, v, a.pos[1])) return Value::boolean(true);
+    DequeObj* q = self_deque(a);
+    const uint64_t before = q->mutations;
+    for (size_t k = 0; k < q->items.size(); ++k) {
+        Value v = q->items[k];
+        const bool eq = values_equal(in, v, a.pos[1]);
+        if (q->mutations != before) raise(types::RuntimeError, "deque mutated during iteration");
+        if (eq) return Value::boolean(true);
+    }
     return Value::boolean(false);
 }
 
@@ -246,6 +268,7 @@ TypeObject* deque_type() {
         def_method(t, "insert", dq_insert, "insert(index, object, /)", "Insert value before index.");
         def_method(t, "reverse", dq_reverse, "reverse()", "Reverse *IN PLACE*.");
         def_method(t, "copy", dq_copy, "copy()", "Return a shallow copy of a deque.");
+        def_method(t, "__copy__", dq_copy, "__copy__()", "Return a shallow copy of a deque.");
         def_method(t, "__reversed__", dq_reversed, "__reversed__()", "Return a reverse iterator over the deque.");
         def_method(t, "__contains__", dq_contains, "__contains__(value, /)", "Return value in deque.");
         return t;

@@ -232,7 +232,10 @@ bool callable_value(const Value& v) {
                           v.o->type->kind == OK::Type || v.o->type->lookup("__call__"));
 }
 
-Value lru_decorate(Interp&, CallArgs& a) { return make_cached(a.pos[1], a.pos[0].as_int()); }
+Value lru_decorate(Interp&, CallArgs& a) {
+    expect_args(a, "decorating_function", 2, 2);  // (the bound maxsize, then the function)
+    return make_cached(a.pos[1], a.pos[0].as_int());
+}
 
 // lru_cache(maxsize=128, typed=False), or @lru_cache on a function.
 Value lru_cache(Interp&, CallArgs& a) {
@@ -298,7 +301,10 @@ Value cmp_to_key(Interp&, CallArgs& a) {
 }
 
 // wraps(wrapped): a decorator returning the wrapper itself (no attributes to copy in gpy).
-Value identity_decorate(Interp&, CallArgs& a) { return a.pos[1]; }
+Value identity_decorate(Interp&, CallArgs& a) {
+    expect_args(a, "decorator", 2, 2);  // (the bound wrapped, then the wrapper)
+    return a.pos[1];
+}
 Value wraps(Interp&, CallArgs& a) {
     if (a.npos < 1) raise(types::TypeError, "wraps() missing 1 required positional argument: 'wrapped'");
     auto* b = new BuiltinObj("decorator", identity_decorate, "decorator(wrapper)", "Returns the wrapper.");

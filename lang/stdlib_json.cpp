@@ -105,14 +105,16 @@ struct Encoder {
         stack.push_back(v.o);
     }
 
-    void encode(std::string& out, const Value& v, size_t depth) {
+    void encode(std::string& out, const Value& held, size_t depth) {
+        const Value v = held;  // held here: the caller's container may change under user code
         if (v.is_none()) { out += "null"; return; }
         if (v.kind == VK::Bool) { out += v.b ? "true" : "false"; return; }
         if (v.kind == VK::Int) { out += std::to_string(v.i); return; }
         if (v.kind == VK::Float) { out += float_text(v.f); return; }
         if (is_kind(v, OK::Str)) { escape_into(out, v.as<StrObj>()->s, ascii); return; }
         if (is_kind(v, OK::List) || is_kind(v, OK::Tuple)) {
-            const auto& items = is_kind(v, OK::List) ? v.as<ListObj>()->items : v.as<TupleObj>()->items;
+            // A copy: default= may run user code that changes the list.
+            const std::vector<Value> items = is_kind(v, OK::List) ? v.as<ListObj>()->items : v.as<TupleObj>()->items;
             if (items.empty()) { out += "[]"; return; }
             enter(v);
             out += '[';

@@ -183,6 +183,8 @@ Value copy_copy(Interp& in, CallArgs& a) {
     const Value& v = a[0];
     if (is_kind(v, OK::List)) return make_list(v.as<ListObj>()->items);
     if (is_kind(v, OK::Dict) || is_kind(v, OK::Set) || is_kind(v, OK::Array)) return call_method0(in, v, "copy");
+    // A native type's own __copy__ (deque, random.Random).
+    if (v.is_obj() && v.o->type->lookup("__copy__")) return call_method0(in, v, "__copy__");
     return v;
 }
 
@@ -232,6 +234,16 @@ struct DeepCopier {
         if (is_kind(v, OK::Array)) {
             Value r = call_method0(in, v, "copy");
             memo[v.o] = r;
+            return r;
+        }
+        if (v.o->type->lookup("__copy__")) {
+            // A native container (deque): its copy, then its items deep-copied in place.
+            Value r = call_method0(in, v, "__copy__");
+            memo[v.o] = r;
+            if (v.o->type->len && v.o->type->getitem && v.o->type->setitem) {
+                const int64_t n = length(in, r);
+                for (int64_t k = 0; k < n; ++k) set_item(in, r, Value::integer(k), copy(get_item(in, r, Value::integer(k))));
+            }
             return r;
         }
         return v;  // immutable values, functions, modules, types: as they are

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <random>
+#include <unordered_set>
 
 #include "lang/stdlib_modules.h"
 
@@ -108,8 +109,7 @@ struct RandomObj : Object {
             const int64_t v = a->as_int();
             x = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
         } else if (a->kind == VK::Float) {
-            const int64_t h = hash_double(a->f);  // CPython seeds a float by its hash
-            x = h < 0 ? uint64_t(0) - uint64_t(h) : uint64_t(h);
+            x = uint64_t(hash_double(a->f));  // CPython seeds a float by its hash, as a size_t
         } else {
             raise(types::TypeError, std::string("The only supported seed types are: None, int, float (gpy; CPython also takes str, bytes and bytearray), not ") +
                                         type_name(*a));
@@ -233,11 +233,11 @@ Value r_sample(Interp& in, CallArgs& a) {
             pool[size_t(j)] = pool[size_t(n - i - 1)];
         }
     } else {
-        std::vector<bool> selected(size_t(n), false);
+        std::unordered_set<int64_t> selected;  // a set, as CPython's (n may be huge)
         for (int64_t i = 0; i < k; ++i) {
             int64_t j = int64_t(g->below(uint64_t(n)));
-            while (selected[size_t(j)]) j = int64_t(g->below(uint64_t(n)));
-            selected[size_t(j)] = true;
+            while (selected.count(j)) j = int64_t(g->below(uint64_t(n)));
+            selected.insert(j);
             result[size_t(i)] = get_item(in, pop, Value::integer(j));
         }
     }
@@ -396,6 +396,18 @@ Value r_setstate(Interp& in, CallArgs& a) {
     return Value::none();
 }
 
+// copy.copy / deepcopy of a Random: an independent generator in the same state.
+Value r_copy(Interp&, CallArgs& a) {
+    auto* g = new RandomObj();
+    Value keep = Value::object(g);
+    RandomObj* src = self_random(a);
+    std::copy(std::begin(src->mt), std::end(src->mt), std::begin(g->mt));
+    g->mti = src->mti;
+    g->has_gauss = src->has_gauss;
+    g->gauss_next = src->gauss_next;
+    return keep;
+}
+
 Value random_construct(Interp& in, CallArgs& a) {
     auto* g = new RandomObj();
     Value keep = Value::object(g);
@@ -436,6 +448,7 @@ TypeObject* random_type() {
         auto* t = new TypeObject("random.Random", nullptr, OK::Other);
         t->construct = random_construct;
         for (const Method& m : kMethods) def_method(t, m.name, m.fn, m.sig, m.doc);
+        def_method(t, "__copy__", r_copy, "__copy__()", "An independent generator in the same state.");
         return t;
     }();
     return t;

@@ -77,6 +77,7 @@ struct Unit {
     };
     std::map<std::string, Function> done;  // by function and argument signature
     std::set<std::string> in_progress;                          // to refuse recursion
+    int next_name = 0;                                          // device functions' C names: gpy_dev_NAME_k
 };
 
 class Translator {
@@ -577,7 +578,7 @@ private:
         if (it == unit_.done.end()) {
             if (unit_.in_progress.count(key)) fail(c, types::TypeError, name_, "a device function cannot call itself (" + fname + ")");
             unit_.in_progress.insert(key);
-            const std::string c_name = "gpy_dev_" + fname + "_" + std::to_string(unit_.done.size());
+            const std::string c_name = "gpy_dev_" + fname + "_" + std::to_string(unit_.next_name++);  // unique even while nested ones translate
             Translator t(*f, arrays, scalars, unit_, true);
             bool returns = false;
             const DType r = t.translate_device(c_name, returns);

@@ -84,9 +84,39 @@ std::string rewrite_dynamic_shared(const std::string& code) {
 std::vector<std::string> module_globals(const std::string& code) {
     static const std::regex var(
         R"((?:extern\s+"C"\s+)?__(?:constant|device)__\s+(?:const\s+)?[A-Za-z_][\w:<>\s\*]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*(?:=[^;]*)?;)");
+    // Only declarations at file scope (or in an `extern "C" {` block), outside
+    // comments: a name in a namespace or a comment is not reachable as written.
+    std::string flat = code;
+    std::vector<int> depth(code.size() + 1, 0);
+    int d = 0;
+    std::vector<bool> extern_block;  // per open brace: an extern "C" block
+    for (size_t i = 0; i < code.size();) {
+        const bool comment = code.compare(i, 2, "//") == 0 || code.compare(i, 2, "/*") == 0;
+        if (comment) {
+            size_t end = code.compare(i, 2, "//") == 0 ? code.find('\n', i) : code.find("*/", i + 2);
+            end = end == std::string::npos ? code.size() : (code[i + 1] == '*' ? end + 2 : end);
+            for (size_t k = i; k < end; ++k) {
+                if (flat[k] != '\n') flat[k] = ' ';
+                depth[k] = d;
+            }
+            i = end;
+            continue;
+        }
+        depth[i] = d;
+        if (code[i] == '{') {
+            const size_t from = i >= 16 ? i - 16 : 0;
+            extern_block.push_back(code.substr(from, i - from).find("extern \"C\"") != std::string::npos);
+            d += extern_block.back() ? 0 : 1;
+        } else if (code[i] == '}' && !extern_block.empty()) {
+            d -= extern_block.back() ? 0 : 1;
+            extern_block.pop_back();
+        }
+        ++i;
+    }
     std::vector<std::string> names;
-    for (auto it = std::sregex_iterator(code.begin(), code.end(), var); it != std::sregex_iterator(); ++it)
-        if (std::find(names.begin(), names.end(), (*it)[1].str()) == names.end()) names.push_back((*it)[1].str());
+    for (auto it = std::sregex_iterator(flat.begin(), flat.end(), var); it != std::sregex_iterator(); ++it)
+        if (depth[size_t(it->position())] == 0 && std::find(names.begin(), names.end(), (*it)[1].str()) == names.end())
+            names.push_back((*it)[1].str());
     return names;
 }
 
@@ -128,10 +158,13 @@ bool extern_c_kernel(const std::string& code, const std::string& name) {
 // __global__ functions, and `expr`.
 std::vector<std::string> module_kernels(const RawSource& s, const std::string& expr) {
     std::vector<std::string> names = s.name_expressions;
+    // Every __global__ function a GPU would find by name (one-line `extern "C"`
+    // or inside an `extern "C" {` block), so the list, and so the module's
+    // text, is the same whichever kernel asks (get_global shares the module).
     static const std::regex global(
-        R"(extern\s+"C"\s+__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\()");
+        R"(__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\()");
     for (auto it = std::sregex_iterator(s.code.begin(), s.code.end(), global); it != std::sregex_iterator(); ++it)
-        names.push_back((*it)[1].str());
+        if (extern_c_kernel(s.code, (*it)[1].str())) names.push_back((*it)[1].str());
     if (std::find(names.begin(), names.end(), expr) == names.end()) names.push_back(expr);
     std::vector<std::string> unique;
     for (const std::string& n : names)
