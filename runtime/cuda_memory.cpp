@@ -200,7 +200,19 @@ void free_lent_cuda_buffer(Buffer* b) noexcept {
     }
     delete static_cast<std::shared_ptr<void>*>(b->external);
 }
-const DeviceMemoryOps kLentDeviceMemory{free_lent_cuda_buffer, device_host_access, device_device_access};
+// Lent device memory (DLPack, UnownedMemory, RawModule.get_global): its
+// owner, or a kernel reaching it through a pointer gpy does not see, may
+// write the device bytes at any time, so a host copy is never trusted to be
+// current: a read copies it again (host writes not yet uploaded are kept).
+uint8_t* lent_host_access(Buffer* b, bool write) {
+    {
+        std::lock_guard<std::mutex> lock(coherence_mu());
+        if (state_of(b) == kBothCurrent) set_state(b, kDeviceCurrent);
+    }
+    return device_host_access(b, write);
+}
+
+const DeviceMemoryOps kLentDeviceMemory{free_lent_cuda_buffer, lent_host_access, device_device_access};
 }  // namespace
 
 Buffer* lend_cuda_buffer(int device, void* data, size_t nbytes, std::shared_ptr<void> keep) {
