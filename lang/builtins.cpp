@@ -421,8 +421,8 @@ Value bi_filter(Interp& in, CallArgs& a) {
 Value bi_reversed(Interp& in, CallArgs& a) {
     expect_args(a, "reversed", 1, 1);
     const Value& s = a[0];
-    if (s.is_obj()) {
-        // A native type's __reversed__ (deque); arrays and the like have len and items (below).
+    if (s.is_obj() && s.o->type->kind == OK::Other) {
+        // A native type's __reversed__ (deque); built-in kinds take the path below.
         if (const Value* m = s.o->type->lookup("__reversed__")) {
             Value self = s;
             CallArgs c{&self, 1, nullptr};

@@ -52,18 +52,19 @@ Value profile(Interp&, CallArgs& a) {
     return Value::object(new MarkerObj(marker_type("cupyx.profiler.profile")));
 }
 
-TypeObject* marker_type(const char* name) {
-    static TypeObject* range_type = nullptr;
-    static TypeObject* profile_type = nullptr;
-    const bool range = std::string(name) == "cupyx.profiler.time_range";
-    TypeObject*& t = range ? range_type : profile_type;
-    if (!t) {
-        t = new TypeObject(name, nullptr, OK::Other);
-        def_method(t, "__enter__", marker_enter, "__enter__()", "Begins the range (gpy records nothing).");
-        def_method(t, "__exit__", marker_exit, "__exit__(*exc)", "Ends the range.");
-        if (range) def_method(t, "__call__", marker_decorate, "__call__(func)", "The function itself (a decorated function's range).");
-    }
+TypeObject* new_marker_type(const char* name, bool decorates) {
+    auto* t = new TypeObject(name, nullptr, OK::Other);
+    def_method(t, "__enter__", marker_enter, "__enter__()", "Begins the range (gpy records nothing).");
+    def_method(t, "__exit__", marker_exit, "__exit__(*exc)", "Ends the range.");
+    if (decorates) def_method(t, "__call__", marker_decorate, "__call__(func)", "The function itself (a decorated function's range).");
     return t;
+}
+
+// The two types, made once (thread-safe statics: interpreters may import cupyx on several threads).
+TypeObject* marker_type(const char* name) {
+    static TypeObject* const range_type = new_marker_type("cupyx.profiler.time_range", true);
+    static TypeObject* const profile_type = new_marker_type("cupyx.profiler.profile", false);
+    return std::string(name) == "cupyx.profiler.time_range" ? range_type : profile_type;
 }
 
 }  // namespace

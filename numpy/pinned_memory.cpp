@@ -101,7 +101,7 @@ Value np_frombuffer(Interp& in, CallArgs& a) {
     if (count < 0) {
         if ((len - offset) % item != 0) raise(types::ValueError, "buffer size must be a multiple of element size");
         n = (len - offset) / item;
-    } else if (count * item > len - offset) {
+    } else if (count > (len - offset) / item) {  // (no overflowing product for a huge count)
         raise(types::ValueError, "buffer is smaller than requested size");
     }
     char* base = static_cast<char*>(p->memory.get()) + offset;
