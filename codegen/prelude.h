@@ -718,7 +718,9 @@ template <class T> GPY_INLINE gpy_cplx<T> gpy_pow(gpy_cplx<T> a, gpy_cplx<T> b) 
 inline constexpr const char* kUserMathPrelude = R"PRELUDE(
 #if !defined(__CUDACC_RTC__) && !defined(GPY_USER_MATH)
 #define GPY_USER_MATH 1
+#ifndef __device__
 #define __device__
+#endif
 #define __host__
 #define __forceinline__ inline
 #define GPY_UM1(N) GPY_INLINE float N(float x) { return __builtin_##N##f(x); } GPY_INLINE double N(double x) { return __builtin_##N(x); } GPY_INLINE float N##f(float x) { return __builtin_##N##f(x); }

@@ -23,6 +23,7 @@
 #include "numpy/raw_kernels.h"
 #include "numpy/ufuncs.h"
 #include "runtime/backend.h"
+#include "runtime/raw_analysis.h"
 
 namespace gpy {
 
@@ -83,11 +84,12 @@ RawFunction& function_of(RawKernelObj* k) {
             f = be->raw_function(*k->source, k->name);
         }
         if (!f->params) {
-            // A GPU's module: the parameters from the CPU's compile of the same
-            // text, when the emulation can compile it (else unchecked, as CuPy).
+            // A GPU's module: the parameters from Clang's analysis of the same
+            // text, when the emulation can parse it (else unchecked, as CuPy).
             const ArrayContext* c = array_context();
             try {
-                f->params = cpu_raw_function(*k->source, k->name, c ? c->cache_dir : std::string())->params;
+                if (const RawKernelInfo* info = raw_module_info(*k->source, c ? c->cache_dir : std::string())->find(k->name))
+                    f->params = info->params;
             } catch (const std::exception&) {
             }
         }
@@ -174,7 +176,9 @@ void pack(RawKernelObj* k, const RawFunction& f, const Value* args, size_t n, Pa
                 if (!fits && !any_bytes)
                     raise(types::TypeError, arg_label(k, i) + " is " + raw_param_text(*p) + ": an array of " + name(a->dtype) + " was given");
             }
-            void* ptr = kernel_pointer(a, !p || !p->const_pointee, [&] { return arg_label(k, i); });
+            // (A pointer the kernel never writes through, const or not, leaves
+            // the array's pending readers and its host copy alone.)
+            void* ptr = kernel_pointer(a, !p || p->written, [&] { return arg_label(k, i); });
             std::memcpy(out.values[i].data(), &ptr, sizeof ptr);
             if (f.checked) out.bounds[i] = view_bounds(a, ptr);
         } else if (a || v.is_number() || v.kind == VK::Bool || (v.is_obj() && v.o->type == types::complex)) {

@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include <dlfcn.h>
@@ -92,6 +93,9 @@ struct CpuJit::Impl {
 
     KernelMemoryCache memory;
     DiskCache disk{"cpu", ".o"};
+    DiskCache analysis_disk{"cpu", ".analysis"};  // CpuJit::analyse's results
+    std::mutex analyses_mutex;
+    std::unordered_map<std::string, std::string> analyses;  // "begin:end\nsource" -> result
 
     std::atomic<uint64_t> compiles{0}, memory_hits{0}, disk_hits{0}, disk_writes{0};
     mutable std::mutex stats_mutex;
@@ -215,7 +219,31 @@ void* CpuJit::lookup(const std::string& source, const std::string& symbol, const
     return p;
 }
 
-void CpuJit::set_cache_dir(const std::string& dir) { impl_->disk.set_dir(dir); }
+std::string CpuJit::analyse(const std::string& source, size_t user_begin, size_t user_end, const std::string& cache_dir) {
+    Impl& m = *impl_;
+    const std::string id = std::to_string(user_begin) + ":" + std::to_string(user_end) + "\n" + source;
+    {
+        std::lock_guard<std::mutex> lock(m.analyses_mutex);
+        if (auto it = m.analyses.find(id); it != m.analyses.end()) return it->second;
+    }
+    m.ensure_init();
+    const std::string key = strong_hash_hex({m.key_prefix, "analysis", id});
+    DiskCache& disk = cache_dir.empty() ? m.analysis_disk : shared_disk_cache(cache_dir, "cpu", ".analysis");
+    std::string out;
+    if (disk.load(key, out) != DiskCache::Load::Hit) {
+        std::string log;
+        if (!m.be->analyse(source, user_begin, user_end, out, log)) throw JitError("CUDA source does not compile: " + first_error_line(log), log);
+        disk.store(key, out);
+    }
+    std::lock_guard<std::mutex> lock(m.analyses_mutex);
+    m.analyses.emplace(id, out);
+    return out;
+}
+
+void CpuJit::set_cache_dir(const std::string& dir) {
+    impl_->disk.set_dir(dir);
+    impl_->analysis_disk.set_dir(dir);
+}
 
 std::string CpuJit::cache_entry_dir() const { return impl_->disk.entry_dir(); }
 

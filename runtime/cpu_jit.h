@@ -50,6 +50,12 @@ public:
     // compiled is found there whatever the folder.
     void* lookup(const std::string& source, const std::string& symbol, const std::string& cache_dir = "");
 
+    // Clang's analysis of `source` without compiling it: the back end's
+    // description of the bytes [user_begin, user_end) (the text form
+    // runtime/raw_analysis.h reads). Cached in memory and on disk like object
+    // code. Throws JitError with clang's diagnostics when it does not parse.
+    std::string analyse(const std::string& source, size_t user_begin, size_t user_end, const std::string& cache_dir = "");
+
     // The default disk cache root ("" = $GPY_CACHE_DIR, else ~/.cache/gpy)
     // for lookups that name none (tests). Entries live in <dir>/cpu/.
     // Kernels already in memory stay there.

@@ -9,7 +9,7 @@
 
 namespace gpy::cpujit_abi {
 
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;  // 2: analyse
 struct Backend {
     int version;
     size_t string_size;  // sizeof(std::string), a cheap same-build check
@@ -27,6 +27,10 @@ struct Backend {
     void* (*load)(const std::string& object, std::string& error);
     // The address of `symbol` in a loaded object: the address, or nullptr + error.
     void* (*resolve)(void* handle, const std::string& symbol, std::string& error);
+    // Parses `source` without generating code and describes the user's part
+    // of it, bytes [user_begin, user_end) (runtime/raw_analysis.h's text
+    // form). True: `out` holds it; false: `log` holds clang's errors.
+    bool (*analyse)(const std::string& source, size_t user_begin, size_t user_end, std::string& out, std::string& log);
 };
 
 }  // namespace gpy::cpujit_abi

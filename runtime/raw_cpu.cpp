@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <regex>
@@ -19,6 +20,7 @@
 #include "runtime/cpu_jit.h"
 #include "runtime/nvrtc.h"
 #include "runtime/nvrtc_shadow.h"
+#include "runtime/raw_analysis.h"
 #include "runtime/raw_cpu_prelude.h"
 #include "runtime/raw_headers.h"
 #include "runtime/raw_kernel.h"
@@ -32,7 +34,6 @@ constexpr size_t kFiberStack = size_t(1) << 18;  // gpy_emu::kStack
 constexpr size_t kDynamicShared = size_t(256) << 10;  // gpy_dynamic_shared's size
 
 using RunFn = int (*)(void**, const unsigned*, unsigned long, unsigned long, char*, int, const volatile int*);
-using SigFn = const int* (*)();
 
 struct CpuRawFunction : RawFunction {
     RunFn run = nullptr;
@@ -79,97 +80,11 @@ std::string rewrite_dynamic_shared(const std::string& code) {
     return out + code.substr(last);
 }
 
-// The module-scope __constant__ and __device__ variables of `code` (names),
-// for RawModule.get_global.
-std::vector<std::string> module_globals(const std::string& code) {
-    static const std::regex var(
-        R"((?:extern\s+"C"\s+)?__(?:constant|device)__\s+(?:const\s+)?[A-Za-z_][\w:<>\s\*]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*(?:=[^;]*)?;)");
-    // Only declarations at file scope (or in an `extern "C" {` block), outside
-    // comments: a name in a namespace or a comment is not reachable as written.
-    std::string flat = code;
-    std::vector<int> depth(code.size() + 1, 0);
-    int d = 0;
-    std::vector<bool> extern_block;  // per open brace: an extern "C" block
-    for (size_t i = 0; i < code.size();) {
-        const bool comment = code.compare(i, 2, "//") == 0 || code.compare(i, 2, "/*") == 0;
-        if (comment) {
-            size_t end = code.compare(i, 2, "//") == 0 ? code.find('\n', i) : code.find("*/", i + 2);
-            end = end == std::string::npos ? code.size() : (code[i + 1] == '*' ? end + 2 : end);
-            for (size_t k = i; k < end; ++k) {
-                if (flat[k] != '\n') flat[k] = ' ';
-                depth[k] = d;
-            }
-            i = end;
-            continue;
-        }
-        depth[i] = d;
-        if (code[i] == '{') {
-            const size_t from = i >= 16 ? i - 16 : 0;
-            extern_block.push_back(code.substr(from, i - from).find("extern \"C\"") != std::string::npos);
-            d += extern_block.back() ? 0 : 1;
-        } else if (code[i] == '}' && !extern_block.empty()) {
-            d -= extern_block.back() ? 0 : 1;
-            extern_block.pop_back();
-        }
-        ++i;
-    }
-    std::vector<std::string> names;
-    for (auto it = std::sregex_iterator(flat.begin(), flat.end(), var); it != std::sregex_iterator(); ++it)
-        if (depth[size_t(it->position())] == 0 && std::find(names.begin(), names.end(), (*it)[1].str()) == names.end())
-            names.push_back((*it)[1].str());
-    return names;
-}
-
 // `extern "C" __constant__ T x[n];` defines x in CUDA; in C++ the one-line
 // `extern "C"` form only declares it. The block form defines it.
 std::string define_extern_c_globals(const std::string& code) {
     static const std::regex decl(R"(extern\s+"C"\s+(__(?:constant|device)__\s+[^;{}()]*;))");
     return std::regex_replace(code, decl, "extern \"C\" { $1 }");
-}
-
-// Whether `code` declares `name` an extern "C" __global__ function: after
-// `extern "C"` on its line, or inside an `extern "C" {` block (by brace depth).
-bool extern_c_kernel(const std::string& code, const std::string& name) {
-    if (name.empty() || !std::regex_match(name, std::regex(R"([A-Za-z_]\w*)"))) return false;
-    // (__launch_bounds__ before or after `void`: CUDA's guide writes it after.)
-    const std::regex decl("__global__\\s+(?:__launch_bounds__\\s*\\([^)]*\\)\\s*)?void\\s+(?:__launch_bounds__\\s*\\([^)]*\\)\\s*)?" + name +
-                          "\\s*\\(");
-    for (auto it = std::sregex_iterator(code.begin(), code.end(), decl); it != std::sregex_iterator(); ++it) {
-        const size_t at = size_t(it->position());
-        const size_t line = code.rfind('\n', at);
-        if (code.substr(line == std::string::npos ? 0 : line, at - (line == std::string::npos ? 0 : line)).find("extern \"C\"") !=
-            std::string::npos)
-            return true;
-        // Inside extern "C" { ... }: the innermost open brace before `at` belongs to one.
-        int depth = 0;
-        for (size_t p = at; p-- > 0;) {
-            if (code[p] == '}') ++depth;
-            else if (code[p] == '{' && depth-- == 0) {
-                const size_t from = p >= 16 ? p - 16 : 0;
-                if (code.substr(from, p - from).find("extern \"C\"") != std::string::npos) return true;
-                break;
-            }
-        }
-    }
-    return false;
-}
-
-// The kernels a module exposes: its name expressions, its extern "C"
-// __global__ functions, and `expr`.
-std::vector<std::string> module_kernels(const RawSource& s, const std::string& expr) {
-    std::vector<std::string> names = s.name_expressions;
-    // Every __global__ function a GPU would find by name (one-line `extern "C"`
-    // or inside an `extern "C" {` block), so the list, and so the module's
-    // text, is the same whichever kernel asks (get_global shares the module).
-    static const std::regex global(
-        R"(__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\()");
-    for (auto it = std::sregex_iterator(s.code.begin(), s.code.end(), global); it != std::sregex_iterator(); ++it)
-        if (extern_c_kernel(s.code, (*it)[1].str())) names.push_back((*it)[1].str());
-    if (std::find(names.begin(), names.end(), expr) == names.end()) names.push_back(expr);
-    std::vector<std::string> unique;
-    for (const std::string& n : names)
-        if (std::find(unique.begin(), unique.end(), n) == unique.end()) unique.push_back(n);
-    return unique;
 }
 
 // A view of CUDA source that steps over comments, strings and character
@@ -210,61 +125,44 @@ struct CodeScan {
     bool word_char(size_t i) const { return i < n && (std::isalnum((unsigned char)code[i]) || code[i] == '_'); }
 };
 
-// Each __global__ function of `code`: the positions of its parameter list's
-// brackets and of its body's braces (body == npos for a declaration).
-struct KernelSpan {
-    size_t open, close, body, end;
-};
-std::vector<KernelSpan> kernel_spans(const std::string& code) {
-    CodeScan sc(code);
-    std::vector<KernelSpan> out;
-    for (size_t i = 0; i < sc.n;) {
-        if (size_t j = sc.skip(i); j != i) {
-            i = j;
-            continue;
-        }
-        if (code.compare(i, 10, "__global__") != 0 || (i > 0 && sc.word_char(i - 1)) || sc.word_char(i + 10)) {
-            ++i;
-            continue;
-        }
-        // (__launch_bounds__(...) before or after `void`: its brackets are skipped.)
-        size_t paren = code.find('(', i);
-        while (paren != std::string::npos) {
-            size_t w = paren;
-            while (w > 0 && std::isspace((unsigned char)code[w - 1])) --w;
-            if (w < 17 || code.compare(w - 17, 17, "__launch_bounds__") != 0) break;
-            const size_t c = sc.closing(paren);
-            paren = c == std::string::npos ? c : code.find('(', c);
-        }
-        size_t close = paren == std::string::npos ? paren : sc.closing(paren);
-        if (close == std::string::npos) break;
-        size_t body = close + 1;
-        while (body < sc.n && code[body] != '{' && code[body] != ';') ++body;
-        if (body >= sc.n || code[body] == ';') {
-            out.push_back({paren, close, std::string::npos, std::string::npos});
-            i = body;
-            continue;
-        }
-        size_t end = sc.closing(body);
-        if (end == std::string::npos) break;
-        out.push_back({paren, close, body, end});
-        i = end;
-    }
+// Whether the CPU runs kernel `k`'s threads as a loop inside its body
+// (GPY_SERIAL_BEGIN/END): no barriers, and nothing it calls reads the
+// thread's indices (the loop keeps them in locals).
+bool loops(const RawKernelInfo& k) { return !k.barriers && !k.callee_state && k.body_open >= 0 && k.body_close > k.body_open; }
+
+// The launchable kernels (name expressions', extern "C" ones): the module's
+// entry points, the same whichever kernel asks (get_global shares the module).
+std::vector<const RawKernelInfo*> launchable(const RawModuleInfo& info) {
+    std::vector<const RawKernelInfo*> out;
+    for (const RawKernelInfo& k : info.kernels)
+        if (k.name_expression || k.extern_c) out.push_back(&k);
     return out;
 }
 
-// The code with each __global__ function's body wrapped in
-// GPY_SERIAL_BEGIN ... GPY_SERIAL_END (runtime/raw_cpu_prelude.h), on the
-// same lines (errors keep their line numbers). Strings, characters and
-// comments are skipped; a declaration without a body is left alone.
-std::string wrap_kernel_bodies(const std::string& code) {
+// The bodies run as loops: each launchable kernel's that loops(), unless a
+// kernel sharing that text (another instance of a template) cannot.
+std::set<long> looping_bodies(const RawModuleInfo& info) {
+    std::set<long> yes, no;
+    for (const RawKernelInfo* k : launchable(info)) (loops(*k) ? yes : no).insert(k->body_open);
+    for (long b : no) yes.erase(b);
+    return yes;
+}
+
+// The code with each looping body wrapped in GPY_SERIAL_BEGIN ...
+// GPY_SERIAL_END (runtime/raw_cpu_prelude.h), on the same lines (errors
+// keep their line numbers).
+std::string wrap_kernel_bodies(const std::string& code, const RawModuleInfo& info) {
+    std::vector<std::pair<long, long>> bodies;
+    for (const RawKernelInfo* k : launchable(info))
+        if (looping_bodies(info).count(k->body_open)) bodies.emplace_back(k->body_open, k->body_close);
+    std::sort(bodies.begin(), bodies.end());
+    bodies.erase(std::unique(bodies.begin(), bodies.end()), bodies.end());
     std::string out;
     size_t copied = 0;
-    for (const KernelSpan& k : kernel_spans(code)) {
-        if (k.body == std::string::npos) continue;
-        out += code.substr(copied, k.body + 1 - copied) + " GPY_SERIAL_BEGIN ";
-        out += code.substr(k.body + 1, k.end - k.body - 1) + " GPY_SERIAL_END ";
-        copied = k.end;
+    for (auto [open, close] : bodies) {
+        out += code.substr(copied, size_t(open) + 1 - copied) + " GPY_SERIAL_BEGIN ";
+        out += code.substr(size_t(open) + 1, size_t(close - open) - 1) + " GPY_SERIAL_END ";
+        copied = size_t(close);
     }
     return out + code.substr(copied);
 }
@@ -363,43 +261,50 @@ std::string checked_declarations(const std::string& body) {
 // declared ::gpy_emu::Checked<T>, and each use of one in its body made
 // GPY_AT(name) (runtime/raw_cpu_prelude.h), on the same lines; so are the
 // local pointers initialised from them.
-std::string check_kernel_pointers(const std::string& code) {
+std::string check_kernel_pointers(const std::string& code, const RawModuleInfo& info) {
+    std::vector<std::pair<long, long>> lists;  // (each text once: a template's instances share it)
+    for (const RawKernelInfo& k : info.kernels)
+        if (k.params_open >= 0 && k.params_close > k.params_open) lists.emplace_back(k.params_open, k.params_close);
+    std::sort(lists.begin(), lists.end());
+    lists.erase(std::unique(lists.begin(), lists.end()), lists.end());
     std::string out;
     size_t copied = 0;
-    for (const KernelSpan& k : kernel_spans(code)) {
+    for (auto [open, close] : lists) {
+        const RawKernelInfo& k = *std::find_if(info.kernels.begin(), info.kernels.end(), [&](const RawKernelInfo& x) { return x.params_open == open; });
         // The parameter list, split at its top-level commas.
         std::vector<std::string> names;
         std::string params;
         int depth = 0;
-        size_t from = k.open + 1;
-        for (size_t i = k.open + 1; i <= k.close; ++i) {
+        size_t from = size_t(open) + 1;
+        for (size_t i = size_t(open) + 1; i <= size_t(close); ++i) {
             const char c = code[i];
             if (c == '<' || c == '(' || c == '[') ++depth;
-            else if ((c == '>' || c == ')' || c == ']') && i < k.close) --depth;
-            if ((c == ',' && depth == 0) || i == k.close) {
+            else if ((c == '>' || c == ')' || c == ']') && i < size_t(close)) --depth;
+            if ((c == ',' && depth == 0) || i == size_t(close)) {
                 std::string name;
                 params += (params.empty() ? "" : ",") + checked_param(code.substr(from, i - from), name);
                 if (!name.empty()) names.push_back(name);
                 from = i + 1;
             }
         }
-        out += code.substr(copied, k.open + 1 - copied) + params;
-        copied = k.close;
-        if (k.body == std::string::npos || names.empty()) continue;
-        out += code.substr(copied, k.body + 1 - copied);
-        const std::string body = code.substr(k.body + 1, k.end - k.body - 1);
+        out += code.substr(copied, size_t(open) + 1 - copied) + params;
+        copied = size_t(close);
+        if (k.body_open < 0 || k.body_close <= k.body_open || names.empty()) continue;
+        out += code.substr(copied, size_t(k.body_open) + 1 - copied);
+        const std::string body = code.substr(size_t(k.body_open) + 1, size_t(k.body_close - k.body_open) - 1);
         derived_pointers(body, names);
         out += checked_declarations(checked_uses(body, names));
-        copied = k.end;
+        copied = size_t(k.body_close);
     }
     return out + code.substr(copied);
 }
 
-std::string module_source(const RawSource& s, const std::vector<std::string>& kernels, bool serial_loop, bool checked) {
-    std::string src = serial_loop ? "#define GPY_SERIAL_LOOP 1\n" : checked ? "#define GPY_CHECKED 1\n" : "";
+// The text before the user's: `mode` (GPY_CHECKED, GPY_ANALYSIS), the
+// prelude, and NVRTC's -D options, which the source may test.
+std::string prelude_text(const RawSource& s, const char* mode) {
+    std::string src = mode;
     src += kRawCpuPrelude;
     src += kUserMathPrelude;
-    // NVRTC's -D options, which the source may test.
     for (size_t i = 0; i < s.options.size(); ++i) {
         std::string d = s.options[i];
         if (d == "-D" && i + 1 < s.options.size()) d = "-D" + s.options[++i];
@@ -409,32 +314,65 @@ std::string module_source(const RawSource& s, const std::vector<std::string>& ke
         const size_t eq = d.find('=');
         src += "#define " + (eq == std::string::npos ? d + " 1" : d.substr(0, eq) + " " + d.substr(eq + 1)) + "\n";
     }
-    src += "#line 1 \"" + s.file + "\"\n";
-    const std::string code = define_extern_c_globals(rewrite_dynamic_shared(expand_bundled_headers(s.code, s.file)));
-    src += serial_loop ? wrap_kernel_bodies(code) : checked ? check_kernel_pointers(code) : code;
+    return src + "#line 1 \"" + s.file + "\"\n";
+}
+
+// The user's code as the CPU compiles it (bundled headers expanded, dynamic
+// shared memory and one-line extern "C" variables rewritten) and Clang's
+// analysis of it.
+struct Analysed {
+    std::string code;
+    std::shared_ptr<const RawModuleInfo> info;
+};
+
+Analysed analyse(const RawSource& s, const std::string& cache_dir) {
+    Analysed a;
+    a.code = define_extern_c_globals(rewrite_dynamic_shared(expand_bundled_headers(s.code, s.file)));
+    std::string src = prelude_text(s, "#define GPY_ANALYSIS 1\n");
+    const size_t begin = src.size();
+    src += a.code;
+    const size_t end = src.size();
+    // The name expressions' kernels: instantiated here, found by these names.
+    src += "\n#line 1 \"<gpy name expressions>\"\n";
+    for (size_t k = 0; k < s.name_expressions.size(); ++k)
+        src += "static auto gpy_ne_" + std::to_string(k) + " = &" + s.name_expressions[k] + ";\n";
+    static std::mutex mu;
+    static std::map<std::string, std::shared_ptr<const RawModuleInfo>> memo;  // (the JIT caches the text; this the parse of it)
+    std::string text;
+    try {
+        text = CpuJit::instance().analyse(src, begin, end, cache_dir);
+    } catch (const JitError& e) {
+        throw RawCompileError(e.what(), e.compiler_log);
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    std::shared_ptr<const RawModuleInfo>& info = memo[text + '\0' + std::to_string(s.name_expressions.size())];
+    if (!info) info = std::make_shared<const RawModuleInfo>(parse_raw_analysis(text, s.name_expressions));
+    a.info = info;
+    return a;
+}
+
+std::string module_source(const RawSource& s, const Analysed& a, bool loop, bool checked) {
+    std::string src = prelude_text(s, checked ? "#define GPY_CHECKED 1\n" : "");
+    src += loop ? wrap_kernel_bodies(a.code, *a.info) : checked ? check_kernel_pointers(a.code, *a.info) : a.code;
     src += "\n#line 1 \"<gpy kernel entry points>\"\n";
     // RawModule.get_global: each module variable's address and size.
-    const std::vector<std::string> globals = module_globals(s.code);
+    const std::vector<std::string>& globals = a.info->globals;
     for (size_t g = 0; g < globals.size(); ++g) {
         const std::string G = std::to_string(g);
         src += "extern \"C\" void* gpy_raw_gaddr_" + G + "() { return (void*)&" + globals[g] + "; }\n";
         src += "extern \"C\" unsigned long gpy_raw_gsize_" + G + "() { return sizeof(" + globals[g] + "); }\n";
     }
+    const std::vector<const RawKernelInfo*> kernels = launchable(*a.info);
+    const std::set<long> looping = loop ? looping_bodies(*a.info) : std::set<long>();
     for (size_t k = 0; k < kernels.size(); ++k) {
-        const std::string K = std::to_string(k), E = kernels[k];
+        const std::string K = std::to_string(k), E = kernels[k]->name;
         src += "static void gpy_body_" + K + "(void** gpy_args) { ::gpy_emu::call(&" + E + ", gpy_args); }\n";
         src += "extern \"C\" int gpy_raw_run_" + K +
                "(void** gpy_a, const unsigned* gpy_d, unsigned long gpy_b0, unsigned long gpy_b1, char* gpy_s, int gpy_f, "
-               "const volatile int* gpy_stop) { return ::gpy_emu::run<gpy_body_" + K + ">(gpy_a, gpy_d, gpy_b0, gpy_b1, gpy_s, gpy_f, gpy_stop); }\n";
-        src += "extern \"C\" const int* gpy_raw_sig_" + K + "() { return ::gpy_emu::signature(&" + E + "); }\n";
+               "const volatile int* gpy_stop) { return ::gpy_emu::run<gpy_body_" + K + ", " +
+               (looping.count(kernels[k]->body_open) ? "true" : "false") + ">(gpy_a, gpy_d, gpy_b0, gpy_b1, gpy_s, gpy_f, gpy_stop); }\n";
     }
     return src;
-}
-
-bool mentions(const std::string& code, const char* const* words) {
-    for (; *words; ++words)
-        if (code.find(*words) != std::string::npos) return true;
-    return false;
 }
 
 // Fiber stacks, kFiberStack-aligned (the prelude finds a thread's state at
@@ -532,34 +470,31 @@ std::string raw_param_text(const RawParam& p) {
     return (p.const_pointee ? "const " : "") + t + "*";
 }
 
+std::shared_ptr<const RawModuleInfo> raw_module_info(const RawSource& s, const std::string& cache_dir) { return analyse(s, cache_dir).info; }
+
 std::shared_ptr<RawFunction> cpu_raw_function(const RawSource& s, const std::string& expr, const std::string& cache_dir) {
 #if !defined(__x86_64__)
     throw RawCompileError("raw CUDA kernels run on the CPU only on x86-64", "");
 #endif
-    // A name the source never mentions: the driver's error, before a compile
-    // whose log would only show gpy's entry points.
+    const Analysed a = analyse(s, cache_dir);
     // A GPU finds a kernel by its symbol: an extern "C" __global__ name, or a
     // name expression's lowered name. Anything else is the driver's NOT_FOUND
     // here too (a C++ kernel the CPU could call, a __device__ function).
-    if (std::find(s.name_expressions.begin(), s.name_expressions.end(), expr) == s.name_expressions.end() &&
-        !extern_c_kernel(s.code, expr))
+    const RawKernelInfo* info = a.info->find(expr);
+    if (!info)
         throw RawLaunchError("CUDA_ERROR_NOT_FOUND: named symbol not found (no extern \"C\" __global__ kernel '" + expr +
                              "' in the module; C++ kernels and templates need name_expressions)");
-    const std::vector<std::string> kernels = module_kernels(s, expr);
-    const size_t k = size_t(std::find(kernels.begin(), kernels.end(), expr) - kernels.begin());
-    static const char* const barriers[] = {"__syncthreads", "__syncwarp", "__shfl", "__ballot_sync", "__any_sync", "__all_sync", nullptr};
-    const bool fibers = mentions(s.code, barriers);
+    const std::vector<const RawKernelInfo*> kernels = launchable(*a.info);
+    const size_t k = size_t(std::find(kernels.begin(), kernels.end(), info) - kernels.begin());
     auto f = std::make_shared<CpuRawFunction>();
-    SigFn sig = nullptr;
-    auto load = [&](bool serial_loop, bool checked) {
-        const std::string source = module_source(s, kernels, serial_loop, checked);
+    auto load = [&](bool loop, bool checked) {
+        const std::string source = module_source(s, a, loop, checked);
         f->run = reinterpret_cast<RunFn>(CpuJit::instance().lookup(source, "gpy_raw_run_" + std::to_string(k), cache_dir));
-        sig = reinterpret_cast<SigFn>(CpuJit::instance().lookup(source, "gpy_raw_sig_" + std::to_string(k), cache_dir));
     };
     try {
-        // Barrier-free kernels loop over their threads inside (vectorisable);
-        // if that does not compile (a __device__ function reading threadIdx,
-        // say), as written, a call a thread.
+        // Kernels without barriers loop over their threads inside
+        // (vectorisable); if that does not compile (a lambda without captures
+        // reading threadIdx, say), as written, a call a thread.
         // --check-kernels: checked pointers, a call a thread (a violation
         // names threadIdx); as written when the checks do not compile (a
         // reinterpret_cast of a parameter, say), with a note saying so.
@@ -574,7 +509,7 @@ std::shared_ptr<RawFunction> cpu_raw_function(const RawSource& s, const std::str
                                 (first.empty() ? std::string() : " (" + first + ")") + ": it runs unchecked";
             }
         }
-        if (!loaded && !fibers) {
+        if (!loaded && !looping_bodies(*a.info).empty()) {
             try {
                 load(true, false);
                 loaded = true;
@@ -586,18 +521,11 @@ std::shared_ptr<RawFunction> cpu_raw_function(const RawSource& s, const std::str
         throw RawCompileError(e.what(), e.compiler_log);
     }
     shadow_compile(s);
-    const int* codes = sig();
-    std::vector<RawParam> params;
-    for (int i = 0; i < codes[0]; ++i) {
-        const int c = codes[1 + i];
-        params.push_back(RawParam{bool(c & (1 << 28)), bool(c & (1 << 29)), char(c & 0xff), (c >> 8) & 0xfffff});
-    }
-    f->params = std::move(params);
-    static const char* const statics[] = {"__shared__", nullptr};
-    f->fibers = fibers;
+    f->params = info->params;
+    f->fibers = info->barriers;
     // (Checked launches run their blocks in order on one thread: the
     // violation reported is the first in block order, the same every run.)
-    f->serial = f->fibers || f->checked || mentions(s.code, statics);
+    f->serial = f->fibers || f->checked || info->shared;
     f->attributes = {{"max_threads_per_block", 1024}, {"shared_size_bytes", 0},  {"const_size_bytes", 0},
                      {"local_size_bytes", 0},         {"num_regs", 0},           {"ptx_version", 0},
                      {"binary_version", 0},           {"cache_mode_ca", 0},      {"max_dynamic_shared_size_bytes", int(kDynamicShared)},
@@ -606,21 +534,16 @@ std::shared_ptr<RawFunction> cpu_raw_function(const RawSource& s, const std::str
 }
 
 std::pair<void*, size_t> cpu_raw_global(const RawSource& s, const std::string& name, const std::string& cache_dir) {
-    const std::vector<std::string> globals = module_globals(s.code);
+    const Analysed a = analyse(s, cache_dir);
+    const std::vector<std::string>& globals = a.info->globals;
     const size_t g = size_t(std::find(globals.begin(), globals.end(), name) - globals.begin());
     if (g == globals.size())
         throw RawLaunchError("CUDA_ERROR_NOT_FOUND: named symbol not found (no __device__ or __constant__ variable '" + name +
                              "' in the module)");
     // The module the kernels run in: the variant cpu_raw_function loads (the
     // JIT caches modules by source, so this finds the same one), kernels or not.
-    const std::vector<std::string> kernels = module_kernels(s, std::string());
-    std::vector<std::string> named;
-    for (const std::string& k : kernels)
-        if (!k.empty()) named.push_back(k);
-    static const char* const barriers[] = {"__syncthreads", "__syncwarp", "__shfl", "__ballot_sync", "__any_sync", "__all_sync", nullptr};
-    const bool fibers = mentions(s.code, barriers);
-    auto find = [&](bool serial_loop, bool checked) {
-        const std::string source = module_source(s, named, serial_loop, checked);
+    auto find = [&](bool loop, bool checked) {
+        const std::string source = module_source(s, a, loop, checked);
         using AddrFn = void* (*)();
         using SizeFn = unsigned long (*)();
         auto addr = reinterpret_cast<AddrFn>(CpuJit::instance().lookup(source, "gpy_raw_gaddr_" + std::to_string(g), cache_dir));
@@ -634,7 +557,7 @@ std::pair<void*, size_t> cpu_raw_global(const RawSource& s, const std::string& n
             } catch (const JitError&) {
             }
         }
-        if (!fibers) {
+        if (!looping_bodies(*a.info).empty()) {
             try {
                 return find(true, false);
             } catch (const JitError&) {

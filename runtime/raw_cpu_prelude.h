@@ -24,12 +24,21 @@ typedef signed char int8_t; typedef unsigned char uint8_t; typedef short int16_t
 typedef int int32_t; typedef unsigned int uint32_t; typedef long int64_t; typedef unsigned long uint64_t;
 typedef long ptrdiff_t; typedef long intptr_t; typedef unsigned long uintptr_t;
 extern "C" int printf(const char*, ...);
+#ifdef GPY_ANALYSIS
+// Clang's analysis of the source (runtime/llvm/raw_analysis_backend.cpp)
+// finds CUDA's qualifiers as annotations.
+#define __global__ __attribute__((annotate("gpy_global")))
+#define __constant__ __attribute__((annotate("gpy_constant")))
+#define __device__ __attribute__((annotate("gpy_device")))
+#define __shared__ static __attribute__((annotate("gpy_shared")))
+#else
 #define __global__
+#define __constant__
+#define __shared__ static
+#endif
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
-#define __constant__
 #define __managed__
-#define __shared__ static
 #define __noinline__ __attribute__((noinline))
 #define __restrict__ __restrict
 #define warpSize 32
@@ -107,17 +116,17 @@ static void set_block(Thread* t, unsigned long b) {
 // another, the kernel's body inlined (Body: its entry) so the loop over
 // threadIdx.x can be optimised as one. Stops between blocks once *stop is set
 // (Ctrl-C).
-template <void (*Body)(void**)>
+template <void (*Body)(void**), bool Loops>
 static void serial_entry() {
     Thread* t = self();
     Block* b = t->block;
     void** args = b->args;
     for (unsigned long k = b->first; k < b->end && !__atomic_load_n(b->stop, __ATOMIC_RELAXED); ++k) {
         set_block(t, k);
-#ifdef GPY_SERIAL_LOOP
-        Body(args);  // the kernel loops over its block's threads itself (GPY_SERIAL_BEGIN)
-        continue;
-#endif
+        if constexpr (Loops) {
+            Body(args);  // the kernel loops over its block's threads itself (GPY_SERIAL_BEGIN)
+            continue;
+        }
         unsigned i = 0;
         for (unsigned z = 0; z < t->bdim.z; ++z)
             for (unsigned y = 0; y < t->bdim.y; ++y)
@@ -202,7 +211,7 @@ static int schedule(Block* b) {
 // Blocks [first, end) of a launch: dims = grid x, y, z, block x, y, z;
 // `stacks` one fiber stack per thread of a block (fibers) or one. Returns 1
 // for a deadlock, 2 when *stop ended it early.
-template <void (*Body)(void**)>
+template <void (*Body)(void**), bool Loops>
 static int run(void** args, const unsigned* d, unsigned long first, unsigned long end, char* stacks, int fibers,
                const volatile int* stop) {
     Block blk;
@@ -222,7 +231,7 @@ static int run(void** args, const unsigned* d, unsigned long first, unsigned lon
     if (!fibers) {
         Thread* t = (Thread*)stacks;
         init(t);
-        make_fiber(t, serial_entry<Body>);
+        make_fiber(t, serial_entry<Body, Loops>);
         switch_to(&blk.sched_sp, t->sp);
         return *stop ? 2 : 0;
     }
@@ -273,23 +282,6 @@ template <class T> GPY_INLINE T shuffle(unsigned mask, T v, unsigned lane_of_sou
 }
 GPY_INLINE unsigned lane() { return self()->linear & 31u; }
 
-// The kernel's parameters, as the caller checks arguments against them:
-// pointer bit 28, const pointee bit 29, size << 8, kind in the low byte.
-template <class T> struct Desc { static constexpr int kind = 'o', size = sizeof(T); };
-template <> struct Desc<void> { static constexpr int kind = 'o', size = 0; };
-#define GPY_DESC(T, K) template <> struct Desc<T> { static constexpr int kind = K, size = sizeof(T); };
-GPY_DESC(bool, 'b') GPY_DESC(char, 'i') GPY_DESC(signed char, 'i') GPY_DESC(unsigned char, 'u') GPY_DESC(short, 'i')
-GPY_DESC(unsigned short, 'u') GPY_DESC(int, 'i') GPY_DESC(unsigned, 'u') GPY_DESC(long, 'i') GPY_DESC(unsigned long, 'u')
-GPY_DESC(long long, 'i') GPY_DESC(unsigned long long, 'u') GPY_DESC(float, 'f') GPY_DESC(double, 'f')
-template <class T> struct Param { static constexpr int code = Desc<T>::kind | Desc<T>::size << 8; };
-template <class T> struct Param<T*> { static constexpr int code = 1 << 28 | Desc<T>::kind | Desc<T>::size << 8; };
-template <class T> struct Param<volatile T*> : Param<T*> {};
-template <class T> struct Param<const T*> { static constexpr int code = 3 << 28 | Desc<T>::kind | Desc<T>::size << 8; };
-template <class T> struct Param<const volatile T*> : Param<const T*> {};
-template <class... P> const int* signature(void (*)(P...)) {
-    static const int codes[] = {int(sizeof...(P)), Param<P>::code..., 0};
-    return codes;
-}
 template <class T, T... I> struct Seq {};
 template <class... P, unsigned long... I> GPY_INLINE void call_with(void (*f)(P...), void** a, Seq<unsigned long, I...>) {
     f(*(P*)a[I]...);
@@ -299,10 +291,16 @@ template <class... P> GPY_INLINE void call(void (*f)(P...), void** a) {
 }
 }  // namespace gpy_emu
 
-#define threadIdx (::gpy_emu::self()->tid)
-#define blockIdx (::gpy_emu::self()->bid)
-#define blockDim (::gpy_emu::self()->bdim)
-#define gridDim (::gpy_emu::self()->gdim)
+// A thread's indices and dimensions, read from its state; a kernel body in
+// GPY_SERIAL_BEGIN/END declares locals of these names, which hide them.
+GPY_INLINE uint3 gpy_threadIdx() { return ::gpy_emu::self()->tid; }
+GPY_INLINE uint3 gpy_blockIdx() { return ::gpy_emu::self()->bid; }
+GPY_INLINE dim3 gpy_blockDim() { return ::gpy_emu::self()->bdim; }
+GPY_INLINE dim3 gpy_gridDim() { return ::gpy_emu::self()->gdim; }
+#define threadIdx (gpy_threadIdx())
+#define blockIdx (gpy_blockIdx())
+#define blockDim (gpy_blockDim())
+#define gridDim (gpy_gridDim())
 __attribute__((aligned(16))) static char gpy_dynamic_shared[256 << 10];
 
 GPY_INLINE void __syncthreads() {
@@ -504,40 +502,36 @@ template <class T> struct Checked {
     GPY_MEMBER operator T*() const { return p; }
     template <class U> GPY_MEMBER explicit operator U*() const { return (U*)p; }
 };
-template <class T> struct Param<Checked<T>> : Param<T*> {};
 }  // namespace gpy_emu
 #define GPY_AT(name) name.at(__LINE__, #name, __FILE__)
 #endif
-#ifdef GPY_SERIAL_LOOP
-// A kernel without barriers or shared memory (runtime/raw_cpu.cpp wraps each
-// __global__ body in GPY_SERIAL_BEGIN/END): the loop over the block's
-// threads runs inside the kernel, threadIdx a local and the block's ids
-// loaded once, so Clang sees a plain loop it can vectorise (read through
-// the thread's state, which the user's pointers might alias, nothing stayed
-// loop-invariant). The body is a lambda: its `return` ends one thread.
-#undef threadIdx
-#undef blockIdx
-#undef blockDim
-#undef gridDim
-#define threadIdx gpy_tid
-#define blockIdx gpy_bid
-#define blockDim gpy_bdim
-#define gridDim gpy_gdim
+// A kernel without barriers (runtime/raw_cpu.cpp wraps such a __global__
+// body in GPY_SERIAL_BEGIN/END and runs it through run<Body, true>): the
+// loop over the block's threads runs inside the kernel, threadIdx a local
+// and the block's ids loaded once, so Clang sees a plain loop it can
+// vectorise (read through the thread's state, which the user's pointers
+// might alias, nothing stayed loop-invariant). The locals gpy_threadIdx ...
+// hide the functions of those names in the body only: the functions it
+// calls read the state (Clang's analysis wraps no kernel whose callees read
+// it). The body is a lambda: its `return` ends one thread.
 #define GPY_SERIAL_BEGIN                                                                                 \
     {                                                                                                    \
         const ::gpy_emu::Thread* gpy_state = ::gpy_emu::self();                                          \
         const uint3 gpy_bid = gpy_state->bid;                                                            \
         const dim3 gpy_bdim = gpy_state->bdim, gpy_gdim = gpy_state->gdim;                               \
+        const auto gpy_blockIdx = [&]() __attribute__((always_inline)) { return gpy_bid; };             \
+        const auto gpy_blockDim = [&]() __attribute__((always_inline)) { return gpy_bdim; };            \
+        const auto gpy_gridDim = [&]() __attribute__((always_inline)) { return gpy_gdim; };             \
         for (unsigned gpy_z = 0; gpy_z < gpy_bdim.z; ++gpy_z)                                             \
             for (unsigned gpy_y = 0; gpy_y < gpy_bdim.y; ++gpy_y)                                         \
                 for (unsigned gpy_x = 0; gpy_x < gpy_bdim.x; ++gpy_x) {                                   \
                     const uint3 gpy_tid{gpy_x, gpy_y, gpy_z};                                            \
+                    const auto gpy_threadIdx = [&]() __attribute__((always_inline)) { return gpy_tid; }; \
                     [&]() __attribute__((always_inline)) -> void {
 #define GPY_SERIAL_END \
                     }();   \
                 }          \
     }
-#endif
 )PRELUDE";
 
 }  // namespace gpy

@@ -130,13 +130,6 @@ template <class T> __host__ __device__ inline complex<T> tan(const complex<T>& z
 using gpy_complex::complex;
 using gpy_complex::polar;  // its arguments are real: argument-dependent lookup does not find it
 namespace thrust { using gpy_complex::complex; using gpy_complex::polar; }
-#ifdef GPY_RAW_CPU
-// The CPU's emulation: complex parameters take complex64/complex128 arrays.
-namespace gpy_emu {
-template <> struct Desc<complex<float>> { static constexpr int kind = 'c', size = 8; };
-template <> struct Desc<complex<double>> { static constexpr int kind = 'c', size = 16; };
-}
-#endif
 #endif
 )CUDA";
 

@@ -33,6 +33,7 @@ struct RawParam {
     bool const_pointee = false;
     char kind = 'o';  // of the value or the pointee: 'f' float, 'i' signed, 'u' unsigned, 'b' bool, 'o' other
     int size = 0;     // bytes of the value, or of the pointee (0: void)
+    bool written = true;  // a pointer the kernel may write through (Clang's analysis: runtime/raw_analysis.h)
 };
 
 // "float*", "const int*", "double", "float2 (8 bytes)": for messages.
@@ -104,6 +105,13 @@ std::shared_ptr<RawFunction> cpu_raw_function(const RawSource& source, const std
 // RawOutOfBounds after the launch when an access fell outside them.
 void cpu_raw_launch(RawFunction& f, RawDims grid, RawDims block, size_t shared_bytes, std::span<void* const> args,
                     std::span<const RawBounds> bounds = {});
+
+// Clang's analysis of `source` over the CPU emulation's text
+// (runtime/raw_analysis.h), cached in memory and on disk. A GPU's module
+// takes its kernels' parameters from it. Throws RawCompileError (Clang's
+// diagnostics) when the emulation cannot parse the source.
+struct RawModuleInfo;
+std::shared_ptr<const RawModuleInfo> raw_module_info(const RawSource& source, const std::string& cache_dir);
 
 // RawModule.get_global on the CPU: the address and size of a module-scope
 // __device__/__constant__ variable in the module the kernels run in.

@@ -5,6 +5,7 @@
 // first kernel that is not in memory, or, with -DGPY_CPUJIT_DLOPEN=OFF, into
 // gpy_runtime. See runtime/cpu_jit.h for the options and threading rules.
 #include "runtime/cpu_jit_abi.h"
+#include "runtime/llvm/cpu_jit_backend.h"
 #include "runtime/llvm/vector_math.h"
 
 #include <chrono>
@@ -179,6 +180,10 @@ std::string init() {
     return result;
 }
 
+}  // namespace
+
+std::mutex& jit_mutex() { return state().jit_mutex; }
+
 // A compiler instance for `source`, in memory, its diagnostics into `log_os`.
 void set_up(clang::CompilerInstance& ci, const std::string& source, bool optimise, llvm::raw_string_ostream& log_os) {
     auto invocation = std::make_shared<clang::CompilerInvocation>(*state().base_invocation);
@@ -193,6 +198,8 @@ void set_up(clang::CompilerInstance& ci, const std::string& source, bool optimis
     fs->addFile(std::string("/") + kSourceName, 0, llvm::MemoryBuffer::getMemBuffer(source, kSourceName, false));
     ci.createFileManager(fs);
 }
+
+namespace {
 
 clang::BackendAction backend_action(int emit) {
     return emit == 0 ? clang::Backend_EmitObj : emit == 1 ? clang::Backend_EmitAssembly : clang::Backend_EmitLL;
@@ -298,6 +305,7 @@ const cpujit_abi::Backend kBackend = {
     &compile,
     &load,
     &resolve,
+    &analyse,
 };
 
 }  // namespace
