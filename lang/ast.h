@@ -101,6 +101,10 @@ struct StarredExpr : Expr {
 struct SeqExpr : Expr {
     std::vector<ExprP> elts;
     bool has_star = false;
+    // A tuple of constants is made once and shared, as CPython's are
+    // (immutable: no one can tell). Set by the first eval.
+    mutable Value constant;
+    mutable bool constant_checked = false;
     explicit SeqExpr(EK k) : Expr(k) {}
     Value eval(Frame& f) const override;
 };

@@ -111,6 +111,17 @@ static void append_elements(Frame& f, const std::vector<ExprP>& elts, std::vecto
 }
 
 Value SeqExpr::eval(Frame& f) const {
+    if (kind == EK::Tuple && !constant_checked) {
+        constant_checked = true;
+        bool all = !has_star;
+        for (const ExprP& e : elts) all = all && e->kind == EK::Const;
+        if (all) {
+            std::vector<Value> items;
+            for (const ExprP& e : elts) items.push_back(static_cast<const ConstExpr&>(*e).value);
+            constant = make_tuple(std::move(items));
+        }
+    }
+    if (!constant.is_undef()) return constant;
     std::vector<Value> items;
     items.reserve(elts.size());
     append_elements(f, elts, items);

@@ -197,7 +197,7 @@ Value pool_set_limit(Interp& in, CallArgs& a) {
     const Value* fraction = nullptr;
     if (a.npos > 1) size = &a.pos[1];
     if (a.npos > 2) fraction = &a.pos[2];
-    for (auto& [k, v] : a.kw ? *a.kw : std::vector<std::pair<std::string, Value>>{}) {
+    for (auto& [k, v] : keywords(a)) {
         if (k == "size") size = &v;
         else if (k == "fraction") fraction = &v;
         else raise(types::TypeError, "set_limit() got an unexpected keyword argument '" + k + "'");

@@ -23,6 +23,7 @@
 
 #include "lang/ast.h"
 #include "numpy/module_parts.h"
+#include "numpy/np_args.h"
 #include "numpy/promote.h"
 #include "numpy/raw_kernels.h"
 #include "numpy/ufuncs.h"
@@ -861,7 +862,7 @@ Value jit_call(Interp& in, CallArgs& a) {
     if (a.npos != 4) raise(types::TypeError, "__call__() takes exactly 3 positional arguments (grid, block, args)");
     int64_t shared = 0;
     Value stream = Value::none();
-    for (auto& [key, v] : a.kw ? *a.kw : std::vector<std::pair<std::string, Value>>{}) {
+    for (auto& [key, v] : keywords(a)) {
         if (key == "shared_mem") shared = index_arg(v);
         else if (key == "stream") stream = v;
         else raise(types::TypeError, "__call__() got an unexpected keyword argument '" + key + "'");

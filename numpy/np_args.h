@@ -11,6 +11,13 @@
 namespace gpy {
 
 // The argument at `pos`, else the keyword `name`, else null.
+// The call's keyword arguments (an empty list when there are none), to
+// iterate without copying them.
+inline const std::vector<std::pair<std::string, Value>>& keywords(const CallArgs& a) {
+    static const std::vector<std::pair<std::string, Value>> none;
+    return a.kw ? *a.kw : none;
+}
+
 inline const Value* arg(CallArgs& a, size_t pos, const char* name) {
     if (a.npos > pos) return &a.pos[pos];
     return kwarg(a, name);

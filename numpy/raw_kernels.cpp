@@ -249,7 +249,7 @@ Value kernel_call(Interp& in, CallArgs& a) {
     if (a.npos != 4) raise(types::TypeError, "__call__() takes exactly 3 positional arguments (grid, block, args) (" + std::to_string(a.npos - 1) + " given)");
     int64_t shared = 0;
     Value stream = Value::none();
-    for (auto& [key, v] : a.kw ? *a.kw : std::vector<std::pair<std::string, Value>>{}) {
+    for (auto& [key, v] : keywords(a)) {
         if (key == "shared_mem") shared = index_arg(v);
         else if (key == "stream") stream = v;
         else if (key == "enable_cooperative_groups") {
@@ -493,23 +493,20 @@ Value make_raw_module(Interp& in, CallArgs& a) {
 }  // namespace
 
 RawDims launch_dims(const Value& v, const char* what) {
-    std::vector<int64_t> d;
+    int64_t d[3] = {1, 1, 1};  // (no allocation: it runs at every launch)
+    size_t n = 0;
     if (v.kind == VK::Int || (v.is_obj() && v.o->type->kind == OK::Array)) {
-        d.push_back(index_arg(v));
+        d[n++] = index_arg(v);
     } else if (v.is_obj() && (v.o->type == types::tuple || v.o->type == types::list)) {
         const auto& items = v.o->type == types::tuple ? static_cast<TupleObj*>(v.o)->items : static_cast<ListObj*>(v.o)->items;
-        for (const Value& x : items) d.push_back(index_arg(x));
+        if (items.empty() || items.size() > 3) raise(types::ValueError, std::string(what) + " must have 1 to 3 dimensions");
+        for (const Value& x : items) d[n++] = index_arg(x);
     } else {
         raise(types::TypeError, std::string(what) + " must be an int or a tuple of 1 to 3 ints, not " + type_name(v));
     }
-    if (d.empty() || d.size() > 3) raise(types::ValueError, std::string(what) + " must have 1 to 3 dimensions");
-    for (int64_t x : d)
-        if (x < 0 || x > UINT32_MAX) raise(types::ValueError, std::string(what) + " dimension out of range: " + std::to_string(x));
-    RawDims r;
-    r.x = unsigned(d[0]);
-    if (d.size() > 1) r.y = unsigned(d[1]);
-    if (d.size() > 2) r.z = unsigned(d[2]);
-    return r;
+    for (size_t i = 0; i < n; ++i)
+        if (d[i] < 0 || d[i] > UINT32_MAX) raise(types::ValueError, std::string(what) + " dimension out of range: " + std::to_string(d[i]));
+    return RawDims{unsigned(d[0]), unsigned(d[1]), unsigned(d[2])};
 }
 
 void* kernel_pointer(ArrayObj* a, bool writes, const std::function<std::string()>& what) {

@@ -138,7 +138,7 @@ Value call_kernel(Interp& in, CallArgs& a) {
     // complex operands (CuPy's complex<T> in the operation) run in the loop too.
     if (ko->loop || (nargs > k->in.size() && k->in.size() == 3) || complex_operands(*k, args, nargs)) {
         std::optional<int64_t> size;
-        for (auto& [key, v] : a.kw ? *a.kw : std::vector<std::pair<std::string, Value>>{}) {
+        for (auto& [key, v] : keywords(a)) {
             if (key == "block_size") continue;
             if (key != "size") raise(types::TypeError, k->name + "() got an unexpected keyword argument '" + key + "'");
             if (v.is_none()) continue;
@@ -192,7 +192,7 @@ Value call_kernel(Interp& in, CallArgs& a) {
     dag::Shape shape = broadcast_shapes(std::span<const dag::Shape* const>(shapes.data(), shapes.size()));
     // size= (CuPy's): the length of a call without array arguments;
     // block_size= is a launch hint gpy's runner chooses itself.
-    for (auto& [key, v] : a.kw ? *a.kw : std::vector<std::pair<std::string, Value>>{}) {
+    for (auto& [key, v] : keywords(a)) {
         if (key == "block_size") continue;
         if (key != "size") raise(types::TypeError, k->name + "() got an unexpected keyword argument '" + key + "'");
         if (v.is_none()) continue;

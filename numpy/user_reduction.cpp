@@ -44,7 +44,7 @@ Value call_reduction(Interp& in, CallArgs& a) {
     std::vector<Value> args(a.pos + 1, a.pos + a.npos);
     Value axis = Value::none(), stream = Value::none();
     bool keepdims = false;
-    for (auto& [key, v] : a.kw ? *a.kw : std::vector<std::pair<std::string, Value>>{}) {
+    for (auto& [key, v] : keywords(a)) {
         if (key == "axis") axis = v;
         else if (key == "keepdims") keepdims = truthy(v);
         else if (key == "out") {

@@ -53,6 +53,10 @@ for step in "${steps[@]}"; do
     embed)  # issue 24: the C ABI's tests, a CUDA host sharing memory and a stream, DLPack with torch and CuPy
       { dist/gpy_api_c_test; dist/cuda_host; python3 tests/gpu/dlpack_peers.py dist/libgpy.so.0
         dist/gpy_unit_tests "[embed]"; dist/gpy_bench_embed 20; } 2>&1 | tee "$OUT/embed.log" ;;
+    floor)  # the launch floor under a raw kernel call: bench/gpu/launch_floor.cu, no interpreter (where the device has nvcc)
+      { nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+        if [ -x "$nvcc" ]; then "$nvcc" -O2 -arch=native -o /tmp/launch_floor bench/gpu/launch_floor.cu && /tmp/launch_floor
+        else echo "no nvcc on this machine"; fi; } 2>&1 | tee "$OUT/floor.log" ;;
     *) echo "unknown step $step" ;;
   esac
 done
