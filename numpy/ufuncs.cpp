@@ -556,6 +556,14 @@ void assign_array(Interp& in, const Value& target, const Value& value, bool valu
     if (!t) raise(types::TypeError, "return arrays must be of ArrayType");
     materialize(t);
     check_python_store(value, t->dtype);
+    if (value.kind == VK::Int || value.kind == VK::Float || value.kind == VK::Bool) {
+        // A Python number is the kernel's parameter, not a 0-d array: on a
+        // GPU an array would be uploaded at each store (`out[0] = 0` in a
+        // loop of launches cost 70 us a store, 2026-11-28).
+        flush_readers(t->buffer.get(), nullptr);
+        materialize_into(make_scalar(t->dtype, convert_scalar(value, t->dtype)), Target{t->buffer, t->offset, t->shape, t->strides});
+        return;
+    }
     // Nested lists convert straight to the target's dtype, with the same checks.
     bool seq = is_kind(value, OK::List) || is_kind(value, OK::Tuple);
     Value src = seq ? as_array_value(in, value, t->dtype) : as_array_value(in, value);

@@ -92,10 +92,18 @@ LoadedModule& loaded_module(int device, const RawSource& s, const std::string& c
 
 }  // namespace
 
+constexpr cuda::CUresult kNotFound = 500;  // CUDA_ERROR_NOT_FOUND
+
 std::pair<uintptr_t, size_t> cuda_raw_global(int device, const RawSource& s, const std::string& name, const std::string& cache_dir) {
     std::lock_guard<std::mutex> lock(g_modules_mu);
-    auto [ptr, bytes] = loaded_module(device, s, cache_dir).module->global(name.c_str());
-    return {uintptr_t(ptr), bytes};
+    try {
+        auto [ptr, bytes] = loaded_module(device, s, cache_dir).module->global(name.c_str());
+        return {uintptr_t(ptr), bytes};
+    } catch (const cuda::Error& e) {
+        if (e.code != kNotFound) throw;
+        throw RawLaunchError("CUDA_ERROR_NOT_FOUND: named symbol not found (no __device__ or __constant__ variable '" + name +
+                             "' in the module)");
+    }
 }
 
 std::shared_ptr<RawFunction> cuda_raw_function(int device, const RawSource& s, const std::string& expr, const std::string& cache_dir) {
@@ -105,7 +113,14 @@ std::shared_ptr<RawFunction> cuda_raw_function(int device, const RawSource& s, c
     for (size_t i = 0; i < s.name_expressions.size() && i < m.lowered.size(); ++i)
         if (s.name_expressions[i] == expr) symbol = m.lowered[i];
     auto f = std::make_shared<CudaRawFunction>();
-    f->fn = m.module->function(symbol.c_str());
+    try {
+        f->fn = m.module->function(symbol.c_str());
+    } catch (const cuda::Error& e) {
+        if (e.code != kNotFound) throw;
+        // (The CPU's words: runtime/raw_cpu.cpp.)
+        throw RawLaunchError("CUDA_ERROR_NOT_FOUND: named symbol not found (no extern \"C\" __global__ kernel '" + expr +
+                             "' in the module; C++ kernels and templates need name_expressions)");
+    }
     f->device = device;
     f->name = expr;
     for (int a = 0; a < int(std::size(kAttributeNames)); ++a) {
