@@ -78,7 +78,9 @@ struct FStringExpr : Expr {
 };
 
 // Where a name lives, decided by the resolver.
-enum class NameScope : uint8_t { Unresolved, Local, Cell, Free, Global };
+// Class: a name a class body binds, in the class's namespace (Frame::class_ns);
+// a load that misses it reads the global `index`, then the builtin.
+enum class NameScope : uint8_t { Unresolved, Local, Cell, Free, Global, Class };
 
 struct NameExpr : Expr {
     std::string id;
@@ -164,6 +166,7 @@ struct CallExpr : Expr {
     std::vector<ExprP> args;  // may contain Starred
     std::vector<Keyword> keywords;
     bool simple = true;       // no *args / **kwargs / keywords: the fast path
+    bool bare_super = false;  // `super()`: the builtin gets the method's class and first argument
     CallExpr() : Expr(EK::Call) {}
     Value eval(Frame& f) const override;
 };
@@ -263,7 +266,7 @@ enum class Flow : uint8_t { Normal, Break, Continue, Return };
 
 enum class SK : uint8_t {
     Expr, Assign, AugAssign, Del, Pass, Break, Continue, Return, If, While, For, FunctionDef, Global, Nonlocal,
-    With, Try, Raise, Assert, Import, ImportFrom
+    With, Try, Raise, Assert, Import, ImportFrom, ClassDef
 };
 
 struct Stmt : Node, SourcePosition {
@@ -340,6 +343,18 @@ struct FunctionDefStmt : Stmt {
     std::unique_ptr<NameExpr> target;  // the name the function is bound to
     std::vector<ExprP> decorators;     // applied bottom-up: f = d1(d2(f))
     FunctionDefStmt() : Stmt(SK::FunctionDef) {}
+    Flow exec(Frame& f) const override;
+};
+
+// class NAME(bases, keywords): body (lang/classes.cpp)
+struct ClassDefStmt : Stmt {
+    std::string name, qualname;
+    std::unique_ptr<NameExpr> target;  // the name the class is bound to
+    std::vector<ExprP> bases;
+    std::vector<Keyword> keywords;     // metaclass=... and the like
+    Block body;
+    std::vector<ExprP> decorators;
+    ClassDefStmt() : Stmt(SK::ClassDef) {}
     Flow exec(Frame& f) const override;
 };
 

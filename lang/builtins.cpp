@@ -310,6 +310,14 @@ Value bi_iter(Interp& in, CallArgs& a) {
 
 Value bi_next(Interp& in, CallArgs& a) {
     expect_args(a, "next", 1, 2);
+    if (a[0].is_obj() && a[0].o->type->heap && a[0].o->type->lookup("__next__")) {  // an iterator class
+        try {
+            return in.call0(get_attr(in, a[0], "__next__"));
+        } catch (GpyError& e) {
+            if (a.npos == 2 && e.obj()->type->is_subtype_of(types::StopIteration)) return a[1];
+            throw;
+        }
+    }
     if (!is_kind(a[0], OK::Iter)) raise(types::TypeError, std::string("'") + type_name(a[0]) + "' object is not an iterator");
     Value out;
     if (iter_next(in, a[0], out)) return out;
@@ -976,7 +984,7 @@ void install_builtins(Interp& in) {
     in.builtins["slice"] = type_value(types::slice);
     for (TypeObject* e : types::all_exceptions()) in.builtins[e->name] = type_value(e);
     in.builtins["Ellipsis"] = ellipsis_value();
-    in.builtins["NotImplemented"] = Value::none();
+    add_class_builtins(in);
 }
 
 }  // namespace gpy

@@ -47,6 +47,17 @@ Value NameExpr::eval(Frame& f) const {
             }
             return v;
         }
+        case NameScope::Class: {
+            if (f.class_ns) {
+                auto it = f.class_ns->values.find(id);
+                if (it != f.class_ns->values.end()) return it->second;
+            }
+            const Value& v = f.module->values[size_t(index)];
+            if (!v.is_undef()) return v;
+            if (builtin) return *builtin;
+            f.cur = this;
+            name_error(*this);
+        }
         case NameScope::Global: {
             const Value& v = f.module->values[size_t(index)];
             if (!v.is_undef()) return v;
@@ -70,6 +81,10 @@ void NameExpr::store(Frame& f, Value v) const {
         case NameScope::Cell: f.slots[index].as<CellObj>()->value = std::move(v); return;
         case NameScope::Free: f.func->closure[size_t(index)]->value = std::move(v); return;
         case NameScope::Global: f.module->values[size_t(index)] = std::move(v); return;
+        case NameScope::Class:
+            if (f.class_ns) f.class_ns->set(id, std::move(v));
+            else f.module->values[size_t(index)] = std::move(v);  // (not reached: class names resolve only in class bodies)
+            return;
         case NameScope::Unresolved: break;
     }
 }
@@ -81,6 +96,14 @@ void NameExpr::erase(Frame& f) const {
         case NameScope::Cell: slot = &f.slots[index].as<CellObj>()->value; break;
         case NameScope::Free: slot = &f.func->closure[size_t(index)]->value; break;
         case NameScope::Global: slot = &f.module->values[size_t(index)]; break;
+        case NameScope::Class:
+            if (f.class_ns && f.class_ns->values.count(id)) {
+                f.class_ns->values.erase(id);
+                std::erase(f.class_ns->order, id);
+                return;
+            }
+            f.cur = this;
+            name_error(*this);
         case NameScope::Unresolved: break;
     }
     f.cur = this;
@@ -333,6 +356,16 @@ void collect_args(Frame& f, const CallExpr& c, ArgBuffer& buf) {
 
 Value CallExpr::eval(Frame& f) const {
     ArgBuffer buf;
+    if (bare_super) {
+        // super() in a method: its class and its first argument.
+        Value callee = func->eval(f);
+        if (is_super_type(callee)) {
+            f.cur = this;
+            const FuncInfo* info = f.func ? f.func->info : nullptr;
+            const Value* first = info && !info->params.empty() ? &f.slots[info->params[0].slot] : nullptr;
+            return gpy::bare_super(f.in, f.func, first);
+        }
+    }
     // obj.method(...) on a built-in type: call the native method with self
     // first, without creating a bound-method object.
     if (func->kind == EK::Attribute) {

@@ -267,6 +267,54 @@ Flow FunctionDefStmt::exec(Frame& f) const {
     return Flow::Normal;
 }
 
+Flow ClassDefStmt::exec(Frame& f) const {
+    f.cur = this;
+    std::vector<Value> decos;
+    for (auto& d : decorators) decos.push_back(d->eval(f));
+    std::vector<Value> base_values;
+    for (auto& b : bases) {
+        f.cur = b.get();
+        if (b->kind == EK::Starred) {
+            for (Value& v : to_vector(f.in, static_cast<const StarredExpr&>(*b).value->eval(f))) base_values.push_back(std::move(v));
+        } else {
+            base_values.push_back(b->eval(f));
+        }
+    }
+    for (auto& k : keywords) {
+        k.value->eval(f);
+        // metaclass=ABCMeta and the like: accepted, the class is a plain class.
+        if (k.name != "metaclass") {
+            f.cur = k.value.get();
+            raise(types::TypeError, name + ".__init_subclass__() takes no keyword arguments");
+        }
+    }
+    ClassNamespace ns;
+    ns.set("__module__", make_str(f.module->name));
+    ns.set("__qualname__", make_str(qualname));
+    if (!body.empty() && body[0]->kind == SK::Expr) {
+        const Expr& e = *static_cast<const ExprStmt&>(*body[0]).value;
+        if (e.kind == EK::Const && is_kind(static_cast<const ConstExpr&>(e).value, OK::Str)) ns.set("__doc__", static_cast<const ConstExpr&>(e).value);
+    }
+    // The body runs in this frame, binding its names in `ns`.
+    ClassNamespace* saved = f.class_ns;
+    f.class_ns = &ns;
+    try {
+        exec_block(body, f);
+    } catch (...) {
+        f.class_ns = saved;
+        throw;
+    }
+    f.class_ns = saved;
+    f.cur = this;
+    Value cls = make_class(f.in, name, qualname, base_values, ns, f.module);
+    for (auto it = decos.rbegin(); it != decos.rend(); ++it) {
+        f.cur = this;
+        cls = f.in.call1(*it, cls);
+    }
+    target->store(f, std::move(cls));
+    return Flow::Normal;
+}
+
 Flow WithStmt::exec(Frame& f) const { return exec_from(f, 0); }
 
 Flow WithStmt::exec_from(Frame& f, size_t k) const {
@@ -459,7 +507,7 @@ std::string name_list(const std::vector<std::string>& names) {
 // Python's argument binding: positionals, keywords, defaults, *args, **kwargs.
 void bind_arguments(Interp& in, FunctionObj* fn, CallArgs& args, Value* slots) {
     const FuncInfo& info = *fn->info;
-    const std::string& fname = info.name;
+    const std::string& fname = info.qualname;  // (CPython 3.10+ names the qualified name: Account.__init__())
     size_t npos = size_t(info.n_positional);
     if (args.npos > npos && info.varargs < 0) {
         size_t with_default = 0;
@@ -598,6 +646,7 @@ Value Interp::call(const Value& callee, CallArgs& args) {
             }
             case OK::Type: {
                 auto* t = callee.as<TypeObject>();
+                if (t->heap) return make_instance(*this, t, args);
                 if (t->construct) return t->construct(*this, args);
                 if (t->kind == OK::Exception) {
                     if (args.nkw()) raise(types::TypeError, t->name + "() takes no keyword arguments");

@@ -22,6 +22,17 @@ namespace gpy {
 // computes. Null outside any.
 extern thread_local const Stmt* t_current_statement;
 
+// The names a running class body binds, in the order it binds them
+// (lang/classes.cpp).
+struct ClassNamespace {
+    std::unordered_map<std::string, Value> values;
+    std::vector<std::string> order;
+    void set(const std::string& name, Value v) {
+        auto [it, fresh] = values.insert_or_assign(name, std::move(v));
+        if (fresh) order.push_back(name);
+    }
+};
+
 struct Frame {
     Interp& in;
     Value* slots;               // locals and hidden temporaries
@@ -29,6 +40,7 @@ struct Frame {
     FunctionObj* func;          // null for module code
     const Node* cur = nullptr;  // node being executed, for tracebacks
     Value retval;
+    ClassNamespace* class_ns = nullptr;  // set while a class body runs (NameScope::Class)
     Frame(Interp& i, Value* s, ModuleObj* m, FunctionObj* f) : in(i), slots(s), module(m), func(f) {}
 };
 
@@ -149,6 +161,21 @@ Value make_slice(Value lo, Value hi, Value step);
 bool isinstance(const Value& v, const TypeObject* t);
 std::string format_value(Interp& in, const Value& v, std::string_view spec);
 std::vector<std::string> attribute_names(Interp& in, const Value& v);
+
+// ---- classes (classes.cpp) ----
+// The class a `class` statement makes from its bases and its body's names.
+Value make_class(Interp& in, const std::string& name, const std::string& qualname, const std::vector<Value>& bases,
+                 ClassNamespace& ns, ModuleObj* module);
+// Calling a class: __new__ (or a fresh instance), then __init__.
+Value make_instance(Interp& in, TypeObject* cls, CallArgs& args);
+// A class's attribute as `Class.name` gives it (staticmethods unwrapped,
+// classmethods bound), __qualname__, __mro__ and the like; Undef if none.
+Value type_attribute(Interp& in, TypeObject* t, const std::string& name);
+// `super()` in a method: its class and first argument.
+Value bare_super(Interp& in, const FunctionObj* fn, const Value* first);
+bool is_super_type(const Value& v);
+// object, property, staticmethod, classmethod, super, NotImplemented.
+void add_class_builtins(Interp& in);
 
 // ---- iteration (iter.cpp) ----
 Value get_iter(Interp& in, const Value& v);  // an IterObj

@@ -69,24 +69,44 @@ struct TypeObject : Object {
     std::string (*format)(Interp&, const Value&, std::string_view spec) = nullptr;
     // Called when a value is bound to a variable (arrays compute their pending value then).
     void (*on_bind)(const Value&) = nullptr;
+    // A class a `class` statement made (lang/classes.cpp): its bases, its
+    // method resolution order (itself first, C3), its qualified name and
+    // module. Built-in types have no mro: their base chain is one.
+    bool heap = false;
+    std::vector<TypeObject*> bases, mro;
+    std::string qualname, module_name;
     TypeObject(std::string n, TypeObject* b, OK k);
     bool is_subtype_of(const TypeObject* other) const {
+        if (other == types_object()) return true;
+        if (!mro.empty()) {
+            for (const TypeObject* t : mro)
+                if (t == other || (t->base2 && t->base2->is_subtype_of(other))) return true;
+            return false;
+        }
         for (const TypeObject* t = this; t; t = t->base)
             if (t == other || (t->base2 && t->base2->is_subtype_of(other))) return true;
         return false;
     }
     const Value* lookup(const std::string& attr) const {
+        if (!mro.empty()) {
+            for (const TypeObject* t : mro) {
+                auto it = t->dict.find(attr);
+                if (it != t->dict.end()) return &it->second;
+            }
+            return nullptr;
+        }
         for (const TypeObject* t = this; t; t = t->base) {
             auto it = t->dict.find(attr);
             if (it != t->dict.end()) return &it->second;
         }
         return nullptr;
     }
+    static TypeObject* types_object();  // `object`, every class's base (lang/types.cpp)
 };
 
 // The process-wide built-in types (immortal, immutable after init_types()).
 namespace types {
-extern TypeObject *type, *none, *boolean, *integer, *real, *complex, *str, *list, *tuple, *dict, *set, *function,
+extern TypeObject *object, *type, *none, *boolean, *integer, *real, *complex, *str, *list, *tuple, *dict, *set, *function,
     *builtin, *method, *module, *range, *cell, *iterator, *dict_keys, *dict_values, *dict_items, *ellipsis,
     *slice;
 // Exceptions
@@ -207,6 +227,7 @@ struct FunctionObj : Object {
     std::vector<Value> defaults;  // one per parameter that has a default, in order
     std::vector<Ref<CellObj>> closure;
     ModuleObj* module;            // its globals (not owned: modules outlive functions)
+    TypeObject* owner = nullptr;  // the class whose body defined it (super() starts after it)
     FunctionObj(const FuncInfo* i, ModuleObj* m) : Object(types::function), info(i), module(m) {}
 };
 
@@ -239,8 +260,39 @@ struct TraceEntry {
     std::string function;
 };
 
+// An instance's attributes, in the order they were first set (a few: a
+// vector searched in order beats hashing).
+struct AttrDict {
+    std::vector<std::pair<std::string, Value>> items;
+    Value* find(const std::string& name) {
+        for (auto& [k, v] : items)
+            if (k == name) return &v;
+        return nullptr;
+    }
+    void set(const std::string& name, Value v) {
+        if (Value* slot = find(name)) *slot = std::move(v);
+        else items.emplace_back(name, std::move(v));
+    }
+    bool erase(const std::string& name) {
+        for (size_t i = 0; i < items.size(); ++i)
+            if (items[i].first == name) {
+                items.erase(items.begin() + ptrdiff_t(i));
+                return true;
+            }
+        return false;
+    }
+};
+
+// An instance of a class a `class` statement made (unless it derives from an
+// exception: then an ExceptionObj).
+struct InstanceObj : Object {
+    AttrDict attrs;
+    explicit InstanceObj(TypeObject* t) : Object(t) {}
+};
+
 struct ExceptionObj : Object {
     Value args;  // a tuple
+    AttrDict attrs;  // an instance of a user exception class: its attributes
     std::vector<TraceEntry> traceback;  // innermost first
     // The frame that already recorded where the exception passed through it
     // (set when a `try` in that frame first sees it), so re-raising keeps the

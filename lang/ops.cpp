@@ -864,7 +864,7 @@ Value get_attr(Interp& in, const Value& obj, const std::string& name) {
             case OK::Type: {
                 auto* ty = obj.as<TypeObject>();
                 if (name == "__name__") return make_str(ty->name.substr(ty->name.rfind('.') + 1));
-                if (const Value* v = ty->lookup(name)) return *v;
+                if (Value v = type_attribute(in, ty, name); !v.is_undef()) return v;
                 raise(types::AttributeError, "type object '" + ty->name + "' has no attribute '" + name + "'");
             }
             case OK::Exception:
@@ -927,8 +927,14 @@ bool has_attr(Interp& in, const Value& obj, const std::string& name) {
 void set_attr(Interp& in, const Value& obj, const std::string& name, Value v) {
     if (obj.is_obj() && obj.o->type->setattr) { obj.o->type->setattr(in, obj, name, std::move(v)); return; }
     if (is_kind(obj, OK::Module)) { obj.as<ModuleObj>()->set(name, std::move(v)); return; }
-    if (is_kind(obj, OK::Type))
-        raise(types::TypeError, "cannot set '" + name + "' attribute of immutable type '" + obj.as<TypeObject>()->name + "'");
+    if (is_kind(obj, OK::Type)) {
+        auto* t = obj.as<TypeObject>();
+        if (t->heap) {  // a class's attribute (Counter.count += 1)
+            t->dict[name] = std::move(v);
+            return;
+        }
+        raise(types::TypeError, "cannot set '" + name + "' attribute of immutable type '" + t->name + "'");
+    }
     if (type_of(obj)->lookup(name))
         raise(types::AttributeError, std::string("'") + type_name(obj) + "' object attribute '" + name + "' is read-only");
     raise(types::AttributeError, std::string("'") + type_name(obj) + "' object has no attribute '" + name + "'");

@@ -113,7 +113,7 @@ private:
             case T::Try: out.push_back(parse_try()); return;
             case T::With: out.push_back(parse_with()); return;
             case T::KernelBlock: out.push_back(parse_kernel_block()); return;
-            case T::Class: error_here("classes are not supported yet");
+            case T::Class: out.push_back(parse_class({})); return;
             case T::Async: error_here("`async` is not supported");
             default: parse_simple_statements(out);
         }
@@ -502,8 +502,8 @@ private:
             decorators.push_back(parse_named_expression());
             expect(T::Newline, "end of line after decorator");
         }
-        if (at(T::Class)) error_here("classes are not supported yet");
-        if (!at(T::Def)) unexpected("`def` after decorator");
+        if (at(T::Class)) return parse_class(std::move(decorators));
+        if (!at(T::Def)) unexpected("`def` or `class` after decorator");
         return parse_def(std::move(decorators));
     }
 
@@ -529,6 +529,36 @@ private:
         info.body = parse_block("function definition", s);
         --func_depth_;
         loop_depth_ = saved_loops;
+        st->decorators = std::move(decorators);
+        return st;
+    }
+
+    // class_def: 'class' NAME ['(' [arguments] ')'] ':' block
+    StmtP parse_class(std::vector<ExprP> decorators) {
+        Span s = advance().span;
+        auto st = node<ClassDefStmt>(s);
+        const Token& name = expect(T::Name, "a class name");
+        st->name = name.text;
+        st->target = std::make_unique<NameExpr>();
+        st->target->id = name.text;
+        st->target->span = name.span;
+        if (at(T::LParen)) {
+            // The bases and keywords parse as a call's arguments.
+            auto placeholder = std::make_unique<NameExpr>();
+            placeholder->span = name.span;
+            ExprP call = parse_call(std::move(placeholder));
+            auto& c = static_cast<CallExpr&>(*call);
+            st->bases = std::move(c.args);
+            st->keywords = std::move(c.keywords);
+        }
+        // A class body is not a function: `return` and `yield` are errors
+        // there, and loops outside do not reach in.
+        int saved_loops = loop_depth_, saved_funcs = func_depth_;
+        loop_depth_ = 0;
+        func_depth_ = 0;
+        st->body = parse_block("class definition", s);
+        loop_depth_ = saved_loops;
+        func_depth_ = saved_funcs;
         st->decorators = std::move(decorators);
         return st;
     }
@@ -960,6 +990,7 @@ private:
         DepthGuard g(*this);
         Span open = advance().span;
         auto c = node<CallExpr>(func->span);
+        c->bare_super = func->kind == EK::Name && static_cast<const NameExpr&>(*func).id == "super" && at(T::RParen);
         c->func = std::move(func);
         bool seen_kw = false;
         while (!at(T::RParen)) {

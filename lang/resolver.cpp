@@ -19,6 +19,12 @@ struct Scope {
     // Comprehension variables in scope, innermost last (they shadow locals).
     std::vector<std::unordered_map<std::string, int>> comps;
     std::vector<std::pair<NameExpr*, int>> slot_refs;  // to turn Local into Cell afterwards
+    // A class body: it runs in the enclosing frame (`info` and `program` are
+    // the enclosing scope's), the names it binds live in the class's
+    // namespace, and the functions it defines do not see them.
+    bool klass = false;
+    std::unordered_set<std::string> class_names;
+    std::string qualname;  // a class body's: what its methods' qualnames start with
 
     bool is_function() const { return info != nullptr; }
     int new_slot(const std::string& name) {
@@ -94,6 +100,7 @@ void collect_stmt(const Stmt& s, Decls& d) {
             break;
         }
         case SK::FunctionDef: d.assigned.push_back({static_cast<const FunctionDefStmt&>(s).target->id, s.span}); break;
+        case SK::ClassDef: d.assigned.push_back({static_cast<const ClassDefStmt&>(s).target->id, s.span}); break;
         case SK::Import: for (auto& a : static_cast<const ImportStmt&>(s).names) d.assigned.push_back({a.target->id, a.span}); break;
         case SK::ImportFrom: for (auto& a : static_cast<const ImportFromStmt&>(s).names) d.assigned.push_back({a.target->id, a.span}); break;
         case SK::Global: for (auto& n : static_cast<const ScopeDeclStmt&>(s).names) d.globals.push_back({n, s.span}); break;
@@ -131,6 +138,7 @@ private:
     // lives and threading it through intermediate functions as a free var.
     bool find_enclosing(Scope* s, const std::string& name, ClosureSource& src) {
         if (!s) return false;
+        if (s->klass) return find_enclosing(s->parent, name, src);  // functions do not see a class's names
         if (const int* slot = s->comp_lookup(name)) {
             s->mark_cell(*slot);
             src = {false, *slot};
@@ -167,6 +175,19 @@ private:
             n.scope = NameScope::Local;
             n.index = *slot;
             s.slot_refs.push_back({&n, *slot});
+            return;
+        }
+        if (s.klass) {
+            if (s.class_names.count(n.id) && !s.globals.count(n.id)) {
+                n.scope = NameScope::Class;
+                n.index = module_.slot(n.id);
+                n.builtin = builtin_(n.id);
+                return;
+            }
+            // Any other name: as the enclosing scope sees it.
+            scope_ = s.parent;
+            name(n);
+            scope_ = &s;
             return;
         }
         if (s.is_function() && !s.globals.count(n.id)) {
@@ -209,7 +230,8 @@ private:
         fs.parent = scope_;
         fs.info = &info;
         fs.program = &prog_;
-        info.qualname = scope_->info ? scope_->info->qualname + ".<locals>." + info.name : info.name;
+        info.qualname = scope_->klass ? scope_->qualname + "." + info.name
+                        : scope_->info ? scope_->info->qualname + ".<locals>." + info.name : info.name;
         Decls d;
         collect_block(info.body, d);
         for (auto& [g, sp] : d.globals) fs.globals.insert(g);
@@ -238,6 +260,28 @@ private:
         else block(info.body);
         scope_ = saved;
         finish_cells(fs);
+    }
+
+    void class_body(ClassDefStmt& c) {
+        Scope cs;
+        cs.parent = scope_;
+        cs.info = scope_->info;
+        cs.program = &prog_;
+        cs.klass = true;
+        c.qualname = scope_->klass ? scope_->qualname + "." + c.name
+                     : scope_->info ? scope_->info->qualname + ".<locals>." + c.name : c.name;
+        cs.qualname = c.qualname;
+        Decls d;
+        collect_block(c.body, d);
+        if (!d.nonlocals.empty()) throw SyntaxError(d.nonlocals[0].second, "nonlocal declarations in a class body are not supported yet");
+        for (auto& [g, sp] : d.globals) cs.globals.insert(g);
+        for (auto& [a, sp] : d.assigned) cs.class_names.insert(a);
+        Scope* saved = scope_;
+        scope_ = &cs;
+        block(c.body);
+        scope_ = saved;
+        // (Comprehension variables of the body are the enclosing frame's slots.)
+        for (auto& ref : cs.slot_refs) scope_->slot_refs.push_back(ref);
     }
 
     void block(Block& b) { for (auto& s : b) stmt(*s); }
@@ -269,6 +313,15 @@ private:
                 for (auto& dec : d.decorators) expr(*dec);
                 function(*d.info);
                 name(*d.target);
+                break;
+            }
+            case SK::ClassDef: {
+                auto& c = static_cast<ClassDefStmt&>(s);
+                for (auto& dec : c.decorators) expr(*dec);
+                for (auto& b : c.bases) expr(*b);
+                for (auto& k : c.keywords) expr(*k.value);
+                class_body(c);
+                name(*c.target);
                 break;
             }
             case SK::With: {

@@ -5,6 +5,8 @@
 
 namespace gpy {
 
+TypeObject* TypeObject::types_object() { return types::object; }
+
 TypeObject::TypeObject(std::string n, TypeObject* b, OK k)
     : Object(types::type), name(std::move(n)), base(b), kind(k) {
     make_immortal();
@@ -12,7 +14,7 @@ TypeObject::TypeObject(std::string n, TypeObject* b, OK k)
 
 namespace types {
 
-TypeObject *type, *none, *boolean, *integer, *real, *complex, *str, *list, *tuple, *dict, *set, *function, *builtin,
+TypeObject *object, *type, *none, *boolean, *integer, *real, *complex, *str, *list, *tuple, *dict, *set, *function, *builtin,
     *method, *module, *range, *cell, *iterator, *dict_keys, *dict_values, *dict_items, *ellipsis, *slice;
 TypeObject *BaseException, *Exception, *ArithmeticError, *ZeroDivisionError, *OverflowError, *LookupError,
     *IndexError, *KeyError, *ValueError, *TypeError, *NameError, *UnboundLocalError, *AttributeError, *ImportError,
@@ -38,6 +40,7 @@ void init() {
         type = new TypeObject("type", nullptr, OK::Type);
         type->type = type;
         auto mk = [](const char* n, OK k, TypeObject* base = nullptr) { return new TypeObject(n, base, k); };
+        object = mk("object", OK::Other);
         none = mk("NoneType", OK::Other);
         integer = mk("int", OK::Other);
         boolean = mk("bool", OK::Other, integer);
