@@ -26,7 +26,7 @@ const char* cmpop_symbol(CmpOp op);
 
 enum class EK : uint8_t {
     Const, FString, Name, Tuple, List, Set, Dict, BinOp, UnaryOp, BoolOp, Compare, IfExp, Call, Attribute,
-    Subscript, Slice, Lambda, Comprehension, Starred, Ellipsis, Kernel
+    Subscript, Slice, Lambda, Comprehension, Starred, Ellipsis, Kernel, Yield, GenExpr
 };
 
 struct Node {
@@ -91,6 +91,15 @@ struct NameExpr : Expr {
     Value eval(Frame& f) const override;
     void store(Frame& f, Value v) const;
     void erase(Frame& f) const;
+};
+
+// `yield value` / `yield from iterable` in a generator function's body
+// (lang/generators.cpp).
+struct YieldExpr : Expr {
+    ExprP value;  // null: yield None
+    bool from = false;
+    YieldExpr() : Expr(EK::Yield) {}
+    Value eval(Frame& f) const override;
 };
 
 struct StarredExpr : Expr {
@@ -237,11 +246,23 @@ struct FuncInfo {
     std::vector<std::string> free_names;
     std::vector<std::string> slot_names;
     bool simple_args = false;  // only positional params, no defaults: fast call
+    bool is_generator = false; // its body yields: a call makes a generator
 };
 
 struct LambdaExpr : Expr {
     std::unique_ptr<FuncInfo> info;
     LambdaExpr() : Expr(EK::Lambda) {}
+    Value eval(Frame& f) const override;
+};
+
+// (elt for target in iter if cond ...): lazy, as Python's. The parser makes
+// it a generator function of one parameter (the first iterable's iterator,
+// evaluated where the expression is) whose body is the loops around
+// `yield elt`.
+struct GenExpr : Expr {
+    ExprP first_iter;
+    std::unique_ptr<FuncInfo> info;
+    GenExpr() : Expr(EK::GenExpr) {}
     Value eval(Frame& f) const override;
 };
 

@@ -310,7 +310,7 @@ Value bi_iter(Interp& in, CallArgs& a) {
 
 Value bi_next(Interp& in, CallArgs& a) {
     expect_args(a, "next", 1, 2);
-    if (a[0].is_obj() && a[0].o->type->heap && a[0].o->type->lookup("__next__")) {  // an iterator class
+    if (a[0].is_obj() && a[0].o->type->lookup("__next__")) {  // an iterator class, a generator (StopIteration carries its value)
         try {
             return in.call0(get_attr(in, a[0], "__next__"));
         } catch (GpyError& e) {

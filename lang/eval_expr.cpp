@@ -472,6 +472,14 @@ Value make_function(Frame& f, const FuncInfo& info) {
 
 Value LambdaExpr::eval(Frame& f) const { return make_function(f, *info); }
 
+Value GenExpr::eval(Frame& f) const {
+    Value it = get_iter(f.in, first_iter->eval(f));  // (Python takes iter() of the first iterable now)
+    f.cur = this;
+    Value fn = make_function(f, *info);
+    CallArgs a{&it, 1, nullptr};
+    return f.in.call(fn, a);
+}
+
 // ---- f-strings ----
 
 Value FStringExpr::eval(Frame& f) const {

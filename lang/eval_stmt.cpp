@@ -575,8 +575,46 @@ void bind_arguments(Interp& in, FunctionObj* fn, CallArgs& args, Value* slots) {
 
 }  // namespace
 
+std::vector<Value> bind_generator_slots(Interp& in, FunctionObj* fn, CallArgs& args) {
+    const FuncInfo& info = *fn->info;
+    std::vector<Value> slots(size_t(info.nslots));
+    bind_arguments(in, fn, args, slots.data());
+    for (int k : info.cell_slots) {
+        auto* c = new CellObj();
+        c->value = std::move(slots[size_t(k)]);
+        slots[size_t(k)] = Value::object(c);
+    }
+    return slots;
+}
+
+Value run_generator_body(Interp& in, FunctionObj* fn, Value* slots) {
+    Frame frame(in, slots, fn->module, fn);
+    try {
+        StatementRestore restore;
+        for (const auto& s : fn->info->body) {
+            t_current_statement = s.get();
+            Flow fl = s->exec(frame);
+            if (fl == Flow::Return) return std::move(frame.retval);
+        }
+        return Value::none();
+    } catch (GpyError& e) {
+        note_frame(frame, e);
+        e.obj()->noted_frame = nullptr;
+        throw;
+    } catch (const std::exception& e) {
+        GpyError g = python_error_from(e);
+        note_frame(frame, g);
+        g.obj()->noted_frame = nullptr;
+        throw g;
+    }
+}
+
 Value Interp::call_function(FunctionObj* fn, CallArgs& args) {
     const FuncInfo& info = *fn->info;
+    if (info.is_generator) {
+        tick();
+        return make_generator(*this, fn, args);
+    }
     tick();
     if (depth >= recursion_limit) raise(types::RecursionError, "maximum recursion depth exceeded");
     check_native_stack();

@@ -27,6 +27,7 @@ Interp::Interp(Config c) : cfg(std::move(c)) {
 }
 
 Interp::~Interp() {
+    shutting_down = true;  // (a suspended generator dropped now is not resumed to unwind)
     flush_out();
     // Break the common reference cycle: functions point at the module that holds them.
     for (auto& v : main->values) v = Value();

@@ -62,6 +62,7 @@ public:
     int recursion_limit = 1000;
     int repr_depth = 0;  // containers being repr'd (nested), counted against recursion_limit as CPython does
     char* native_stack_limit = nullptr;  // raise RecursionError below this address
+    bool shutting_down = false;  // set as the interpreter is destroyed
 
     // ---- interruption and step budget, checked at loop back-edges and calls ----
     long long countdown = 4096;
@@ -176,6 +177,14 @@ Value bare_super(Interp& in, const FunctionObj* fn, const Value* first);
 bool is_super_type(const Value& v);
 // object, property, staticmethod, classmethod, super, NotImplemented.
 void add_class_builtins(Interp& in);
+
+// ---- generators (generators.cpp) ----
+// A call of a generator function: its arguments bound, its body not started.
+Value make_generator(Interp& in, FunctionObj* fn, CallArgs& args);
+// (eval_stmt.cpp) A generator function's slots with its arguments bound, and
+// its body run in a frame over them (what the generator's fiber runs).
+std::vector<Value> bind_generator_slots(Interp& in, FunctionObj* fn, CallArgs& args);
+Value run_generator_body(Interp& in, FunctionObj* fn, Value* slots);
 
 // ---- iteration (iter.cpp) ----
 Value get_iter(Interp& in, const Value& v);  // an IterObj

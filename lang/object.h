@@ -113,7 +113,7 @@ extern TypeObject *object, *type, *none, *boolean, *integer, *real, *complex, *s
 extern TypeObject *BaseException, *Exception, *ArithmeticError, *ZeroDivisionError, *OverflowError, *LookupError,
     *IndexError, *KeyError, *ValueError, *TypeError, *NameError, *UnboundLocalError, *AttributeError, *ImportError,
     *ModuleNotFoundError, *RuntimeError, *RecursionError, *NotImplementedError, *MemoryError, *SystemError, *AssertionError,
-    *KeyboardInterrupt, *SystemExit, *StopIteration, *UnicodeError, *OSError, *FileNotFoundError, *FloatingPointError,
+    *KeyboardInterrupt, *SystemExit, *StopIteration, *GeneratorExit, *UnicodeError, *OSError, *FileNotFoundError, *FloatingPointError,
     *BufferError;
 void init();  // idempotent, thread-safe
 const std::vector<TypeObject*>& all_exceptions();

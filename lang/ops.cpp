@@ -867,9 +867,16 @@ Value get_attr(Interp& in, const Value& obj, const std::string& name) {
                 if (Value v = type_attribute(in, ty, name); !v.is_undef()) return v;
                 raise(types::AttributeError, "type object '" + ty->name + "' has no attribute '" + name + "'");
             }
-            case OK::Exception:
-                if (name == "args") return obj.as<ExceptionObj>()->args;
+            case OK::Exception: {
+                auto* e = obj.as<ExceptionObj>();
+                if (name == "args") return e->args;
+                if (Value* v = e->attrs.find(name)) return *v;
+                if (name == "value" && e->type->is_subtype_of(types::StopIteration)) {  // a generator's return value
+                    const auto& items = e->args.as<TupleObj>()->items;
+                    return items.empty() ? Value::none() : items[0];
+                }
                 break;
+            }
             case OK::Function:
                 if (name == "__name__") return make_str(obj.as<FunctionObj>()->info->name);
                 if (name == "__qualname__") return make_str(obj.as<FunctionObj>()->info->qualname);

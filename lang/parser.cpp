@@ -51,6 +51,9 @@ private:
     int depth_ = 0;
     int loop_depth_ = 0;
     int func_depth_ = 0;
+    // The functions being parsed, innermost last (null: a lambda or a class
+    // body, where `yield` is an error): `yield` makes the innermost a generator.
+    std::vector<FuncInfo*> funcs_;
     int operators_ = 0;  // binary operators in the current statement
 
     // ---- token helpers ----
@@ -526,7 +529,9 @@ private:
         int saved_loops = loop_depth_;
         loop_depth_ = 0;
         ++func_depth_;
+        funcs_.push_back(&info);
         info.body = parse_block("function definition", s);
+        funcs_.pop_back();
         --func_depth_;
         loop_depth_ = saved_loops;
         st->decorators = std::move(decorators);
@@ -556,7 +561,9 @@ private:
         int saved_loops = loop_depth_, saved_funcs = func_depth_;
         loop_depth_ = 0;
         func_depth_ = 0;
+        funcs_.push_back(nullptr);
         st->body = parse_block("class definition", s);
+        funcs_.pop_back();
         loop_depth_ = saved_loops;
         func_depth_ = saved_funcs;
         st->decorators = std::move(decorators);
@@ -746,7 +753,9 @@ private:
         parse_params(*l->info, T::Colon);
         expect(T::Colon, "`:`");
         ++func_depth_;
+        funcs_.push_back(nullptr);
         l->info->lambda_body = parse_expression();
+        funcs_.pop_back();
         --func_depth_;
         l->span = Span::join(s, l->info->lambda_body->span);
         return l;
@@ -1023,7 +1032,7 @@ private:
             } else {
                 ExprP e = parse_named_expression();
                 if (at(T::For)) {
-                    e = parse_comprehension_tail(ComprehensionExpr::Generator, std::move(e), nullptr, as);
+                    e = make_genexpr(parse_comprehension_tail(ComprehensionExpr::Generator, std::move(e), nullptr, as));
                     if (!c->args.empty() || at(T::Comma))
                         if (!(at(T::Comma) && peek().kind == T::RParen && c->args.empty()))
                             error_at(e->span, "generator expression must be parenthesized");
@@ -1087,10 +1096,72 @@ private:
             case T::LParen: return parse_paren();
             case T::LBracket: return parse_list();
             case T::LBrace: return parse_brace();
-            case T::Yield: error_here("`yield` (generators) is not supported yet");
+            case T::Yield: return parse_yield();
             case T::Await: error_here("`await` is not supported");
             default: unexpected("an expression");
         }
+    }
+
+    // A generator expression as a generator function (GenExpr): parameter
+    // `.0` is the first iterable's iterator; the body is the loops and
+    // conditions around `yield elt`.
+    ExprP make_genexpr(ExprP comp_expr) {
+        auto& c = static_cast<ComprehensionExpr&>(*comp_expr);
+        auto g = node<GenExpr>(c.span);
+        auto info = std::make_unique<FuncInfo>();
+        info->name = "<genexpr>";
+        info->span = c.span;
+        info->is_generator = true;
+        Param p;
+        p.name = ".0";
+        p.span = c.span;
+        info->params.push_back(std::move(p));
+        info->n_positional = 1;
+        auto y = node<YieldExpr>(c.elt->span);
+        y->value = std::move(c.elt);
+        auto inner = node<ExprStmt>(y->span);
+        inner->value = std::move(y);
+        StmtP body = std::move(inner);
+        for (size_t k = c.generators.size(); k-- > 0;) {
+            auto& clause = c.generators[k];
+            for (size_t i = clause.ifs.size(); i-- > 0;) {
+                auto cond = node<IfStmt>(clause.ifs[i]->span);
+                cond->test = std::move(clause.ifs[i]);
+                cond->body.push_back(std::move(body));
+                body = std::move(cond);
+            }
+            auto loop = node<ForStmt>(clause.target->span);
+            loop->target = std::move(clause.target);
+            if (k == 0) {
+                g->first_iter = std::move(clause.iter);
+                auto arg = node<NameExpr>(g->first_iter->span);
+                arg->id = ".0";
+                loop->iter = std::move(arg);
+            } else {
+                loop->iter = std::move(clause.iter);
+            }
+            loop->body.push_back(std::move(body));
+            body = std::move(loop);
+        }
+        info->body.push_back(std::move(body));
+        g->info = std::move(info);
+        return g;
+    }
+
+    // yield_expr: 'yield' 'from' expression | 'yield' [star_expressions]
+    ExprP parse_yield() {
+        Span s = advance().span;
+        if (funcs_.empty() || !funcs_.back()) error_at(s, funcs_.empty() ? "`yield` outside function" : "`yield` inside a lambda or class body");
+        funcs_.back()->is_generator = true;
+        auto y = node<YieldExpr>(s);
+        if (accept(T::From)) {
+            y->from = true;
+            y->value = parse_expression();
+        } else if (!at_stmt_end() && !at(T::RParen) && !at(T::RBracket) && !at(T::RBrace) && !at(T::Assign) && !at(T::Colon)) {
+            y->value = parse_star_expressions();
+        }
+        y->span = Span::join(s, prev_span());
+        return y;
     }
 
     ExprP constant(Span s, Value v) {
@@ -1185,6 +1256,7 @@ private:
             Parser sub(file_, std::move(toks), opts_);
             sub.depth_ = depth_ + 1;
             sub.func_depth_ = func_depth_;
+            sub.funcs_ = funcs_;
             part.expr = sub.parse_lone_expression();
             if (body[j] == '!') {
                 if (j + 1 >= body.size() || !std::strchr("rsa", body[j + 1]))
@@ -1225,7 +1297,7 @@ private:
             ExprP comp = parse_comprehension_tail(ComprehensionExpr::Generator, std::move(first), nullptr, open);
             close(T::RParen, open);
             comp->span = Span::join(open, prev_span());
-            return comp;
+            return make_genexpr(std::move(comp));
         }
         if (at(T::RParen)) {
             advance();

@@ -395,7 +395,17 @@ private:
                 break;
             }
             case EK::Starred: expr(*static_cast<StarredExpr&>(e).value); break;
+            case EK::Yield:
+                if (auto& v = static_cast<YieldExpr&>(e).value) expr(*v);
+                break;
             case EK::Lambda: function(*static_cast<LambdaExpr&>(e).info); break;
+            case EK::GenExpr: {
+                // The first iterable where the expression is; the rest in its own function.
+                auto& g = static_cast<GenExpr&>(e);
+                expr(*g.first_iter);
+                function(*g.info);
+                break;
+            }
             case EK::Comprehension: comprehension(static_cast<ComprehensionExpr&>(e)); break;
         }
     }

@@ -19,7 +19,7 @@ TypeObject *object, *type, *none, *boolean, *integer, *real, *complex, *str, *li
 TypeObject *BaseException, *Exception, *ArithmeticError, *ZeroDivisionError, *OverflowError, *LookupError,
     *IndexError, *KeyError, *ValueError, *TypeError, *NameError, *UnboundLocalError, *AttributeError, *ImportError,
     *ModuleNotFoundError, *RuntimeError, *RecursionError, *NotImplementedError, *MemoryError, *SystemError, *AssertionError,
-    *KeyboardInterrupt, *SystemExit, *StopIteration, *UnicodeError, *OSError, *FileNotFoundError, *FloatingPointError,
+    *KeyboardInterrupt, *SystemExit, *StopIteration, *GeneratorExit, *UnicodeError, *OSError, *FileNotFoundError, *FloatingPointError,
     *BufferError;
 
 static std::vector<TypeObject*> g_exceptions;
@@ -90,6 +90,7 @@ void init() {
         SystemError = exc("SystemError", Exception, "Internal error in the Python interpreter.");
         AssertionError = exc("AssertionError", Exception, "Assertion failed.");
         StopIteration = exc("StopIteration", Exception, "Signal the end from iterator.__next__().");
+        GeneratorExit = exc("GeneratorExit", BaseException, "Request that a generator exit.");
         OSError = exc("OSError", Exception, "Base class for I/O related errors.");
         FileNotFoundError = exc("FileNotFoundError", OSError, "File not found.");
         FloatingPointError = exc("FloatingPointError", ArithmeticError, "Floating-point operation failed.");
