@@ -1,6 +1,7 @@
 // The built-in functions (print, len, range, ...) and the constructors of the
 // built-in types (int(), str(), list(), ...).
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <cstring>
 
@@ -252,34 +253,34 @@ Value bi_round(Interp& in, CallArgs& a) {
 
 Value bi_isinstance(Interp&, CallArgs& a) {
     expect_args(a, "isinstance", 2, 2);
-    const Value& cls = a[1];
-    auto check = [&](const Value& c) {
+    // (tuples nest: isinstance(x, (int, (str, float))))
+    std::function<bool(const Value&)> check = [&](const Value& c) -> bool {
+        if (is_kind(c, OK::Tuple)) {
+            for (auto& x : c.as<TupleObj>()->items)
+                if (check(x)) return true;
+            return false;
+        }
         if (!is_kind(c, OK::Type))
             raise(types::TypeError, "isinstance() arg 2 must be a type, a tuple of types, or a union");
         return isinstance(a[0], c.as<TypeObject>());
     };
-    if (is_kind(cls, OK::Tuple)) {
-        for (auto& c : cls.as<TupleObj>()->items)
-            if (check(c)) return Value::boolean(true);
-        return Value::boolean(false);
-    }
-    return Value::boolean(check(cls));
+    return Value::boolean(check(a[1]));
 }
 
 Value bi_issubclass(Interp&, CallArgs& a) {
     expect_args(a, "issubclass", 2, 2);
     if (!is_kind(a[0], OK::Type)) raise(types::TypeError, "issubclass() arg 1 must be a class");
     const TypeObject* sub = a[0].as<TypeObject>();
-    auto check = [&](const Value& c) {
+    std::function<bool(const Value&)> check = [&](const Value& c) -> bool {
+        if (is_kind(c, OK::Tuple)) {
+            for (auto& x : c.as<TupleObj>()->items)
+                if (check(x)) return true;
+            return false;
+        }
         if (!is_kind(c, OK::Type))
             raise(types::TypeError, "issubclass() arg 2 must be a class, a tuple of classes, or a union");
         return sub->is_subtype_of(c.as<TypeObject>());
     };
-    if (is_kind(a[1], OK::Tuple)) {
-        for (auto& c : a[1].as<TupleObj>()->items)
-            if (check(c)) return Value::boolean(true);
-        return Value::boolean(false);
-    }
     return Value::boolean(check(a[1]));
 }
 
@@ -401,7 +402,7 @@ Value bi_zip(Interp& in, CallArgs& a) {
     Value v = Value::object(z);
     if (const Value* s = kwarg(a, "strict")) z->strict = truthy(*s);
     for (size_t k = 0; k < a.npos; ++k) {
-        if (!a[k].is_obj() || a[k].o->type->kind == OK::Other || a[k].o->type->kind == OK::Function)
+        if (!a[k].is_obj() || ((a[k].o->type->kind == OK::Other || a[k].o->type->kind == OK::Function) && !a[k].o->type->iter))
             raise(types::TypeError, "zip argument #" + std::to_string(k + 1) + " must support iteration");
         z->its.push_back(get_iter(in, a[k]));
     }
@@ -436,6 +437,13 @@ Value bi_reversed(Interp& in, CallArgs& a) {
             CallArgs c{&self, 1, nullptr};
             return in.call(*m, c);
         }
+    }
+    if (s.is_obj() && s.o->type->heap && class_defines(s.o->type, "__len__") && class_defines(s.o->type, "__getitem__")) {
+        // The sequence protocol: s[len(s) - 1] ... s[0].
+        std::vector<Value> items;
+        for (int64_t k = length(in, s); k-- > 0;) items.push_back(get_item(in, s, Value::integer(k)));
+        std::reverse(items.begin(), items.end());
+        return Value::object(new ReversedIter(std::move(items)));
     }
     if (!s.is_obj() || (s.o->type->kind != OK::List && s.o->type->kind != OK::Tuple && s.o->type->kind != OK::Str &&
                         s.o->type->kind != OK::Range && s.o->type->kind != OK::Dict && s.o->type->kind != OK::DictView))
@@ -485,6 +493,8 @@ Value bi_divmod(Interp& in, CallArgs& a) {
 Value bi_pow(Interp& in, CallArgs& a) {
     expect_args(a, "pow", 2, 3);
     if (a.npos == 3 && !a[2].is_none()) {
+        Value args[2] = {a[1], a[2]};
+        if (Value r; call_user_dunder(in, a[0], "__pow__", r, args, 2)) return r;  // pow(obj, e, m): its three-argument __pow__
         if (!a[0].is_intlike() || !a[1].is_intlike() || !a[2].is_intlike())
             raise(types::TypeError, "pow() 3rd argument not allowed unless all arguments are integers");
         int64_t base = a[0].as_int(), e = a[1].as_int(), m = a[2].as_int();
@@ -696,6 +706,10 @@ Value t_int(Interp& in, CallArgs& a) {
         CallArgs one{&sv, 1, nullptr};
         return t_int(in, one);
     }
+    if (Value r; call_user_dunder(in, v, "__int__", r) || call_user_dunder(in, v, "__index__", r) || call_user_dunder(in, v, "__trunc__", r)) {
+        if (!r.is_intlike()) raise(types::TypeError, std::string("__int__ returned non-int (type ") + type_name(r) + ")");
+        return Value::integer(r.as_int());
+    }
     if (v.is_intlike()) return Value::integer(v.as_int());
     if (v.is_float()) {
         if (std::isnan(v.f)) raise(types::ValueError, "cannot convert float NaN to integer");
@@ -724,6 +738,10 @@ Value t_float(Interp& in, CallArgs& a) {
     const Value& v = a[0];
     double d;
     if (real_value(v, d)) return Value::real(d);
+    if (Value r; call_user_dunder(in, v, "__float__", r) || call_user_dunder(in, v, "__index__", r)) {
+        if (!r.is_float() && !r.is_int()) raise(types::TypeError, std::string("__float__ returned non-float (type ") + type_name(r) + ")");
+        return Value::real(r.as_float());
+    }
     if (v.is_obj() && v.o->type->scalar)
         raise(types::TypeError, std::string("float() argument must be a string or a real number, not '") + type_name(v.o->type->scalar(v)) + "'");
     if (is_kind(v, OK::Str)) {

@@ -6,6 +6,9 @@
 // iteration and truth through the class's dunder methods.
 #include <algorithm>
 #include <cstdio>
+#include <functional>
+#include <mutex>
+#include <unordered_map>
 
 #include "lang/ast.h"
 #include "lang/interp.h"
@@ -73,6 +76,52 @@ AttrDict* attrs_of(const Value& v) {
     return nullptr;
 }
 
+// An instance whose __dict__ the program took: its attributes live there.
+DictObj* dict_of(const Value& v) {
+    if (!v.is_obj() || !v.o->type->heap || v.o->type->kind == OK::Exception) return nullptr;
+    const Value& d = v.as<InstanceObj>()->dict;
+    return d.is_undef() ? nullptr : d.as<DictObj>();
+}
+
+bool attr_get(Interp& in, const Value& obj, const std::string& name, Value& out) {
+    if (DictObj* d = dict_of(obj)) {
+        long k = d->table.find(in, make_str(name));
+        if (k < 0) return false;
+        out = d->table.entries[size_t(k)].value;
+        return true;
+    }
+    AttrDict* a = attrs_of(obj);
+    Value* v = a ? a->find(name) : nullptr;
+    if (!v) return false;
+    out = *v;
+    return true;
+}
+
+bool attr_set(Interp& in, const Value& obj, const std::string& name, Value v) {
+    if (DictObj* d = dict_of(obj)) {
+        d->table.set(in, make_str(name), std::move(v));
+        return true;
+    }
+    AttrDict* a = attrs_of(obj);
+    if (!a) return false;
+    a->set(name, std::move(v));
+    return true;
+}
+
+bool attr_erase(Interp& in, const Value& obj, const std::string& name) {
+    if (DictObj* d = dict_of(obj)) return d->table.erase(in, make_str(name));
+    AttrDict* a = attrs_of(obj);
+    return a && a->erase(name);
+}
+
+// A class attribute that is an instance of a class defining __get__ (and
+// __set__: a data descriptor, which wins over the instance's own attribute).
+bool is_descriptor(const Value& v, bool data) {
+    if (!v.is_obj() || !v.o->type->heap) return false;
+    if (!class_defines(v.o->type, "__get__") && !(data && class_defines(v.o->type, "__set__"))) return false;
+    return !data || class_defines(v.o->type, "__set__") || class_defines(v.o->type, "__delete__");
+}
+
 // A dunder method the class defines (not `object`'s defaults), or null.
 const Value* dunder(const TypeObject* t, const std::string& name) {
     if (!t->heap) return nullptr;
@@ -96,6 +145,25 @@ std::string default_repr(const Value& v) {
     std::snprintf(buf, sizeof buf, "%p", static_cast<const void*>(v.o));
     const TypeObject* t = v.o->type;
     return "<" + t->module_name + "." + t->qualname + " object at " + buf + ">";
+}
+
+// Whether every class of t's MRO declares __slots__ (its instances then have
+// no __dict__ and only the listed attributes).
+bool all_slotted(const TypeObject* t) {
+    for (const TypeObject* c : t->mro)
+        if (c != types::object && !c->dict.count("__slots__")) return false;
+    return true;
+}
+
+// Each class's direct subclasses, for __subclasses__() (classes are never
+// freed, so the pointers stay valid).
+std::mutex& subclasses_mutex() {
+    static std::mutex mu;
+    return mu;
+}
+std::unordered_map<const TypeObject*, std::vector<TypeObject*>>& subclasses() {
+    static auto* m = new std::unordered_map<const TypeObject*, std::vector<TypeObject*>>();
+    return *m;
 }
 
 // ---- the protocol slots of a class ----
@@ -171,6 +239,12 @@ Value slot_compare(Interp& in, CmpOp op, const Value& a, const Value& b) {
         case CmpOp::Ne: name = reflected = "__ne__"; break;
         default: return Value();
     }
+    // A subclass's reflected method goes first (Python's rule).
+    if (b.is_obj() && a.is_obj() && b.o->type->heap && b.o->type != a.o->type && b.o->type->is_subtype_of(a.o->type))
+        if (const Value* m = dunder(b.o->type, reflected)) {
+            Value r = call_dunder(in, b, *m, &a, 1);
+            if (!is_not_implemented(r)) return r;
+        }
     if (a.is_obj() && a.o->type->heap)
         if (const Value* m = dunder(a.o->type, name)) {
             Value r = call_dunder(in, a, *m, &b, 1);
@@ -337,6 +411,17 @@ Value slot_iter(Interp& in, const Value& v) {
 
 Value slot_getattr(Interp& in, const Value& obj, const std::string& name) {
     TypeObject* t = obj.o->type;
+    if (const Value* ga = dunder(t, "__getattribute__")) {
+        // The class's own lookup; AttributeError falls back to __getattr__.
+        Value n = make_str(name);
+        try {
+            return call_dunder(in, obj, *ga, &n, 1);
+        } catch (GpyError& e) {
+            const Value* fallback = dunder(t, "__getattr__");
+            if (!fallback || !e.obj()->type->is_subtype_of(types::AttributeError)) throw;
+            return call_dunder(in, obj, *fallback, &n, 1);
+        }
+    }
     const Value* cls_attr = t->lookup(name);
     if (cls_attr && cls_attr->is_obj() && cls_attr->o->type == class_types().property) {
         auto* p = static_cast<PropertyObj*>(cls_attr->o);
@@ -344,17 +429,18 @@ Value slot_getattr(Interp& in, const Value& obj, const std::string& name) {
         t_class_interp = &in;
         return in.call1(p->fget, obj);
     }
-    if (AttrDict* d = attrs_of(obj))
-        if (Value* v = d->find(name)) return *v;
+    if (cls_attr && is_descriptor(*cls_attr, true) && class_defines(cls_attr->o->type, "__get__")) {
+        Value args[2] = {obj, Value::object(t)};
+        return call_dunder(in, *cls_attr, *dunder(cls_attr->o->type, "__get__"), args, 2);
+    }
+    if (Value v; attr_get(in, obj, name, v)) return v;
+    if (cls_attr && is_descriptor(*cls_attr, false)) {
+        Value args[2] = {obj, Value::object(t)};
+        return call_dunder(in, *cls_attr, *dunder(cls_attr->o->type, "__get__"), args, 2);
+    }
     if (cls_attr) return bind(*cls_attr, obj, t);
     if (name == "__class__") return Value::object(t);
-    if (name == "__dict__") {
-        auto* d = new DictObj();
-        Value out = Value::object(d);
-        if (AttrDict* a = attrs_of(obj))
-            for (auto& [k, v] : a->items) d->table.set(in, make_str(k), v);
-        return out;
-    }
+    if (name == "__dict__" && t->kind != OK::Exception && !all_slotted(t)) return instance_dict(in, obj);
     if (const Value* ga = dunder(t, "__getattr__")) {
         Value n = make_str(name);
         return call_dunder(in, obj, *ga, &n, 1);
@@ -379,9 +465,33 @@ void slot_setattr(Interp& in, const Value& obj, const std::string& name, Value v
         call_dunder(in, obj, *sa, args, 2);
         return;
     }
-    AttrDict* d = attrs_of(obj);
-    if (!d) raise(types::AttributeError, "'" + t->name + "' object has no attribute '" + name + "'");
-    d->set(name, std::move(v));
+    if (cls_attr && is_descriptor(*cls_attr, true) && class_defines(cls_attr->o->type, "__set__")) {
+        Value args[2] = {obj, std::move(v)};
+        call_dunder(in, *cls_attr, *dunder(cls_attr->o->type, "__set__"), args, 2);
+        return;
+    }
+    if (name == "__class__") {  // obj.__class__ = Other: a class with the same layout
+        if (!is_kind(v, OK::Type) || !v.as<TypeObject>()->heap || (v.as<TypeObject>()->kind == OK::Exception) != (t->kind == OK::Exception))
+            raise(types::TypeError, "__class__ assignment only supported for mutable types or ModuleType subclasses");
+        obj.o->type = v.as<TypeObject>();
+        return;
+    }
+    if (auto slots = t->lookup("__slots__"); slots && !class_defines(t, "__dict__")) {
+        // __slots__: only the names it lists (in some class of the MRO that declares slots).
+        bool listed = false;
+        for (const TypeObject* c : t->mro) {
+            auto it = c->dict.find("__slots__");
+            if (it == c->dict.end()) continue;
+            const Value& sv = it->second;
+            if (is_kind(sv, OK::Str)) listed |= sv.as<StrObj>()->s == name;
+            else if (is_kind(sv, OK::Tuple) || is_kind(sv, OK::List))
+                for (const Value& x : is_kind(sv, OK::Tuple) ? sv.as<TupleObj>()->items : sv.as<ListObj>()->items)
+                    listed |= is_kind(x, OK::Str) && x.as<StrObj>()->s == name;
+        }
+        // (a class without __slots__ in the MRO gives instances a dict)
+        if (!listed && all_slotted(t)) raise(types::AttributeError, "'" + t->name + "' object has no attribute '" + name + "'");
+    }
+    if (!attr_set(in, obj, name, std::move(v))) raise(types::AttributeError, "'" + t->name + "' object has no attribute '" + name + "'");
 }
 
 // ---- C3 ----
@@ -415,7 +525,7 @@ std::vector<TypeObject*> c3(TypeObject* cls, const std::vector<TypeObject*>& bas
         if (!pick) {
             std::string names;
             for (TypeObject* b : bases) names += (names.empty() ? "" : ", ") + b->name;
-            raise(types::TypeError, "Cannot create a consistent method resolution order (MRO) for bases " + names);
+            raise(types::TypeError, "Cannot create a consistent method resolution\norder (MRO) for bases " + names);
         }
         out.push_back(pick);
         for (auto& s : seqs)
@@ -523,8 +633,7 @@ Value object_new(Interp& in, CallArgs& a) {
 Value object_setattr(Interp& in, CallArgs& a) {
     expect_args(a, "__setattr__", 3, 3);
     if (!is_kind(a[1], OK::Str)) raise(types::TypeError, "attribute name must be string");
-    AttrDict* d = attrs_of(a[0]);
-    if (!d) {
+    if (!attrs_of(a[0])) {
         set_attr(in, a[0], a[1].as<StrObj>()->s, a[2]);
         return Value::none();
     }
@@ -533,7 +642,52 @@ Value object_setattr(Interp& in, CallArgs& a) {
         slot_setattr(in, a[0], a[1].as<StrObj>()->s, a[2]);
         return Value::none();
     }
-    d->set(a[1].as<StrObj>()->s, a[2]);
+    attr_set(in, a[0], a[1].as<StrObj>()->s, a[2]);
+    return Value::none();
+}
+
+Value object_hash(Interp&, CallArgs& a) {
+    expect_args(a, "__hash__", 1, 1);
+    return Value::integer(int64_t(reinterpret_cast<uintptr_t>(a[0].o) >> 4));
+}
+
+Value object_eq(Interp&, CallArgs& a) {
+    expect_args(a, "__eq__", 2, 2);
+    if (a[0].is_obj() && a[1].is_obj() && a[0].o == a[1].o) return Value::boolean(true);
+    return Value::object(class_types().not_implemented);
+}
+
+Value object_ne(Interp& in, CallArgs& a) {
+    expect_args(a, "__ne__", 2, 2);
+    Value r = rich_compare(in, CmpOp::Eq, a[0], a[1]);
+    if (is_not_implemented(r)) return r;
+    return Value::boolean(!truthy(r));
+}
+
+Value object_str(Interp& in, CallArgs& a) {
+    expect_args(a, "__str__", 1, 1);
+    return make_str(repr(in, a[0]));
+}
+
+Value object_getattribute(Interp& in, CallArgs& a) {
+    expect_args(a, "__getattribute__", 2, 2);
+    if (!is_kind(a[1], OK::Str)) raise(types::TypeError, "attribute name must be string");
+    const std::string& name = a[1].as<StrObj>()->s;
+    if (Value v; attr_get(in, a[0], name, v)) return v;
+    if (const Value* c = type_of(a[0])->lookup(name)) return bind(*c, a[0], type_of(a[0]));
+    raise(types::AttributeError, "'" + type_of(a[0])->name + "' object has no attribute '" + name + "'");
+}
+
+Value object_delattr(Interp& in, CallArgs& a) {
+    expect_args(a, "__delattr__", 2, 2);
+    if (!is_kind(a[1], OK::Str)) raise(types::TypeError, "attribute name must be string");
+    if (!attr_erase(in, a[0], a[1].as<StrObj>()->s))
+        raise(types::AttributeError, "'" + type_of(a[0])->name + "' object has no attribute '" + a[1].as<StrObj>()->s + "'");
+    return Value::none();
+}
+
+Value object_init_subclass(Interp&, CallArgs& a) {
+    if (a.nkw()) raise(types::TypeError, a.npos ? type_name(a[0]) + std::string(".__init_subclass__() takes no keyword arguments") : "__init_subclass__() takes no keyword arguments");
     return Value::none();
 }
 
@@ -556,12 +710,12 @@ const ClassTypes& class_types() {
         auto type = [](const char* name) { return new TypeObject(name, nullptr, OK::Other); };
         c.property = type("property");
         c.property->construct = property_new;
-        c.property->getattr = [](Interp&, const Value& v, const std::string& name) -> Value {
+        c.property->getattr = [](Interp& in, const Value& v, const std::string& name) -> Value {
             auto* p = static_cast<PropertyObj*>(v.o);
             if (name == "fget") return p->fget;
             if (name == "fset") return p->fset;
             if (name == "fdel") return p->fdel;
-            if (name == "__doc__") return p->doc.is_none() && is_kind(p->fget, OK::Function) ? Value::none() : p->doc;
+            if (name == "__doc__") return p->doc.is_none() && is_kind(p->fget, OK::Function) ? get_attr(in, p->fget, "__doc__") : p->doc;
             static const char* names[] = {"getter", "setter", "deleter"};
             for (int k = 0; k < 3; ++k)
                 if (name == names[k]) {
@@ -600,6 +754,14 @@ const ClassTypes& class_types() {
         types::object->dict["__new__"] = builtin_value("__new__", object_new, "", "Create and return a new object.");
         types::object->dict["__setattr__"] = builtin_value("__setattr__", object_setattr, "", "Implement setattr(self, name, value).");
         types::object->dict["__repr__"] = builtin_value("__repr__", object_repr, "", "Return repr(self).");
+        types::object->dict["__str__"] = builtin_value("__str__", object_str, "", "Return str(self).");
+        types::object->dict["__hash__"] = builtin_value("__hash__", object_hash, "", "Return hash(self).");
+        types::object->dict["__eq__"] = builtin_value("__eq__", object_eq, "", "Return self==value.");
+        types::object->dict["__ne__"] = builtin_value("__ne__", object_ne, "", "Return self!=value.");
+        types::object->dict["__getattribute__"] = builtin_value("__getattribute__", object_getattribute, "", "Return getattr(self, name).");
+        types::object->dict["__delattr__"] = builtin_value("__delattr__", object_delattr, "", "Implement delattr(self, name).");
+        types::object->dict["__init_subclass__"] =
+            builtin_value("__init_subclass__", object_init_subclass, "", "Called when a class is subclassed.");
         types::object->construct = [](Interp&, CallArgs& a) {
             if (a.npos || a.nkw()) raise(types::TypeError, "object() takes no arguments");
             auto* o = new Object(types::object);
@@ -614,7 +776,7 @@ const ClassTypes& class_types() {
 }  // namespace
 
 Value make_class(Interp& in, const std::string& name, const std::string& qualname, const std::vector<Value>& base_values,
-                 ClassNamespace& ns, ModuleObj* module) {
+                 ClassNamespace& ns, ModuleObj* module, std::vector<std::pair<std::string, Value>>* keywords) {
     const ClassTypes& ct = class_types();
     (void)ct;
     t_class_interp = &in;
@@ -669,7 +831,115 @@ Value make_class(Interp& in, const std::string& name, const std::string& qualnam
     t->iter = slot_iter;
     t->truth = slot_truth;
     t->index = slot_index;
-    return Value::object(t);
+    Value cls = Value::object(t);
+    {
+        std::lock_guard<std::mutex> lock(subclasses_mutex());
+        for (TypeObject* b : bases) subclasses()[b].push_back(t);
+    }
+    // Descriptors learn their names; the nearest base's __init_subclass__
+    // sees the new class and the class statement's keywords.
+    for (const std::string& key : ns.order) {
+        const Value& v = t->dict[key];
+        if (v.is_obj() && v.o->type->heap)
+            if (const Value* sn = dunder(v.o->type, "__set_name__")) {
+                Value args[2] = {cls, make_str(key)};
+                call_dunder(in, v, *sn, args, 2);
+            }
+    }
+    for (size_t k = 1; k < t->mro.size(); ++k) {
+        auto it = t->mro[k]->dict.find("__init_subclass__");
+        if (it == t->mro[k]->dict.end()) continue;
+        Value fn = it->second;
+        if (fn.is_obj() && (fn.o->type == ct.classmethod || fn.o->type == ct.staticmethod)) fn = static_cast<WrapperObj*>(fn.o)->func;
+        CallArgs a{&cls, 1, keywords && !keywords->empty() ? keywords : nullptr};
+        in.call(fn, a);
+        break;
+    }
+    return cls;
+}
+
+bool class_defines(const TypeObject* t, const char* name) { return dunder(t, name) != nullptr; }
+
+bool call_user_dunder(Interp& in, const Value& obj, const char* name, Value& out, const Value* args, size_t n) {
+    if (!obj.is_obj() || !obj.o->type->heap) return false;
+    const Value* m = dunder(obj.o->type, name);
+    if (!m) return false;
+    out = call_dunder(in, obj, *m, args, n);
+    return true;
+}
+
+void del_attr(Interp& in, const Value& obj, const std::string& name) {
+    if (is_kind(obj, OK::Type) && obj.as<TypeObject>()->heap) {
+        auto* t = obj.as<TypeObject>();
+        if (!t->dict.erase(name)) raise(types::AttributeError, "type object '" + t->name + "' has no attribute '" + name + "'");
+        return;
+    }
+    if (is_kind(obj, OK::Module)) {
+        auto* m = obj.as<ModuleObj>();
+        const Value* v = m->get(name);
+        if (!v) raise(types::AttributeError, "module '" + m->name + "' has no attribute '" + name + "'");
+        m->set(name, Value());
+        return;
+    }
+    if (!obj.is_obj() || !(obj.o->type->heap || obj.o->type->kind == OK::Exception))
+        raise(types::AttributeError, std::string("'") + type_name(obj) + "' object has no attribute '" + name + "'");
+    TypeObject* t = obj.o->type;
+    if (const Value* da = dunder(t, "__delattr__")) {
+        Value n = make_str(name);
+        call_dunder(in, obj, *da, &n, 1);
+        return;
+    }
+    const Value* cls_attr = t->lookup(name);
+    if (cls_attr && cls_attr->is_obj() && cls_attr->o->type == class_types().property) {
+        auto* p = static_cast<PropertyObj*>(cls_attr->o);
+        if (p->fdel.is_none()) raise(types::AttributeError, "property '" + name + "' of '" + t->name + "' object has no deleter");
+        in.call1(p->fdel, obj);
+        return;
+    }
+    if (cls_attr && cls_attr->is_obj() && cls_attr->o->type->heap && class_defines(cls_attr->o->type, "__delete__")) {
+        call_dunder(in, *cls_attr, *dunder(cls_attr->o->type, "__delete__"), &obj, 1);
+        return;
+    }
+    if (!attr_erase(in, obj, name)) raise(types::AttributeError, "'" + t->name + "' object has no attribute '" + name + "'");
+}
+
+Value instance_dict(Interp& in, const Value& obj) {
+    if (!obj.is_obj() || !obj.o->type->heap || obj.o->type->kind == OK::Exception)
+        raise(types::TypeError, "vars() argument must have __dict__ attribute");
+    auto* inst = obj.as<InstanceObj>();
+    if (inst->dict.is_undef()) {
+        auto* d = new DictObj();
+        inst->dict = Value::object(d);
+        for (auto& [k, v] : inst->attrs.items) d->table.set(in, make_str(k), v);
+        inst->attrs.items.clear();
+    }
+    return inst->dict;
+}
+
+Value copy_instance(Interp& in, const Value& v, const std::function<Value(const Value&)>& each,
+                    const std::function<void(const Value&)>& created) {
+    TypeObject* t = v.o->type;
+    Value out;
+    if (t->kind == OK::Exception) {
+        auto* e = new ExceptionObj(t);
+        out = Value::object(e);
+        if (created) created(out);
+        e->args = v.as<ExceptionObj>()->args;
+        for (auto& [k, x] : v.as<ExceptionObj>()->attrs.items) e->attrs.set(k, each ? each(x) : x);
+        return out;
+    }
+    auto* inst = new InstanceObj(t);
+    out = Value::object(inst);
+    if (created) created(out);
+    std::vector<std::pair<std::string, Value>> items;
+    if (DictObj* d = dict_of(v)) {
+        for (const auto& e : d->table.entries)
+            if (!e.key.is_undef() && is_kind(e.key, OK::Str)) items.emplace_back(e.key.as<StrObj>()->s, e.value);
+    } else {
+        items = v.as<InstanceObj>()->attrs.items;
+    }
+    for (auto& [k, x] : items) inst->attrs.set(k, each ? each(x) : x);
+    return out;
 }
 
 Value make_instance(Interp& in, TypeObject* cls, CallArgs& args) {
@@ -702,8 +972,20 @@ Value make_instance(Interp& in, TypeObject* cls, CallArgs& args) {
 }
 
 Value type_attribute(Interp& in, TypeObject* t, const std::string& name) {
-    (void)in;
+    if (name == "mro") {
+        auto* b = new BuiltinObj("mro", [](Interp&, CallArgs& a) {
+            std::vector<Value> items;
+            for (TypeObject* c : linearization(a[0].as<TypeObject>())) items.push_back(Value::object(c));
+            return make_list(std::move(items));
+        }, "mro()", "Return a type's method resolution order.");
+        b->bound = Value::object(t);
+        return Value::object(b);
+    }
     if (const Value* v = t->lookup(name)) {
+        if (v->is_obj() && v->o->type->heap && class_defines(v->o->type, "__get__")) {  // a descriptor: __get__(None, cls)
+            Value args[2] = {Value::none(), Value::object(t)};
+            return call_dunder(in, *v, *dunder(v->o->type, "__get__"), args, 2);
+        }
         if (v->is_obj() && v->o->type == class_types().staticmethod) return static_cast<WrapperObj*>(v->o)->func;
         if (v->is_obj() && v->o->type == class_types().classmethod)
             return Value::object(new BoundMethodObj(Value::object(t), static_cast<WrapperObj*>(v->o)->func));
@@ -712,6 +994,24 @@ Value type_attribute(Interp& in, TypeObject* t, const std::string& name) {
     if (name == "__qualname__") return make_str(t->heap ? t->qualname : t->name);
     if (name == "__module__") return make_str(t->heap ? t->module_name : std::string("builtins"));
     if (name == "__doc__") return t->doc.empty() ? Value::none() : make_str(t->doc);
+    if (name == "__class__") return Value::object(types::type);
+    if (name == "__base__") return t == types::object ? Value::none() : Value::object(t->heap ? t->bases[0] : t->base ? t->base : types::object);
+    if (name == "__subclasses__") {
+        auto* b = new BuiltinObj("__subclasses__", [](Interp&, CallArgs& a) {
+            std::vector<Value> items;
+            std::lock_guard<std::mutex> lock(subclasses_mutex());
+            for (TypeObject* c : subclasses()[a[0].as<TypeObject>()]) items.push_back(Value::object(c));
+            return make_list(std::move(items));
+        }, "__subclasses__()", "");
+        b->bound = Value::object(t);
+        return Value::object(b);
+    }
+    if (name == "__dict__") {
+        auto* d = new DictObj();
+        Value out = Value::object(d);
+        for (const auto& [k, v] : t->dict) d->table.set(in, make_str(k), v);
+        return out;
+    }
     if (name == "__mro__" || name == "__bases__") {
         std::vector<Value> items;
         const std::vector<TypeObject*> list = name == "__mro__" ? linearization(t) : t->heap ? t->bases : std::vector<TypeObject*>{};
@@ -731,7 +1031,23 @@ Value bare_super(Interp& in, const FunctionObj* fn, const Value* first) {
     return Value::object(new SuperObj(class_types().super, fn->owner, self));
 }
 
+Value bi_vars(Interp& in, CallArgs& a) {
+    if (a.npos != 1) raise(types::TypeError, a.npos ? "vars expected at most 1 argument, got " + std::to_string(a.npos)
+                                                   : "vars() without an argument is not supported yet");
+    if (is_kind(a[0], OK::Module) || is_kind(a[0], OK::Type)) return get_attr(in, a[0], "__dict__");
+    return instance_dict(in, a[0]);
+}
+
+Value bi_delattr(Interp& in, CallArgs& a) {
+    expect_args(a, "delattr", 2, 2);
+    if (!is_kind(a[1], OK::Str)) raise(types::TypeError, std::string("attribute name must be string, not '") + type_name(a[1]) + "'");
+    del_attr(in, a[0], a[1].as<StrObj>()->s);
+    return Value::none();
+}
+
 void add_class_builtins(Interp& in) {
+    in.builtins["vars"] = builtin_value("vars", bi_vars, "vars([object], /)", "Show vars.");
+    in.builtins["delattr"] = builtin_value("delattr", bi_delattr, "delattr(obj, name, /)", "Deletes the named attribute from the given object.");
     const ClassTypes& ct = class_types();
     in.builtins["object"] = Value::object(types::object);
     in.builtins["property"] = Value::object(ct.property);

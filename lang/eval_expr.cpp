@@ -62,6 +62,8 @@ Value NameExpr::eval(Frame& f) const {
             const Value& v = f.module->values[size_t(index)];
             if (!v.is_undef()) return v;
             if (builtin) return *builtin;
+            // A method's implicit __class__ (the class whose body defined it).
+            if (f.func && f.func->owner && id == "__class__") return Value::object(f.func->owner);
             f.cur = this;
             name_error(*this);
         }

@@ -169,7 +169,13 @@ static void delete_target(Frame& f, const Expr& t) {
     switch (t.kind) {
         case EK::Name: static_cast<const NameExpr&>(t).erase(f); return;
         case EK::Subscript: static_cast<const SubscriptExpr&>(t).erase(f); return;
-        case EK::Attribute: f.cur = &t; raise(types::AttributeError, "cannot delete attribute '" + static_cast<const AttributeExpr&>(t).attr + "'");
+        case EK::Attribute: {
+            auto& a = static_cast<const AttributeExpr&>(t);
+            Value obj = a.value->eval(f);
+            f.cur = &t;
+            del_attr(f.in, obj, a.attr);
+            return;
+        }
         case EK::Tuple: case EK::List:
             for (auto& e : static_cast<const SeqExpr&>(t).elts) delete_target(f, *e);
             return;
@@ -280,13 +286,14 @@ Flow ClassDefStmt::exec(Frame& f) const {
             base_values.push_back(b->eval(f));
         }
     }
+    // metaclass=ABCMeta and the like: accepted, the class is a plain class;
+    // other keywords go to the bases' __init_subclass__.
+    std::vector<std::pair<std::string, Value>> class_kw;
     for (auto& k : keywords) {
-        k.value->eval(f);
-        // metaclass=ABCMeta and the like: accepted, the class is a plain class.
-        if (k.name != "metaclass") {
-            f.cur = k.value.get();
-            raise(types::TypeError, name + ".__init_subclass__() takes no keyword arguments");
-        }
+        f.cur = k.value.get();
+        Value v = k.value->eval(f);
+        if (k.name.empty()) raise(types::TypeError, "**mapping in a class statement is not supported yet");
+        if (k.name != "metaclass") class_kw.emplace_back(k.name, std::move(v));
     }
     ClassNamespace ns;
     ns.set("__module__", make_str(f.module->name));
@@ -306,7 +313,7 @@ Flow ClassDefStmt::exec(Frame& f) const {
     }
     f.class_ns = saved;
     f.cur = this;
-    Value cls = make_class(f.in, name, qualname, base_values, ns, f.module);
+    Value cls = make_class(f.in, name, qualname, base_values, ns, f.module, &class_kw);
     for (auto it = decos.rbegin(); it != decos.rend(); ++it) {
         f.cur = this;
         cls = f.in.call1(*it, cls);
@@ -390,7 +397,14 @@ Flow TryStmt::exec(Frame& f) const {
             f.in.handling.push_back(exc);
             struct Pop { Interp& in; ~Pop() { in.handling.pop_back(); } } pop{f.in};
             if (chosen->name) chosen->name->store(f, exc);
-            result = exec_block(chosen->body, f);
+            try {
+                result = exec_block(chosen->body, f);
+            } catch (GpyError& during) {
+                // An exception raised while this one is handled: its __context__.
+                auto* d = during.obj();
+                if (d != exc.o && !d->attrs.find("__context__")) d->attrs.set("__context__", exc);
+                throw;
+            }
             // Python unbinds the `as` name when the handler ends.
             if (chosen->name) chosen->name->store(f, Value());
         };
@@ -432,10 +446,16 @@ Flow RaiseStmt::exec(Frame& f) const {
         throw GpyError{f.in.handling.back()};
     }
     Value v = exc->eval(f);
-    if (cause) cause->eval(f);
+    Value c = cause ? cause->eval(f) : Value();
     f.cur = this;
     if (is_kind(v, OK::Type) && v.as<TypeObject>()->is_subtype_of(types::BaseException)) v = f.in.call0(v);
     if (!is_kind(v, OK::Exception)) raise(types::TypeError, "exceptions must derive from BaseException");
+    if (cause) {  // raise X from Y: Y is X's __cause__ (None: no context shown)
+        if (is_kind(c, OK::Type) && c.as<TypeObject>()->is_subtype_of(types::BaseException)) c = f.in.call0(c);
+        if (!c.is_none() && !is_kind(c, OK::Exception)) raise(types::TypeError, "exception causes must derive from BaseException");
+        v.as<ExceptionObj>()->attrs.set("__cause__", c);
+        v.as<ExceptionObj>()->attrs.set("__suppress_context__", Value::boolean(true));
+    }
     v.as<ExceptionObj>()->traceback.clear();
     v.as<ExceptionObj>()->noted_frame = nullptr;
     throw GpyError{v};

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <csignal>
 #include <memory>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -166,7 +167,7 @@ std::vector<std::string> attribute_names(Interp& in, const Value& v);
 // ---- classes (classes.cpp) ----
 // The class a `class` statement makes from its bases and its body's names.
 Value make_class(Interp& in, const std::string& name, const std::string& qualname, const std::vector<Value>& bases,
-                 ClassNamespace& ns, ModuleObj* module);
+                 ClassNamespace& ns, ModuleObj* module, std::vector<std::pair<std::string, Value>>* keywords);
 // Calling a class: __new__ (or a fresh instance), then __init__.
 Value make_instance(Interp& in, TypeObject* cls, CallArgs& args);
 // A class's attribute as `Class.name` gives it (staticmethods unwrapped,
@@ -175,6 +176,18 @@ Value type_attribute(Interp& in, TypeObject* t, const std::string& name);
 // `super()` in a method: its class and first argument.
 Value bare_super(Interp& in, const FunctionObj* fn, const Value* first);
 bool is_super_type(const Value& v);
+// del obj.name (property deleters, __delattr__, class attributes).
+void del_attr(Interp& in, const Value& obj, const std::string& name);
+// Whether a class statement's class (or a base of it, not `object`) defines `name`.
+bool class_defines(const TypeObject* t, const char* name);
+// Calls obj's `name` when its class defines it: true and `out` its result.
+bool call_user_dunder(Interp& in, const Value& obj, const char* name, Value& out, const Value* args = nullptr, size_t n = 0);
+// An instance of v's class with v's attributes (copy.copy); `each` maps
+// every attribute value (copy.deepcopy's copier), registered in `memo` first.
+Value copy_instance(Interp& in, const Value& v, const std::function<Value(const Value&)>& each,
+                    const std::function<void(const Value&)>& created);
+// vars(obj): the instance's attribute dict, live.
+Value instance_dict(Interp& in, const Value& obj);
 // object, property, staticmethod, classmethod, super, NotImplemented.
 void add_class_builtins(Interp& in);
 

@@ -287,6 +287,9 @@ struct AttrDict {
 // exception: then an ExceptionObj).
 struct InstanceObj : Object {
     AttrDict attrs;
+    // Once the program asks for obj.__dict__, the attributes move into this
+    // dict (so writes through it are the object's): a DictObj, else Undef.
+    Value dict;
     explicit InstanceObj(TypeObject* t) : Object(t) {}
 };
 

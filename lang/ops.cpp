@@ -163,7 +163,10 @@ std::string repr(Interp& in, const Value& v) {
             auto* m = v.as<ModuleObj>();
             return "<module '" + m->name + "' (built-in)>";
         }
-        case OK::Type: return "<class '" + v.as<TypeObject>()->name + "'>";
+        case OK::Type: {
+            const auto* t = v.as<TypeObject>();
+            return "<class '" + (t->heap ? t->module_name + "." + t->qualname : t->name) + "'>";
+        }
         case OK::Exception: {
             auto* e = v.as<ExceptionObj>();
             auto& args = e->args.as<TupleObj>()->items;
@@ -755,7 +758,9 @@ bool contains(Interp& in, const Value& container, const Value& item) {
                     CallArgs c{args, 2, nullptr};
                     return truthy(in.call(*m, c));
                 }
-                if (container.o->type->iter) break;
+                if (container.o->type->iter && !(container.o->type->heap && !class_defines(container.o->type, "__iter__") &&
+                                                 !class_defines(container.o->type, "__getitem__")))
+                    break;
                 raise(types::TypeError, std::string("argument of type '") + type_name(container) + "' is not iterable");
             }
         }
@@ -875,10 +880,21 @@ Value get_attr(Interp& in, const Value& obj, const std::string& name) {
                     const auto& items = e->args.as<TupleObj>()->items;
                     return items.empty() ? Value::none() : items[0];
                 }
+                if (name == "__cause__" || name == "__context__" || name == "__traceback__") return Value::none();
+                if (name == "__suppress_context__") return Value::boolean(false);
                 break;
             }
             case OK::Function:
                 if (name == "__name__") return make_str(obj.as<FunctionObj>()->info->name);
+                if (name == "__doc__") {  // the body's first statement, when a string
+                    const Block& body = obj.as<FunctionObj>()->info->body;
+                    if (!body.empty() && body[0]->kind == SK::Expr) {
+                        const Expr& e = *static_cast<const ExprStmt&>(*body[0]).value;
+                        if (e.kind == EK::Const && is_kind(static_cast<const ConstExpr&>(e).value, OK::Str)) return static_cast<const ConstExpr&>(e).value;
+                    }
+                    return Value::none();
+                }
+                if (name == "__module__") return make_str(obj.as<FunctionObj>()->module ? obj.as<FunctionObj>()->module->name : "__main__");
                 if (name == "__qualname__") return make_str(obj.as<FunctionObj>()->info->qualname);
                 break;
             case OK::Builtin:
@@ -1123,6 +1139,7 @@ void set_item(Interp& in, const Value& obj, const Value& index, Value v) {
 }
 
 void del_item(Interp& in, const Value& obj, const Value& index) {
+    if (Value r; call_user_dunder(in, obj, "__delitem__", r, &index, 1)) return;
     if (is_kind(obj, OK::List)) {
         auto& items = obj.as<ListObj>()->items;
         if (is_slice(index)) {

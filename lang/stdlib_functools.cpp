@@ -318,9 +318,69 @@ Value update_wrapper(Interp&, CallArgs& a) {
 
 }  // namespace
 
+// total_ordering: the comparisons a class lacks, from the one it defines
+// (CPython's formulas: from __lt__, a > b is not (a < b) and a != b, ...).
+// Each is a builtin bound to the root method; NotImplemented passes through.
+Value ordering_result(Interp& in, const Value& r) {
+    return is_kind(r, OK::Other) && r.o == in.builtins["NotImplemented"].o ? r : Value();
+}
+
+template <int Kind>  // which derived method: see total_ordering's table
+Value derived_compare(Interp& in, CallArgs& a) {
+    if (a.npos != 3) raise(types::TypeError, "comparison takes exactly one argument");
+    const Value& root = a[0];
+    const Value& self = a[1];
+    const Value& other = a[2];
+    Value args[2] = {self, other};
+    CallArgs c{args, 2, nullptr};
+    Value r = in.call(root, c);
+    if (Value ni = ordering_result(in, r); !ni.is_undef()) return ni;
+    const bool op = truthy(r);
+    switch (Kind) {
+        case 0: return Value::boolean(!op && !values_equal(in, self, other));  // __gt__ from __lt__
+        case 1: return Value::boolean(op || values_equal(in, self, other));    // __le__ from __lt__
+        case 2: return Value::boolean(!op);                                      // __ge__ from __lt__, __lt__ from __ge__, ...
+        case 3: return Value::boolean(!op || values_equal(in, self, other));   // __ge__ from __le__ / __le__ from __ge__
+        case 4: return Value::boolean(op && !values_equal(in, self, other));   // __lt__ from __le__ / __gt__ from __ge__
+        default: return Value::boolean(!op && !values_equal(in, self, other));
+    }
+}
+
+Value total_ordering(Interp&, CallArgs& a) {
+    if (a.npos != 1 || !is_kind(a[0], OK::Type)) raise(types::TypeError, "total_ordering() takes a class");
+    auto* cls = a[0].as<TypeObject>();
+    const char* ops[] = {"__lt__", "__le__", "__gt__", "__ge__"};
+    const char* root = nullptr;
+    for (const char* op : ops)
+        if (class_defines(cls, op)) {
+            root = op;
+            break;
+        }
+    if (!root) raise(types::ValueError, "must define at least one ordering operation: < > <= >=");
+    struct Derived {
+        const char* name;
+        NativeFn fn;
+    };
+    std::vector<Derived> table;
+    const std::string r = root;
+    if (r == "__lt__") table = {{"__gt__", derived_compare<0>}, {"__le__", derived_compare<1>}, {"__ge__", derived_compare<2>}};
+    if (r == "__le__") table = {{"__ge__", derived_compare<3>}, {"__lt__", derived_compare<4>}, {"__gt__", derived_compare<2>}};
+    if (r == "__gt__") table = {{"__lt__", derived_compare<0>}, {"__ge__", derived_compare<1>}, {"__le__", derived_compare<2>}};
+    if (r == "__ge__") table = {{"__le__", derived_compare<3>}, {"__gt__", derived_compare<4>}, {"__lt__", derived_compare<2>}};
+    const Value root_fn = *cls->lookup(root);
+    for (const Derived& d : table) {
+        if (class_defines(cls, d.name)) continue;
+        auto* b = new BuiltinObj(d.name, d.fn, std::string(d.name) + "(self, other)", "");
+        b->bound = root_fn;
+        cls->dict[d.name] = Value::object(b);
+    }
+    return a[0];
+}
+
 ModuleObj* make_functools(Interp&) {
     auto* m = new ModuleObj("functools");
     m->doc = "Tools for working with functions and callable objects (Python's functools).";
+    stdlib_def(m, "total_ordering", total_ordering, "total_ordering(cls)", "Class decorator that fills in missing ordering methods.");
     stdlib_def(m, "reduce", reduce, "reduce(function, iterable[, initial], /)", "Apply a function of two arguments cumulatively to the items of a sequence.");
     m->set("partial", Value::object(partial_type()));
     stdlib_def(m, "lru_cache", lru_cache, "lru_cache(maxsize=128, typed=False)", "Least-recently-used cache decorator.");

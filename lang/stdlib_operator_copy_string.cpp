@@ -183,8 +183,9 @@ Value copy_copy(Interp& in, CallArgs& a) {
     const Value& v = a[0];
     if (is_kind(v, OK::List)) return make_list(v.as<ListObj>()->items);
     if (is_kind(v, OK::Dict) || is_kind(v, OK::Set) || is_kind(v, OK::Array)) return call_method0(in, v, "copy");
-    // A native type's own __copy__ (deque, random.Random).
+    // A native type's own __copy__ (deque, random.Random), a class's.
     if (v.is_obj() && v.o->type->lookup("__copy__")) return call_method0(in, v, "__copy__");
+    if (v.is_obj() && (v.o->type->heap)) return copy_instance(in, v, nullptr, nullptr);
     return v;
 }
 
@@ -235,6 +236,18 @@ struct DeepCopier {
             Value r = call_method0(in, v, "copy");
             memo[v.o] = r;
             return r;
+        }
+        if (v.o->type->heap) {
+            // A class's instance: its __deepcopy__(memo), else a new instance
+            // whose attributes are deep copies.
+            if (const Value* m = v.o->type->lookup("__deepcopy__"); m && class_defines(v.o->type, "__deepcopy__")) {
+                Value memo_dict = Value::object(new DictObj());
+                Value r = in.call1(get_attr(in, v, "__deepcopy__"), memo_dict);
+                memo[v.o] = r;
+                return r;
+            }
+            // (registered before its attributes are copied: a cycle back to v finds it)
+            return copy_instance(in, v, [&](const Value& x) { return copy(x); }, [&](const Value& r) { memo[v.o] = r; });
         }
         if (v.o->type->lookup("__copy__")) {
             // A native container (deque): its copy, then its items deep-copied in place.

@@ -148,6 +148,33 @@ std::string dump(const Expr* e) {
             auto* l = static_cast<const LambdaExpr*>(e);
             return "(lambda " + dump_params(*l->info) + " " + dump(l->info->lambda_body.get()) + ")";
         }
+        case EK::Yield: {
+            auto* y = static_cast<const YieldExpr*>(e);
+            return std::string(y->from ? "(yield-from " : "(yield ") + opt(y->value) + ")";
+        }
+        case EK::GenExpr: {
+            // The generator function the parser made, read back as its clauses.
+            auto* g = static_cast<const GenExpr*>(e);
+            std::string clauses, elt;
+            bool first = true;
+            for (const Stmt* st = g->info->body[0].get(); st;) {
+                if (st->kind == SK::For) {
+                    auto* f = static_cast<const ForStmt*>(st);
+                    if (!first) clauses += ")";
+                    clauses += " (for " + dump(f->target.get()) + " in " + dump(first ? g->first_iter.get() : f->iter.get());
+                    first = false;
+                    st = f->body[0].get();
+                } else if (st->kind == SK::If) {
+                    auto* i = static_cast<const IfStmt*>(st);
+                    clauses += " (if " + dump(i->test.get()) + ")";
+                    st = i->body[0].get();
+                } else {
+                    elt = dump(static_cast<const YieldExpr*>(static_cast<const ExprStmt*>(st)->value.get())->value.get());
+                    st = nullptr;
+                }
+            }
+            return "(genexp " + elt + clauses + "))";
+        }
         case EK::Comprehension: {
             auto* c = static_cast<const ComprehensionExpr*>(e);
             const char* kinds[] = {"listcomp", "setcomp", "dictcomp", "genexp"};
