@@ -50,15 +50,6 @@ const ClassTypes& class_types();
 
 bool is_not_implemented(const Value& v) { return v.is_obj() && v.o == class_types().not_implemented; }
 
-Value call_with_self(Interp& in, const Value& fn, const Value& self, const Value* args, size_t n) {
-    std::vector<Value> pos;
-    pos.reserve(n + 1);
-    pos.push_back(self);
-    for (size_t k = 0; k < n; ++k) pos.push_back(args[k]);
-    CallArgs a{pos.data(), pos.size(), nullptr};
-    return in.call(fn, a);
-}
-
 // The class attribute `attr` as seen through an instance `self` of `cls`:
 // functions bind, staticmethods unwrap, classmethods bind to the class.
 Value bind(const Value& attr, const Value& self, TypeObject* cls) {
