@@ -499,7 +499,7 @@ std::vector<std::string> Interpreter::complete(std::string_view line) {
     head = first == std::string::npos ? "" : head.substr(first);
     if (head == "import " || head == "from " || (head.rfind("import ", 0) == 0 && head.back() == ' ' && head.find(',') != std::string::npos)) {
         // After `import` / `from`: module names.
-        for (const char* m : {"math", "cmath", "time", "sys", "itertools", "functools", "bisect", "heapq", "random", "json", "operator", "copy", "string", "collections", "numpy", "cupy", "cupyx", "gpy"})
+        for (const char* m : {"math", "cmath", "time", "sys", "itertools", "functools", "bisect", "heapq", "random", "json", "operator", "copy", "string", "collections", "dataclasses", "typing", "numpy", "cupy", "cupyx", "gpy"})
             if (chain.find('.') == std::string::npos && std::string(m).rfind(prefix, 0) == 0) names.push_back(m);
         return names;
     }

@@ -287,7 +287,7 @@ enum class Flow : uint8_t { Normal, Break, Continue, Return };
 
 enum class SK : uint8_t {
     Expr, Assign, AugAssign, Del, Pass, Break, Continue, Return, If, While, For, FunctionDef, Global, Nonlocal,
-    With, Try, Raise, Assert, Import, ImportFrom, ClassDef
+    With, Try, Raise, Assert, Import, ImportFrom, ClassDef, AnnAssign
 };
 
 struct Stmt : Node, SourcePosition {
@@ -364,6 +364,16 @@ struct FunctionDefStmt : Stmt {
     std::unique_ptr<NameExpr> target;  // the name the function is bound to
     std::vector<ExprP> decorators;     // applied bottom-up: f = d1(d2(f))
     FunctionDefStmt() : Stmt(SK::FunctionDef) {}
+    Flow exec(Frame& f) const override;
+};
+
+// NAME: annotation [= value]. In a class body the annotation is evaluated
+// and recorded in the class's __annotations__ (dataclasses read it); else
+// it is not evaluated.
+struct AnnAssignStmt : Stmt {
+    std::unique_ptr<NameExpr> target;
+    ExprP annotation, value;  // value may be null
+    AnnAssignStmt() : Stmt(SK::AnnAssign) {}
     Flow exec(Frame& f) const override;
 };
 

@@ -269,8 +269,8 @@ uint64_t slot_hash(Interp& in, const Value& v) {
         if (h != c->dict.end()) {
             if (h->second.is_none()) raise(types::TypeError, "unhashable type: '" + t->name + "'");
             Value r = call_dunder(in, v, h->second, nullptr, 0);
-            if (!r.is_int()) raise(types::TypeError, "__hash__ method should return an integer");
-            return uint64_t(r.i);
+            if (!r.is_intlike()) raise(types::TypeError, "__hash__ method should return an integer");
+            return uint64_t(r.as_int());
         }
         if (c->dict.count("__eq__")) raise(types::TypeError, "unhashable type: '" + t->name + "'");
     }
@@ -418,7 +418,8 @@ Value slot_getattr(Interp& in, const Value& obj, const std::string& name) {
         auto* p = static_cast<PropertyObj*>(cls_attr->o);
         if (p->fget.is_none()) raise(types::AttributeError, "property '" + name + "' of '" + t->name + "' object has no getter");
         t_class_interp = &in;
-        return in.call1(p->fget, obj);
+        const Value fget = p->fget;  // (the class dict may drop the property while it runs)
+        return in.call1(fget, obj);
     }
     if (cls_attr && is_descriptor(*cls_attr, true) && class_defines(cls_attr->o->type, "__get__")) {
         Value args[2] = {obj, Value::object(t)};
@@ -448,7 +449,8 @@ void slot_setattr(Interp& in, const Value& obj, const std::string& name, Value v
         t_class_interp = &in;
         Value args[2] = {obj, std::move(v)};
         CallArgs a{args, 2, nullptr};
-        in.call(p->fset, a);
+        const Value fset = p->fset;
+        in.call(fset, a);
         return;
     }
     if (const Value* sa = dunder(t, "__setattr__")) {
@@ -583,7 +585,8 @@ Value super_getattr(Interp& in, const Value& v, const std::string& name) {
         const Value& attr = f->second;
         if (attr.is_obj() && attr.o->type == class_types().property) {
             t_class_interp = &in;
-            return in.call1(static_cast<PropertyObj*>(attr.o)->fget, s->self);
+            const Value fget = static_cast<PropertyObj*>(attr.o)->fget;
+            return in.call1(fget, s->self);
         }
         if (of_class) {
             if (attr.is_obj() && attr.o->type == class_types().classmethod)
@@ -825,12 +828,16 @@ Value make_class(Interp& in, const std::string& name, const std::string& qualnam
     Value cls = Value::object(t);
     {
         std::lock_guard<std::mutex> lock(subclasses_mutex());
-        for (TypeObject* b : bases) subclasses()[b].push_back(t);
+        // (only classes' subclasses: built-in types are shared by every interpreter)
+        for (TypeObject* b : bases)
+            if (b->heap) subclasses()[b].push_back(t);
     }
     // Descriptors learn their names; the nearest base's __init_subclass__
     // sees the new class and the class statement's keywords.
     for (const std::string& key : ns.order) {
-        const Value& v = t->dict[key];
+        auto found = t->dict.find(key);
+        if (found == t->dict.end()) continue;  // (an earlier __set_name__ deleted it)
+        const Value v = found->second;
         if (v.is_obj() && v.o->type->heap)
             if (const Value* sn = dunder(v.o->type, "__set_name__")) {
                 Value args[2] = {cls, make_str(key)};
@@ -884,7 +891,8 @@ void del_attr(Interp& in, const Value& obj, const std::string& name) {
     if (cls_attr && cls_attr->is_obj() && cls_attr->o->type == class_types().property) {
         auto* p = static_cast<PropertyObj*>(cls_attr->o);
         if (p->fdel.is_none()) raise(types::AttributeError, "property '" + name + "' of '" + t->name + "' object has no deleter");
-        in.call1(p->fdel, obj);
+        const Value fdel = p->fdel;
+        in.call1(fdel, obj);
         return;
     }
     if (cls_attr && cls_attr->is_obj() && cls_attr->o->type->heap && class_defines(cls_attr->o->type, "__delete__")) {
@@ -916,7 +924,8 @@ Value copy_instance(Interp& in, const Value& v, const std::function<Value(const 
         out = Value::object(e);
         if (created) created(out);
         e->args = v.as<ExceptionObj>()->args;
-        for (auto& [k, x] : v.as<ExceptionObj>()->attrs.items) e->attrs.set(k, each ? each(x) : x);
+        const auto items = v.as<ExceptionObj>()->attrs.items;  // (a copy: `each` may run user code that changes them)
+        for (auto& [k, x] : items) e->attrs.set(k, each ? each(x) : x);
         return out;
     }
     auto* inst = new InstanceObj(t);

@@ -373,7 +373,8 @@ Value CallExpr::eval(Frame& f) const {
     if (func->kind == EK::Attribute) {
         auto& attr = static_cast<const AttributeExpr&>(*func);
         Value self = attr.value->eval(f);
-        if (self.is_obj() && self.o->type->kind != OK::Module && self.o->type->kind != OK::Type) {
+        // (Classes' dicts change, so their methods take the general path.)
+        if (self.is_obj() && self.o->type->kind != OK::Module && self.o->type->kind != OK::Type && !self.o->type->heap) {
             const Value* m;
             if (attr.cached_type == self.o->type) {
                 m = attr.cached_method;

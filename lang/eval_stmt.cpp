@@ -322,6 +322,27 @@ Flow ClassDefStmt::exec(Frame& f) const {
     return Flow::Normal;
 }
 
+Flow AnnAssignStmt::exec(Frame& f) const {
+    f.cur = this;
+    if (f.class_ns) {
+        // The class's __annotations__, in order (dataclasses' fields).
+        Value ann = annotation->eval(f);
+        f.cur = this;
+        auto it = f.class_ns->values.find("__annotations__");
+        if (it == f.class_ns->values.end() || !is_kind(it->second, OK::Dict)) {
+            f.class_ns->set("__annotations__", Value::object(new DictObj()));
+            it = f.class_ns->values.find("__annotations__");
+        }
+        it->second.as<DictObj>()->table.set(f.in, make_str(target->id), std::move(ann));
+    }
+    if (value) {
+        Value v = value->eval(f);
+        f.cur = this;
+        target->store(f, std::move(v));
+    }
+    return Flow::Normal;
+}
+
 Flow WithStmt::exec(Frame& f) const { return exec_from(f, 0); }
 
 Flow WithStmt::exec_from(Frame& f, size_t k) const {
@@ -631,6 +652,8 @@ Value run_generator_body(Interp& in, FunctionObj* fn, Value* slots) {
 
 Value Interp::call_function(FunctionObj* fn, CallArgs& args) {
     const FuncInfo& info = *fn->info;
+    // Alive for the call: its only owner may be a class dict the body changes.
+    Ref<FunctionObj> keep(fn);
     if (info.is_generator) {
         tick();
         return make_generator(*this, fn, args);

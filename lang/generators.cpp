@@ -42,7 +42,7 @@ namespace {
 
 // ---- fibers ----
 
-constexpr size_t kFiberStack = size_t(1) << 20;  // reserved, committed as touched
+constexpr size_t kFiberStack = size_t(8) << 20;  // reserved, committed as touched (as deep as a main thread's)
 constexpr size_t kStackMargin = size_t(64) << 10;  // RecursionError this far above the bottom
 
 #if defined(__x86_64__)
@@ -119,7 +119,12 @@ char* take_stack() {
     }
     void* m = ::mmap(nullptr, kFiberStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) throw std::bad_alloc();
-    ::mprotect(m, size_t(::sysconf(_SC_PAGESIZE)), PROT_NONE);  // overflow faults instead of corrupting
+    // Overflow faults instead of corrupting; without a guard (the process is
+    // out of memory mappings) there is no stack.
+    if (::mprotect(m, size_t(::sysconf(_SC_PAGESIZE)), PROT_NONE) != 0) {
+        ::munmap(m, kFiberStack);
+        throw std::bad_alloc();
+    }
     return static_cast<char*>(m);
 }
 
@@ -149,6 +154,7 @@ struct GeneratorObj : IterObj {
     Value result;                // the body's return value
     std::exception_ptr error;    // what the body raised
     char* saved_limit = nullptr;  // the resumer's native_stack_limit
+    std::vector<Value> handling;  // exceptions its `except` blocks were handling when it yielded
 
     GeneratorObj(Interp& i, Value f, std::vector<Value> s) : IterObj(generator_type()), in(&i), func(std::move(f)), slots(std::move(s)) {}
     ~GeneratorObj() override;
@@ -259,12 +265,22 @@ bool GeneratorObj::resume(Interp& i, Value sent, Value& out) {
         t_starting = this;
     }
     in = &i;
+    if (i.depth >= i.recursion_limit) raise(types::RecursionError, "maximum recursion depth exceeded");
     transfer = std::move(sent);
     GeneratorObj* outer = t_running;
     t_running = this;
     state = GenState::Running;
     Value keep = Value::object(this);  // alive while it runs, whatever the body drops
+    // Its frame counts in the call depth, and the exceptions its handlers
+    // were handling when it yielded are back on the stack while it runs.
+    ++i.depth;
+    const size_t base = i.handling.size();
+    for (Value& h : handling) i.handling.push_back(std::move(h));
+    handling.clear();
     switch_in();
+    for (size_t k = base; k < i.handling.size(); ++k) handling.push_back(std::move(i.handling[k]));
+    if (i.handling.size() > base) i.handling.resize(base);
+    --i.depth;
     t_running = outer;
     if (state == GenState::Done) {
         give_stack(fiber.stack);
@@ -327,7 +343,9 @@ Value gen_send(Interp& in, CallArgs& a) {
     GeneratorObj* g = self_generator(a[0]);
     Value out;
     if (g->resume(in, a.npos > 1 ? a[1] : Value::none(), out)) return out;
-    throw GpyError{stop_iteration(g->result)};
+    Value r = std::move(g->result);  // (its return value goes out once; later calls give StopIteration())
+    g->result = Value::none();
+    throw GpyError{stop_iteration(r.is_undef() ? Value::none() : r)};
 }
 
 // gen.throw(exc) / gen.throw(type[, value])
@@ -342,6 +360,7 @@ Value gen_throw(Interp& in, CallArgs& a) {
         e = in.call(e, c);
     }
     if (!is_kind(e, OK::Exception)) raise(types::TypeError, "exceptions must derive from BaseException");
+    if (g->state == GenState::Running) raise(types::ValueError, "generator already executing");
     if (g->state == GenState::Created) {
         g->state = GenState::Done;  // never started: the exception comes straight out
         throw GpyError{e};
@@ -354,6 +373,7 @@ Value gen_throw(Interp& in, CallArgs& a) {
 
 Value gen_close(Interp& in, CallArgs& a) {
     GeneratorObj* g = self_generator(a[0]);
+    if (g->state == GenState::Running) raise(types::ValueError, "generator already executing");
     if (g->state == GenState::Created) {
         g->state = GenState::Done;
         return Value::none();

@@ -320,6 +320,9 @@ ModuleObj* Interp::import_module(const std::string& name) {
     else if (name == "copy") m = make_copy(*this);
     else if (name == "string") m = make_string(*this);
     else if (name == "collections") m = make_collections(*this);
+    else if (name == "dataclasses") m = make_dataclasses(*this);
+    else if (name == "typing") m = make_typing(*this);
+    else if (name == "__future__") m = make_future(*this);
     else {
         for (const NativeModule& nm : native_modules) {
             if (std::find(nm.names.begin(), nm.names.end(), name) == nm.names.end()) continue;

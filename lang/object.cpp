@@ -158,7 +158,22 @@ long HashTable::probe(Interp& in, const Value& key, uint64_t h, bool for_insert,
         const Entry& e = entries[size_t(s)];
         if (e.hash == h) {
             // Identity first (cheap, and what Python does), then equality.
-            bool same = (e.key.kind == key.kind && e.key.i == key.i) || values_equal(in, e.key, key);
+            if (e.key.kind == key.kind && e.key.i == key.i) { if (insert_slot) *insert_slot = long(k); return s; }
+            // A class's __eq__ may change this very table: compare a copy of
+            // the key, and look again from the start if the table changed.
+            const Value stored = e.key;
+            const size_t n_entries = entries.size(), n_slots = slots.size(), n_live = live;
+            bool same = values_equal(in, stored, key);
+            if (entries.size() != n_entries || slots.size() != n_slots || live != n_live || slots[k] != s) {
+                thread_local int restarts = 0;
+                if (++restarts > 100) {
+                    restarts = 0;
+                    raise(types::RuntimeError, "dictionary changed size during lookup");
+                }
+                long r = probe(in, key, h, for_insert, insert_slot);
+                restarts = 0;
+                return r;
+            }
             if (same) { if (insert_slot) *insert_slot = long(k); return s; }
         }
     }

@@ -237,20 +237,12 @@ private:
     StmtP parse_expression_statement() {
         Span s = cur().span;
         ExprP first = parse_star_expressions();
-        if (at(T::Colon) && first->kind == EK::Name) {  // annotated assignment: annotation ignored
+        if (at(T::Colon) && first->kind == EK::Name) {  // annotated assignment
             advance();
-            parse_expression();
-            if (!accept(T::Assign)) {
-                auto e = node<ExprStmt>(s);  // bare annotation: a no-op
-                e->value = std::make_unique<ConstExpr>();
-                e->value->span = s;
-                static_cast<ConstExpr*>(e->value.get())->value = Value::none();
-                return e;
-            }
-            auto a = node<AssignStmt>(s);
-            check_target(*first, "assign to");
-            a->targets.push_back(std::move(first));
-            a->value = parse_star_expressions();
+            auto a = node<AnnAssignStmt>(s);
+            a->annotation = parse_expression();
+            a->target.reset(static_cast<NameExpr*>(first.release()));
+            if (accept(T::Assign)) a->value = parse_star_expressions();
             return a;
         }
         if (at(T::Assign)) {

@@ -101,6 +101,7 @@ void collect_stmt(const Stmt& s, Decls& d) {
         }
         case SK::FunctionDef: d.assigned.push_back({static_cast<const FunctionDefStmt&>(s).target->id, s.span}); break;
         case SK::ClassDef: d.assigned.push_back({static_cast<const ClassDefStmt&>(s).target->id, s.span}); break;
+        case SK::AnnAssign: d.assigned.push_back({static_cast<const AnnAssignStmt&>(s).target->id, s.span}); break;
         case SK::Import: for (auto& a : static_cast<const ImportStmt&>(s).names) d.assigned.push_back({a.target->id, a.span}); break;
         case SK::ImportFrom: for (auto& a : static_cast<const ImportFromStmt&>(s).names) d.assigned.push_back({a.target->id, a.span}); break;
         case SK::Global: for (auto& n : static_cast<const ScopeDeclStmt&>(s).names) d.globals.push_back({n, s.span}); break;
@@ -313,6 +314,13 @@ private:
                 for (auto& dec : d.decorators) expr(*dec);
                 function(*d.info);
                 name(*d.target);
+                break;
+            }
+            case SK::AnnAssign: {
+                auto& a = static_cast<AnnAssignStmt&>(s);
+                expr(*a.annotation);
+                if (a.value) expr(*a.value);
+                name(*a.target);
                 break;
             }
             case SK::ClassDef: {

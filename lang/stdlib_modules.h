@@ -18,6 +18,9 @@ ModuleObj* make_operator(Interp& in);   // lang/stdlib_operator_copy_string.cpp
 ModuleObj* make_copy(Interp& in);       // lang/stdlib_operator_copy_string.cpp
 ModuleObj* make_string(Interp& in);     // lang/stdlib_operator_copy_string.cpp
 ModuleObj* make_collections(Interp& in);  // lang/stdlib_collections.cpp
+ModuleObj* make_dataclasses(Interp& in);  // lang/stdlib_dataclasses.cpp
+ModuleObj* make_typing(Interp& in);       // lang/stdlib_dataclasses.cpp
+ModuleObj* make_future(Interp& in);       // lang/stdlib_dataclasses.cpp
 
 // Helpers for their functions.
 inline void stdlib_def(ModuleObj* m, const char* name, NativeFn fn, const char* sig, const char* doc) {

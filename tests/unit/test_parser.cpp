@@ -197,6 +197,10 @@ std::string dump_stmt(const Stmt* s) {
         case SK::Pass: return "pass";
         case SK::Break: return "break";
         case SK::Continue: return "continue";
+        case SK::AnnAssign: {
+            auto* a = static_cast<const AnnAssignStmt*>(s);
+            return a->value ? "(= " + a->target->id + " " + dump(a->value.get()) + ")" : "(: " + a->target->id + ")";
+        }
         case SK::Assign: {
             auto* a = static_cast<const AssignStmt*>(s);
             std::string out = "(=";
