@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
-#include <mutex>
-#include <unordered_map>
 
 #include "lang/ast.h"
 #include "lang/interp.h"
@@ -16,10 +14,6 @@
 namespace gpy {
 
 namespace {
-
-// Slots without an Interp argument (truth, index) reach user code through
-// the interpreter that last made or used a class on this thread.
-thread_local Interp* t_class_interp = nullptr;
 
 struct PropertyObj : Object {
     Value fget, fset, fdel, doc;
@@ -125,7 +119,6 @@ const Value* dunder(const TypeObject* t, const std::string& name) {
 }
 
 Value call_dunder(Interp& in, const Value& self, const Value& method, const Value* args, size_t n) {
-    t_class_interp = &in;
     Value fn = bind(method, self, self.o->type);
     CallArgs a{const_cast<Value*>(args), n, nullptr};
     return in.call(fn, a);
@@ -144,17 +137,6 @@ bool all_slotted(const TypeObject* t) {
     for (const TypeObject* c : t->mro)
         if (c != types::object && !c->dict.count("__slots__")) return false;
     return true;
-}
-
-// Each class's direct subclasses, for __subclasses__() (classes are never
-// freed, so the pointers stay valid).
-std::mutex& subclasses_mutex() {
-    static std::mutex mu;
-    return mu;
-}
-std::unordered_map<const TypeObject*, std::vector<TypeObject*>>& subclasses() {
-    static auto* m = new std::unordered_map<const TypeObject*, std::vector<TypeObject*>>();
-    return *m;
 }
 
 // ---- the protocol slots of a class ----
@@ -331,7 +313,7 @@ int64_t slot_len(Interp& in, const Value& v) {
 }
 
 bool slot_truth(const Value& v) {
-    Interp* in = t_class_interp;
+    Interp* in = v.o->type->interp;  // (the truth slot has no Interp argument)
     if (!in) return true;
     if (const Value* m = dunder(v.o->type, "__bool__")) {
         Value r = call_dunder(*in, v, *m, nullptr, 0);
@@ -343,7 +325,7 @@ bool slot_truth(const Value& v) {
 }
 
 bool slot_index(const Value& v, int64_t& out) {
-    Interp* in = t_class_interp;
+    Interp* in = v.o->type->interp;
     const Value* m = in ? dunder(v.o->type, "__index__") : nullptr;
     if (!m) return false;
     Value r = call_dunder(*in, v, *m, nullptr, 0);
@@ -417,8 +399,7 @@ Value slot_getattr(Interp& in, const Value& obj, const std::string& name) {
     if (cls_attr && cls_attr->is_obj() && cls_attr->o->type == class_types().property) {
         auto* p = static_cast<PropertyObj*>(cls_attr->o);
         if (p->fget.is_none()) raise(types::AttributeError, "property '" + name + "' of '" + t->name + "' object has no getter");
-        t_class_interp = &in;
-        const Value fget = p->fget;  // (the class dict may drop the property while it runs)
+            const Value fget = p->fget;  // (the class dict may drop the property while it runs)
         return in.call1(fget, obj);
     }
     if (cls_attr && is_descriptor(*cls_attr, true) && class_defines(cls_attr->o->type, "__get__")) {
@@ -446,8 +427,7 @@ void slot_setattr(Interp& in, const Value& obj, const std::string& name, Value v
     if (cls_attr && cls_attr->is_obj() && cls_attr->o->type == class_types().property) {
         auto* p = static_cast<PropertyObj*>(cls_attr->o);
         if (p->fset.is_none()) raise(types::AttributeError, "property '" + name + "' of '" + t->name + "' object has no setter");
-        t_class_interp = &in;
-        Value args[2] = {obj, std::move(v)};
+            Value args[2] = {obj, std::move(v)};
         CallArgs a{args, 2, nullptr};
         const Value fset = p->fset;
         in.call(fset, a);
@@ -584,8 +564,7 @@ Value super_getattr(Interp& in, const Value& v, const std::string& name) {
         if (f == (*it)->dict.end()) continue;
         const Value& attr = f->second;
         if (attr.is_obj() && attr.o->type == class_types().property) {
-            t_class_interp = &in;
-            const Value fget = static_cast<PropertyObj*>(attr.o)->fget;
+                    const Value fget = static_cast<PropertyObj*>(attr.o)->fget;
             return in.call1(fget, s->self);
         }
         if (of_class) {
@@ -773,7 +752,6 @@ Value make_class(Interp& in, const std::string& name, const std::string& qualnam
                  ClassNamespace& ns, ModuleObj* module, std::vector<std::pair<std::string, Value>>* keywords) {
     const ClassTypes& ct = class_types();
     (void)ct;
-    t_class_interp = &in;
     std::vector<TypeObject*> bases;
     for (const Value& b : base_values) {
         if (!is_kind(b, OK::Type)) raise(types::TypeError, std::string("bases must be types, not ") + type_name(b));
@@ -790,6 +768,7 @@ Value make_class(Interp& in, const std::string& name, const std::string& qualnam
     TypeObject* first = bases[0] == types::object && bases.size() > 1 ? bases[1] : bases[0];
     auto* t = new TypeObject(name, first, exception ? OK::Exception : OK::Other);
     t->heap = true;
+    t->interp = &in;
     t->bases = bases;
     t->mro = c3(t, bases);
     t->qualname = qualname;
@@ -826,12 +805,9 @@ Value make_class(Interp& in, const std::string& name, const std::string& qualnam
     t->truth = slot_truth;
     t->index = slot_index;
     Value cls = Value::object(t);
-    {
-        std::lock_guard<std::mutex> lock(subclasses_mutex());
-        // (only classes' subclasses: built-in types are shared by every interpreter)
-        for (TypeObject* b : bases)
-            if (b->heap) subclasses()[b].push_back(t);
-    }
+    // (only classes' subclasses: built-in types are shared by every interpreter)
+    for (TypeObject* b : bases)
+        if (b->heap) b->subclasses.push_back(t);
     // Descriptors learn their names; the nearest base's __init_subclass__
     // sees the new class and the class statement's keywords.
     for (const std::string& key : ns.order) {
@@ -943,7 +919,6 @@ Value copy_instance(Interp& in, const Value& v, const std::function<Value(const 
 }
 
 Value make_instance(Interp& in, TypeObject* cls, CallArgs& args) {
-    t_class_interp = &in;
     Value self;
     const Value* user_new = dunder(cls, "__new__");
     if (user_new) {
@@ -999,8 +974,7 @@ Value type_attribute(Interp& in, TypeObject* t, const std::string& name) {
     if (name == "__subclasses__") {
         auto* b = new BuiltinObj("__subclasses__", [](Interp&, CallArgs& a) {
             std::vector<Value> items;
-            std::lock_guard<std::mutex> lock(subclasses_mutex());
-            for (TypeObject* c : subclasses()[a[0].as<TypeObject>()]) items.push_back(Value::object(c));
+            for (TypeObject* c : a[0].as<TypeObject>()->subclasses) items.push_back(Value::object(c));
             return make_list(std::move(items));
         }, "__subclasses__()", "");
         b->bound = Value::object(t);

@@ -108,13 +108,20 @@ struct Fiber {
 #endif
 };
 
-// Stacks are kept for reuse (a generator expression per call would map one).
-thread_local std::vector<char*> t_free_stacks;
+// Stacks are kept for reuse (a generator expression per call would map
+// one); a thread's pool is unmapped when the thread ends.
+struct StackPool {
+    std::vector<char*> stacks;
+    ~StackPool() {
+        for (char* s : stacks) ::munmap(s, kFiberStack);
+    }
+};
+thread_local StackPool t_free_stacks;
 
 char* take_stack() {
-    if (!t_free_stacks.empty()) {
-        char* s = t_free_stacks.back();
-        t_free_stacks.pop_back();
+    if (!t_free_stacks.stacks.empty()) {
+        char* s = t_free_stacks.stacks.back();
+        t_free_stacks.stacks.pop_back();
         return s;
     }
     void* m = ::mmap(nullptr, kFiberStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -129,7 +136,7 @@ char* take_stack() {
 }
 
 void give_stack(char* s) {
-    if (t_free_stacks.size() < 16) t_free_stacks.push_back(s);
+    if (t_free_stacks.stacks.size() < 16) t_free_stacks.stacks.push_back(s);
     else ::munmap(s, kFiberStack);
 }
 
@@ -167,6 +174,13 @@ struct GeneratorObj : IterObj {
     bool resume(Interp& i, Value sent, Value& out);
     void switch_in();
     void switch_out();
+    // Raises the exception throw() or close() queued for it, if any.
+    void raise_injected() {
+        if (inject.is_undef()) return;
+        Value e = std::move(inject);
+        inject = Value();
+        throw GpyError{e};
+    }
     static void entry();
 };
 
@@ -215,11 +229,7 @@ void GeneratorObj::entry() {
     __sanitizer_finish_switch_fiber(nullptr, &g->fiber.caller_bottom, &g->fiber.caller_size);
 #endif
     try {
-        if (!g->inject.is_undef()) {  // thrown in before the first next(): raised at the start
-            Value e = std::move(g->inject);
-            g->inject = Value();
-            throw GpyError{e};
-        }
+        g->raise_injected();  // thrown in before the first next(): raised at the start
         g->result = run_generator_body(*g->in, g->func.as<FunctionObj>(), g->slots.data());
     } catch (...) {
         g->error = std::current_exception();
@@ -232,11 +242,7 @@ void GeneratorObj::entry() {
 bool GeneratorObj::resume(Interp& i, Value sent, Value& out) {
     if (state == GenState::Running) raise(types::ValueError, "generator already executing");
     if (state == GenState::Done) {
-        if (!inject.is_undef()) {  // throw() into a finished generator raises it here
-            Value e = std::move(inject);
-            inject = Value();
-            throw GpyError{e};
-        }
+        raise_injected();  // throw() into a finished generator raises it here
         return false;
     }
     if (state == GenState::Created) {
@@ -443,11 +449,7 @@ Value YieldExpr::eval(Frame& f) const {
             g->state = GenState::Suspended;
             g->switch_out();
             g->state = GenState::Running;
-            if (!g->inject.is_undef()) {
-                Value e = std::move(g->inject);
-                g->inject = Value();
-                throw GpyError{e};
-            }
+            g->raise_injected();
         }
         return sub_gen ? static_cast<GeneratorObj*>(it.o)->result : Value::none();
     }
@@ -456,11 +458,7 @@ Value YieldExpr::eval(Frame& f) const {
     g->state = GenState::Suspended;
     g->switch_out();
     g->state = GenState::Running;
-    if (!g->inject.is_undef()) {
-        Value e = std::move(g->inject);
-        g->inject = Value();
-        throw GpyError{e};
-    }
+    g->raise_injected();
     return std::move(g->transfer);
 }
 

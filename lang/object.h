@@ -74,7 +74,9 @@ struct TypeObject : Object {
     // module. Built-in types have no mro: their base chain is one.
     bool heap = false;
     std::vector<TypeObject*> bases, mro;
+    std::vector<TypeObject*> subclasses;  // the classes naming it as a base (__subclasses__)
     std::string qualname, module_name;
+    Interp* interp = nullptr;  // the interpreter whose class statement made it (slots without an Interp argument)
     TypeObject(std::string n, TypeObject* b, OK k);
     bool is_subtype_of(const TypeObject* other) const {
         if (other == types_object()) return true;
